@@ -1,0 +1,14 @@
+"""Pure rule engines, one per game, all behind ``bot.games.core.Engine``.
+
+This package imports only the standard library: no discord, no Pillow, no sqlite, no asyncio.
+"""
+
+from bot.games.core import Engine
+from bot.games.seabattle import SeaBattle
+
+ENGINES: dict[str, Engine] = {engine.key: engine for engine in (SeaBattle(),)}
+"""Every playable game by its stored key."""
+
+
+def engine_for(key: str) -> Engine:
+    return ENGINES[key]

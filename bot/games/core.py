@@ -1,0 +1,222 @@
+"""The engine contract every game implements.
+
+A game is a pure rule engine: immutable states, actions with one text notation, and
+transitions that carry events addressed to an audience. The referee drives any game
+through this contract alone, so adding a game never touches the referee, storage or cogs.
+
+Audiences follow one convention everywhere: a seat number (0 or 1) is that player, and
+``None`` is the channel, i.e. the public. ``view(state, None)`` is the public view and an
+``Event`` with ``audience=None`` is said in the channel.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Generic, Protocol, TypeVar
+
+SEATS: tuple[int, int] = (0, 1)
+
+
+def other(seat: int) -> int:
+    """The opponent's seat."""
+    return 1 - seat
+
+
+def name_of(seat: int) -> str:
+    """The placeholder for a player's name in channel texts, filled in by the referee."""
+    return f"{{seat{seat}}}"
+
+
+class Phase(Enum):
+    """Where a game stands. In SETUP both seats act at once and in secret."""
+
+    SETUP = "setup"
+    PLAY = "play"
+    FINISHED = "finished"
+
+
+class EndReason(Enum):
+    """Why a game ended. Only ABORTED games carry no result."""
+
+    RULES = "rules"  # the game's own end condition (a fleet sunk, a flag taken, a draw rule)
+    RESIGNATION = "resignation"
+    TIMEOUT = "timeout"
+    ABORTED = "aborted"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: a winner seat, or ``None`` for a draw or an aborted game."""
+
+    winner: int | None
+    reason: EndReason
+    detail: str = ""
+
+    @property
+    def has_result(self) -> bool:
+        """Aborted games end without a result; every other end counts."""
+        return self.reason is not EndReason.ABORTED
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason.value, "detail": self.detail}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        winner = data["winner"]
+        if winner not in (None, *SEATS):
+            raise CorruptStateError(f"winner {winner!r} is not a seat")
+        return cls(winner=winner, reason=EndReason(data["reason"]), detail=str(data["detail"]))
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing the referee says to one audience (a seat, or ``None`` for the channel).
+
+    Texts to a seat speak to that player ("your cruiser at C4 was sunk"). Texts to the
+    channel name players through the placeholders ``{seat0}`` and ``{seat1}``, which the
+    referee fills with display names, so the engine never handles user data.
+    """
+
+    audience: int | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Transition:
+    """The result of applying an action: the new state and what each audience learns."""
+
+    state: Any
+    events: tuple[Event, ...] = field(default_factory=tuple)
+
+    def for_audience(self, audience: int | None) -> tuple[Event, ...]:
+        return tuple(event for event in self.events if event.audience == audience)
+
+
+class GameError(Exception):
+    """A refusal. Its message is a plain sentence for the player who erred.
+
+    Messages never reveal anything that player may not know: they name only the rule the
+    input breaks and the player's own input.
+    """
+
+
+class NotationError(GameError):
+    """The text is not a move in this game's notation."""
+
+
+class IllegalActionError(GameError):
+    """The move is well formed but the rules do not allow it now."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """The player acted while it is the opponent's turn."""
+
+
+class CorruptStateError(GameError):
+    """Stored data failed validation on load."""
+
+
+class View(Protocol):
+    """What one audience may know of a game. Renderers and messages see only this."""
+
+    seat: int | None
+    phase: Phase
+
+    def text(self) -> str:
+        """A text twin of the board, for screen readers and for tests."""
+        ...
+
+
+class Rules(Protocol):
+    """A game's variant settings: frozen data, stored with the game."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+V = TypeVar("V", bound=View)
+R = TypeVar("R", bound=Rules)
+
+
+class Engine(ABC, Generic[R, S, A, V]):
+    """The one contract for every game. Every method is pure: no I/O, no clock, no globals.
+
+    Randomness comes only from the seed given to ``new_game`` and recorded in the state,
+    so replaying the same actions always reproduces the same state.
+    """
+
+    key: str
+    """Stable identifier stored with each game, e.g. ``"seabattle"``."""
+    title: str
+    """The name players see, e.g. ``"Sea Battle"``."""
+    presets: Mapping[str, R]
+    """Named variants; the first one is the default."""
+    state_version: int = 1
+
+    @property
+    def default_variant(self) -> str:
+        return next(iter(self.presets))
+
+    @abstractmethod
+    def new_game(self, rules: R, seed: int) -> S: ...
+
+    @abstractmethod
+    def to_move(self, state: S) -> frozenset[int]:
+        """Seats that may act now: both during setup, one in play, none when finished."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> Iterable[A]: ...
+
+    @abstractmethod
+    def parse_action(self, state: S, seat: int, text: str) -> A:
+        """Read a move. Raises NotationError for text that is not a move at all."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: A) -> Transition:
+        """Apply a move. Raises a GameError and changes nothing when it is not allowed."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> V:
+        """Everything ``seat`` may know (``None``: the public). Finished games reveal all."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    @abstractmethod
+    def conclude(self, state: S, outcome: Outcome) -> S:
+        """End the game from outside the rules (resignation, timeout, abort)."""
+
+    @abstractmethod
+    def has_started(self, state: S) -> bool:
+        """Whether the first real move (past setup) was made: abort is allowed only before."""
+
+    @abstractmethod
+    def suggestions(self, view: V, typed: str, limit: int = 25) -> list[str]:
+        """Moves matching what a player typed, for autocomplete; computed from a view only."""
+
+    @abstractmethod
+    def describe(self, rules: R) -> str:
+        """The rules summary and move notation, for ``/rules``."""
+
+    @abstractmethod
+    def variant_name(self, rules: R) -> str:
+        """A short name for a rules value, e.g. ``"classic"``."""
+
+    @abstractmethod
+    def rules_from_json(self, data: Mapping[str, Any]) -> R: ...
+
+    @abstractmethod
+    def to_json(self, state: S) -> dict[str, Any]:
+        """Lossless and versioned."""
+
+    @abstractmethod
+    def from_json(self, data: Mapping[str, Any]) -> S:
+        """Inverse of ``to_json``; re-validates and raises CorruptStateError on bad data."""
+
+    def act(self, state: S, seat: int, text: str) -> Transition:
+        """Parse and apply in one step: the referee's path for every move."""
+        return self.apply(state, seat, self.parse_action(state, seat, text))

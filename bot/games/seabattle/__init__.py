@@ -1,0 +1,5 @@
+"""Sea Battle (Battleship): rules/sea-battle.md."""
+
+from bot.games.seabattle.engine import SeaBattle
+
+__all__ = ["SeaBattle"]

@@ -1,0 +1,97 @@
+"""Sea Battle moves and their one text notation (``str(parse(text)) == text`` when canonical).
+
+Setup: ``A1 A4`` places a ship from A1 to A4, ``J10`` a one-cell ship, ``remove B2`` takes
+back the ship on B2, ``clear`` empties the board, ``random`` deals a legal fleet, ``ready``
+confirms. Play: ``B5`` shoots at B5.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.games.core import NotationError, Phase
+from bot.games.grid import Cell, cell_name, parse_cell, shorten
+
+
+@dataclass(frozen=True)
+class PlaceShip:
+    start: Cell
+    end: Cell
+
+    def __str__(self) -> str:
+        if self.start == self.end:
+            return cell_name(self.start)
+        return f"{cell_name(self.start)} {cell_name(self.end)}"
+
+
+@dataclass(frozen=True)
+class RemoveShip:
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"remove {cell_name(self.cell)}"
+
+
+@dataclass(frozen=True)
+class RandomFleet:
+    def __str__(self) -> str:
+        return "random"
+
+
+@dataclass(frozen=True)
+class ClearFleet:
+    def __str__(self) -> str:
+        return "clear"
+
+
+@dataclass(frozen=True)
+class Ready:
+    def __str__(self) -> str:
+        return "ready"
+
+
+@dataclass(frozen=True)
+class Shot:
+    cell: Cell
+
+    def __str__(self) -> str:
+        return cell_name(self.cell)
+
+
+SetupAction = PlaceShip | RemoveShip | RandomFleet | ClearFleet | Ready
+Action = SetupAction | Shot
+
+_WORDS: dict[str, SetupAction] = {"random": RandomFleet(), "clear": ClearFleet(), "ready": Ready()}
+_SPAN = re.compile(r"([A-Za-z]\s*\d{1,2})\s*(?:[-–—:]|\s|to)\s*([A-Za-z]\s*\d{1,2})", re.I)
+SETUP_HELP = (
+    "During setup write a ship as its two end cells (`A1 A4`), a one-cell ship as one cell "
+    "(`J10`), or `random`, `remove B2`, `clear`, `ready`."
+)
+
+
+def parse(text: str, phase: Phase, size: int) -> Action:
+    """Read one move for the given phase; raises NotationError with a hint otherwise."""
+    words = text.strip().lower()
+    if not words:
+        raise NotationError("That message is empty: write a move, like `B5`.")
+    if phase is Phase.PLAY:
+        if words in _WORDS or words.startswith("remove") or _SPAN.fullmatch(words):
+            raise NotationError("The fleets are set; now shoot by naming one cell, like `B5`.")
+        return Shot(parse_cell(words, size, size))
+    if phase is Phase.FINISHED:
+        raise NotationError("This game is over.")
+    if words in _WORDS:
+        return _WORDS[words]
+    if words.startswith("remove"):
+        return RemoveShip(parse_cell(words.removeprefix("remove"), size, size))
+    span = _SPAN.fullmatch(words)
+    if span:
+        return PlaceShip(
+            parse_cell(span.group(1), size, size), parse_cell(span.group(2), size, size)
+        )
+    try:
+        cell = parse_cell(words, size, size)
+    except NotationError:
+        raise NotationError(f"`{shorten(text)}` is not a setup move. {SETUP_HELP}") from None
+    return PlaceShip(cell, cell)

@@ -1,0 +1,133 @@
+"""The Sea Battle state: immutable, JSON round-trippable, re-validated on load."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any
+
+from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase, other
+from bot.games.grid import Cell, cell_name, parse_cell
+from bot.games.seabattle.fleet import Ship, validate_fleet
+from bot.games.seabattle.rules import SeaBattleRules
+
+STATE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Side:
+    """One player's secret fleet and setup progress."""
+
+    ships: tuple[Ship, ...] = ()
+    ready: bool = False
+    random_draws: int = 0
+    """How many random fleets this seat has dealt: the next one is drawn from the seed and it."""
+
+    def ship_at(self, cell: Cell) -> Ship | None:
+        return next((ship for ship in self.ships if cell in ship.cells), None)
+
+
+@dataclass(frozen=True)
+class SeaBattleState:
+    rules: SeaBattleRules
+    seed: int
+    phase: Phase = Phase.SETUP
+    sides: tuple[Side, Side] = (Side(), Side())
+    log: tuple[tuple[int, Cell], ...] = ()
+    """Every shot in order, as (shooter, cell on the opponent's field)."""
+    turn: int | None = None
+    outcome: Outcome | None = None
+
+    @cached_property
+    def shots(self) -> tuple[frozenset[Cell], frozenset[Cell]]:
+        """``shots[s]``: the cells seat ``s`` has fired at on the opponent's field."""
+        fired: tuple[set[Cell], set[Cell]] = (set(), set())
+        for shooter, cell in self.log:
+            fired[shooter].add(cell)
+        return frozenset(fired[0]), frozenset(fired[1])
+
+    def sunk(self, owner: int) -> tuple[Ship, ...]:
+        """``owner``'s ships whose every cell has been hit."""
+        hits = self.shots[other(owner)]
+        return tuple(ship for ship in self.sides[owner].ships if hits.issuperset(ship.cells))
+
+    def with_side(self, seat: int, side: Side) -> SeaBattleState:
+        sides = (side, self.sides[1]) if seat == 0 else (self.sides[0], side)
+        return replace(self, sides=sides)
+
+
+def state_to_json(state: SeaBattleState) -> dict[str, Any]:
+    return {
+        "version": STATE_VERSION,
+        "rules": state.rules.to_json(),
+        "seed": state.seed,
+        "phase": state.phase.value,
+        "sides": [
+            {
+                "ships": [[ship.kind, [cell_name(c) for c in ship.cells]] for ship in side.ships],
+                "ready": side.ready,
+                "random_draws": side.random_draws,
+            }
+            for side in state.sides
+        ],
+        "log": [[shooter, cell_name(cell)] for shooter, cell in state.log],
+        "turn": state.turn,
+        "outcome": state.outcome.to_json() if state.outcome else None,
+    }
+
+
+def state_from_json(data: Mapping[str, Any]) -> SeaBattleState:
+    if data.get("version") != STATE_VERSION:
+        raise CorruptStateError(f"Unknown Sea Battle state version {data.get('version')!r}.")
+    rules = SeaBattleRules.from_json(data["rules"])
+    size = rules.size
+    try:
+        sides = tuple(
+            Side(
+                ships=tuple(
+                    Ship(int(kind), tuple(parse_cell(c, size, size) for c in cells))
+                    for kind, cells in side["ships"]
+                ),
+                ready=bool(side["ready"]),
+                random_draws=int(side["random_draws"]),
+            )
+            for side in data["sides"]
+        )
+        log = tuple((int(s), parse_cell(c, size, size)) for s, c in data["log"])
+        state = SeaBattleState(
+            rules=rules,
+            seed=int(data["seed"]),
+            phase=Phase(data["phase"]),
+            sides=sides,  # type: ignore[arg-type]
+            log=log,
+            turn=data["turn"],
+            outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
+        )
+    except (KeyError, TypeError, ValueError, GameError) as error:
+        raise CorruptStateError(f"The stored Sea Battle game is unreadable: {error}") from None
+    _validate(state)
+    return state
+
+
+def _validate(state: SeaBattleState) -> None:
+    """Reject stored data that no sequence of legal moves could have produced."""
+    if len(state.sides) != 2 or state.turn not in (None, *SEATS):
+        raise CorruptStateError("The stored Sea Battle game has bad seats.")
+    for side in state.sides:
+        try:
+            validate_fleet(state.rules, side.ships)
+        except GameError as error:
+            raise CorruptStateError(str(error)) from None
+        if side.ready and len(side.ships) != len(state.rules.fleet):
+            raise CorruptStateError("A stored fleet is marked ready but is incomplete.")
+    if state.phase is Phase.SETUP and (state.log or state.turn is not None):
+        raise CorruptStateError("A game in setup cannot have shots.")
+    if state.phase is Phase.PLAY and (not all(s.ready for s in state.sides) or state.turn is None):
+        raise CorruptStateError("A game in play needs both fleets ready and a seat to shoot.")
+    if (state.phase is Phase.FINISHED) != (state.outcome is not None):
+        raise CorruptStateError("Only a finished game has an outcome.")
+    if any(shooter not in SEATS for shooter, _ in state.log):
+        raise CorruptStateError("A stored shot has no shooter.")
+    if sum(len(s) for s in state.shots) != len(state.log):
+        raise CorruptStateError("A stored cell was shot twice.")

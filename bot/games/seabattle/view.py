@@ -1,0 +1,84 @@
+"""What one audience may know of a Sea Battle game (rules/sea-battle.md §3).
+
+Views are the only thing renderers, messages and autocomplete ever see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.games.core import Outcome, Phase
+from bot.games.grid import Cell, cell_name, column_letter
+from bot.games.seabattle.rules import ShipKind
+
+
+class Mark(Enum):
+    """One cell of a field as the viewer knows it. The value is its text-twin character."""
+
+    SEA = "."  # nothing known, or the owner's own open water
+    SHIP = "#"  # an intact ship cell: the owner's own, or any ship once the game is over
+    MISS = "o"
+    HIT = "x"  # a hit on a ship still afloat
+    SUNK = "X"  # a cell of a sunk ship
+    CLEAR = "-"  # known empty because a sunk ship's spacing proves it (§2.9)
+
+
+@dataclass(frozen=True)
+class ShipOutline:
+    """A ship the viewer may see whole: their own, a sunk one, or any at the end."""
+
+    kind: ShipKind
+    cells: tuple[Cell, ...]
+    sunk: bool
+
+
+@dataclass(frozen=True)
+class FieldView:
+    """One player's field: ``owner``'s ships and the opponent's shots at them."""
+
+    owner: int
+    marks: tuple[tuple[Mark, ...], ...]
+    """Rows top to bottom, columns left to right."""
+    ships: tuple[ShipOutline, ...]
+    last_shot: Cell | None
+    afloat: int
+    """How many of ``owner``'s ships are not sunk: public, since sinkings are announced."""
+
+    def mark(self, cell: Cell) -> Mark:
+        column, row = cell
+        return self.marks[row][column]
+
+
+@dataclass(frozen=True)
+class SeaBattleView:
+    seat: int | None
+    phase: Phase
+    variant: str
+    size: int
+    fields: tuple[FieldView, FieldView]
+    """Seat 0's field and seat 1's field."""
+    turn: int | None
+    ready: tuple[bool, bool]
+    to_place: tuple[ShipKind, ...]
+    """The viewer's ships still to place during setup (empty for the public)."""
+    outcome: Outcome | None
+    extra_shot: bool
+
+    def text(self) -> str:
+        """A text twin of the image: every field as a letter-number grid, then a legend."""
+        lines: list[str] = []
+        for field in self.fields:
+            if self.seat is None:
+                title = f"Field of seat {field.owner}"
+            else:
+                title = "Your fleet" if field.owner == self.seat else "Your shots at the enemy"
+            lines.append(f"{title} ({field.afloat} ships afloat)")
+            lines.append("    " + " ".join(column_letter(c) for c in range(self.size)))
+            for row, marks in enumerate(field.marks):
+                lines.append(f"{row + 1:>3} " + " ".join(mark.value for mark in marks))
+            if field.last_shot is not None:
+                lines.append(f"Last shot here: {cell_name(field.last_shot)}")
+            lines.append("")
+        lines.append("Legend: . sea  # ship  o miss  x hit  X sunk  - known empty")
+        return "\n".join(lines)
