@@ -125,6 +125,11 @@ class View(Protocol):
     seat: int | None
     phase: Phase
 
+    @property
+    def movers(self) -> frozenset[int]:
+        """Seats that may act now (public knowledge in every game)."""
+        ...
+
     def text(self) -> str:
         """A text twin of the board, for screen readers and for tests."""
         ...

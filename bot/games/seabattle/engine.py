@@ -309,7 +309,7 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
     def suggestions(self, view: SeaBattleView, typed: str, limit: int = 25) -> list[str]:
         """Setup words, or in play the cells not yet shot, cells next to a hit first."""
         prefix = "".join(typed.split()).upper()
-        if view.seat is None or view.seat not in _movers(view):
+        if view.seat is None or view.seat not in view.movers:
             return []
         if view.phase is Phase.SETUP:
             words = ["random", "ready", "clear"]
@@ -369,12 +369,6 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def from_json(self, data: Mapping[str, Any]) -> SeaBattleState:
         return state_from_json(data)
-
-
-def _movers(view: SeaBattleView) -> set[int]:
-    if view.phase is Phase.SETUP:
-        return {seat for seat in SEATS if not view.ready[seat]}
-    return {view.turn} if view.turn is not None else set()
 
 
 def _private(state: SeaBattleState, seat: int, text: str) -> Transition:

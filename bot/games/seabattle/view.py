@@ -65,6 +65,13 @@ class SeaBattleView:
     outcome: Outcome | None
     extra_shot: bool
 
+    @property
+    def movers(self) -> frozenset[int]:
+        """Seats that may act now; public, since whose turn it is is never a secret."""
+        if self.phase is Phase.SETUP:
+            return frozenset(seat for seat in (0, 1) if not self.ready[seat])
+        return frozenset({self.turn}) if self.turn is not None else frozenset()
+
     def text(self) -> str:
         """A text twin of the image: every field as a letter-number grid, then a legend."""
         lines: list[str] = []

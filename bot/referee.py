@@ -1,0 +1,419 @@
+"""The referee: every use case of the bot, in terms of user ids and texts only.
+
+Each act follows one path: take the game's lock, load, apply through the engine, store
+atomically, then return ``Notice`` values saying what each audience learns. The referee
+knows nothing of Discord objects, so it is tested by playing whole games without Discord,
+and a cog only has to deliver what it returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.games import ENGINES
+from bot.games.core import (
+    EndReason,
+    Engine,
+    Event,
+    GameError,
+    Outcome,
+    Phase,
+    View,
+    other,
+)
+from bot.storage import (
+    ChallengeRecord,
+    ChallengeStatus,
+    Ending,
+    GameRecord,
+    LogKind,
+    Repository,
+    StaleGameError,
+)
+
+_GAME_PREFIX = re.compile(r"^\s*#\s*(\d{1,9})\s*(.*)$", re.S)
+MAX_MOVE_LENGTH = 200
+
+
+class RefereeError(GameError):
+    """A request the referee refuses; the message is a sentence for the person who asked."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What one audience is told: texts, and the board as that audience may see it.
+
+    ``audience`` is a seat or ``None`` for the channel; ``user_id`` is the seat's player.
+    Channel texts still hold the ``{seat0}``/``{seat1}`` placeholders.
+    """
+
+    game: GameRecord
+    audience: int | None
+    texts: tuple[str, ...]
+    view: View
+
+    @property
+    def user_id(self) -> int | None:
+        return None if self.audience is None else self.game.seats[self.audience]
+
+
+@dataclass(frozen=True)
+class Report:
+    """The result of a use case: the game as stored now, and the notices to deliver."""
+
+    game: GameRecord
+    notices: tuple[Notice, ...]
+
+    @property
+    def finished(self) -> bool:
+        return self.game.winner is not None or self.game.end_reason is not None
+
+    def to(self, audience: int | None) -> Notice | None:
+        return next((n for n in self.notices if n.audience == audience), None)
+
+
+class Referee:
+    def __init__(
+        self, repository: Repository, seed_source: Callable[[], int] = lambda: secrets.randbits(62)
+    ) -> None:
+        self.repository = repository
+        self._seed_source = seed_source
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # -- challenges ---------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        *,
+        game: str,
+        variant: str | None,
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        opponent_is_bot: bool = False,
+    ) -> ChallengeRecord:
+        engine = _engine(game)
+        if opponent_id == challenger_id:
+            raise RefereeError("You cannot challenge yourself; pick another player.")
+        if opponent_is_bot:
+            raise RefereeError("Bots cannot play; challenge a person.")
+        name = variant or engine.default_variant
+        if name not in engine.presets:
+            listed = ", ".join(f"`{v}`" for v in engine.presets)
+            raise RefereeError(f"{engine.title} has no variant `{name[:40]}`; choose {listed}.")
+        return await self.repository.create_challenge(
+            game=game,
+            rules=engine.presets[name].to_json(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+        )
+
+    async def open_challenge(self, challenge_id: int, user_id: int) -> ChallengeRecord:
+        """The challenge the opponent may answer; refuses anyone else and closed ones."""
+        challenge = await self.repository.get_challenge(challenge_id)
+        if challenge is None:
+            raise RefereeError("That challenge no longer exists.")
+        if challenge.status is not ChallengeStatus.OPEN:
+            raise RefereeError(f"That challenge is already {challenge.status.value}.")
+        if user_id != challenge.opponent_id:
+            if user_id == challenge.challenger_id:
+                raise RefereeError("You sent this challenge; only your opponent can answer it.")
+            raise RefereeError("This challenge is not addressed to you.")
+        return challenge
+
+    async def decline(self, challenge_id: int, user_id: int) -> ChallengeRecord:
+        challenge = await self.repository.get_challenge(challenge_id)
+        if challenge is not None and user_id == challenge.challenger_id:
+            status = ChallengeStatus.WITHDRAWN
+        else:
+            challenge = await self.open_challenge(challenge_id, user_id)
+            status = ChallengeStatus.DECLINED
+        if (
+            challenge.status is not ChallengeStatus.OPEN
+            or not await self.repository.close_challenge(challenge_id, status)
+        ):
+            raise RefereeError("That challenge is already closed.")
+        refreshed = await self.repository.get_challenge(challenge_id)
+        assert refreshed is not None
+        return refreshed
+
+    async def accept(self, challenge_id: int, user_id: int) -> Report:
+        """Create the game from an open challenge. The caller has checked both DMs work."""
+        challenge = await self.open_challenge(challenge_id, user_id)
+        engine = _engine(challenge.game)
+        seed = self._seed_source()
+        state = engine.new_game(engine.rules_from_json(challenge.rules), seed)
+        game = await self.repository.accept_challenge(
+            challenge_id,
+            seed=seed,
+            seats=(challenge.challenger_id, challenge.opponent_id),
+            state=engine.to_json(state),
+        )
+        if game is None:
+            raise RefereeError("That challenge is already closed.")
+        setup = (
+            f"Your {engine.title} game #{game.id} has begun. "
+            f"{engine.describe(engine.rules_from_json(game.rules))}"
+        )
+        events = (
+            Event(0, setup),
+            Event(1, setup),
+            Event(None, f"{engine.title} game #{game.id}: {{seat0}} against {{seat1}}."),
+        )
+        return Report(game, self._notices(engine, game, state, events))
+
+    # -- moves --------------------------------------------------------------------------------
+
+    async def act(self, user_id: int, text: str, game_id: int | None = None) -> Report:
+        """Play one move written in the game's notation, optionally prefixed ``#<id>``."""
+        if len(text) > MAX_MOVE_LENGTH:
+            raise RefereeError("That message is too long to be a move.")
+        game_id, move = self._split_prefix(text, game_id)
+        record = await self.game_of(user_id, game_id, purpose="move")
+        async with self._lock(record.id):
+            record = await self._reload(record)
+            engine = _engine(record.game)
+            state = engine.from_json(record.state)
+            seat = record.seat_of(user_id)
+            assert seat is not None
+            action = engine.parse_action(state, seat, move)
+            transition = engine.apply(state, seat, action)
+            outcome = engine.outcome(transition.state)
+            stored = await self._store(
+                record, seat, LogKind.MOVE, action, engine, transition.state, outcome
+            )
+            return Report(
+                stored, self._notices(engine, stored, transition.state, transition.events)
+            )
+
+    async def resign(self, user_id: int, game_id: int | None = None) -> Report:
+        record = await self.game_of(user_id, game_id, purpose="resign")
+        async with self._lock(record.id):
+            record = await self._reload(record)
+            engine = _engine(record.game)
+            state = engine.from_json(record.state)
+            seat = record.seat_of(user_id)
+            assert seat is not None
+            outcome = Outcome(other(seat), EndReason.RESIGNATION, "resigned")
+            return await self._conclude(
+                record,
+                engine,
+                state,
+                seat,
+                outcome,
+                (
+                    Event(seat, "You resigned. The game is over."),
+                    Event(other(seat), "Your opponent resigned: you win!"),
+                    Event(None, f"{{seat{seat}}} resigned; {{seat{other(seat)}}} wins."),
+                ),
+            )
+
+    async def abort(self, user_id: int, game_id: int | None = None) -> Report:
+        record = await self.game_of(user_id, game_id, purpose="abort")
+        async with self._lock(record.id):
+            record = await self._reload(record)
+            engine = _engine(record.game)
+            state = engine.from_json(record.state)
+            if engine.has_started(state):
+                raise RefereeError(
+                    "The first move has been made, so the game can no longer be aborted; "
+                    "use `/resign` to give up."
+                )
+            seat = record.seat_of(user_id)
+            assert seat is not None
+            outcome = Outcome(None, EndReason.ABORTED, "aborted")
+            return await self._conclude(
+                record,
+                engine,
+                state,
+                seat,
+                outcome,
+                (
+                    Event(seat, "You aborted the game. It ends without a result."),
+                    Event(other(seat), "Your opponent aborted the game. It ends without a result."),
+                    Event(None, f"{{seat{seat}}} aborted the game; it ends without a result."),
+                ),
+            )
+
+    async def board(self, user_id: int, game_id: int | None = None) -> Notice:
+        """The player's private board again."""
+        record = await self.game_of(user_id, game_id, purpose="board")
+        engine = _engine(record.game)
+        state = engine.from_json(record.state)
+        seat = record.seat_of(user_id)
+        assert seat is not None
+        return Notice(
+            record, seat, (self.status_line(engine, record, state, seat),), engine.view(state, seat)
+        )
+
+    async def suggestions(self, user_id: int, typed: str) -> list[str]:
+        """Autocomplete for ``/move``: legal moves matching what was typed, from views only."""
+        game_id, move = self._split_prefix(typed, None)
+        games = await self.repository.active_games_of(user_id)
+        if game_id is not None:
+            games = [g for g in games if g.id == game_id]
+        prefix_games = len(games) > 1 or game_id is not None
+        choices: list[str] = []
+        for record in games:
+            engine = _engine(record.game)
+            seat = record.seat_of(user_id)
+            assert seat is not None
+            view = engine.view(engine.from_json(record.state), seat)
+            for move_text in engine.suggestions(view, move):
+                choices.append(f"#{record.id} {move_text}" if prefix_games else move_text)
+        return choices[:25]
+
+    # -- queries ------------------------------------------------------------------------------
+
+    async def game_of(self, user_id: int, game_id: int | None, *, purpose: str) -> GameRecord:
+        """The active game a request is about: the named one, or the player's only game."""
+        if game_id is not None:
+            record = await self.repository.get_game(game_id)
+            if record is None or user_id not in record.seats:
+                raise RefereeError(f"You are not playing a game #{game_id}.")
+            if record.end_reason is not None:
+                raise RefereeError(f"Game #{game_id} is over.")
+            return record
+        games = await self.repository.active_games_of(user_id)
+        if not games:
+            raise RefereeError("You have no game running. Start one with `/play` in a server.")
+        if len(games) > 1:
+            listed = ", ".join(f"#{g.id} ({_engine(g.game).title})" for g in games[:10])
+            example = {"move": f"#{games[0].id} B5", "board": f"#{games[0].id}"}.get(purpose)
+            how = (
+                f"start with the game number, like `{example}`"
+                if example
+                else ("give the game number")
+            )
+            raise RefereeError(f"You are in several games: {listed}. Say which: {how}.")
+        return games[0]
+
+    async def games_in(self, guild_id: int) -> list[tuple[GameRecord, str]]:
+        """Active games of a server with a public one-line status each."""
+        lines = []
+        for record in await self.repository.active_games_in(guild_id):
+            engine = _engine(record.game)
+            state = engine.from_json(record.state)
+            lines.append((record, self.status_line(engine, record, state, None)))
+        return lines
+
+    def status_line(self, engine: Engine, game: GameRecord, state: object, seat: int | None) -> str:
+        """Whose move it is, seen by ``seat`` (``None``: the channel, with placeholders)."""
+        view = engine.view(state, seat)
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            if outcome.winner is None:
+                return (
+                    "The game ended without a winner."
+                    if outcome.has_result
+                    else ("The game was aborted.")
+                )
+            if seat is None:
+                return f"{{seat{outcome.winner}}} won ({outcome.detail})."
+            return "You won!" if outcome.winner == seat else "You lost."
+        movers = view.movers
+        if view.phase is Phase.SETUP:
+            if seat is None:
+                waiting = " and ".join(f"{{seat{s}}}" for s in sorted(movers))
+                return f"Setting up: waiting for {waiting}."
+            if seat in movers:
+                return "Set up your side, then write `ready`."
+            return "Your side is set; waiting for your opponent."
+        if seat is None:
+            return " and ".join(f"{{seat{s}}}" for s in sorted(movers)) + " to move."
+        return "Your move." if seat in movers else "Your opponent's move."
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _split_prefix(self, text: str, game_id: int | None) -> tuple[int | None, str]:
+        match = _GAME_PREFIX.match(text)
+        if match:
+            return int(match.group(1)), match.group(2)
+        return game_id, text
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _reload(self, record: GameRecord) -> GameRecord:
+        fresh = await self.repository.get_game(record.id)
+        if fresh is None or fresh.end_reason is not None:
+            raise RefereeError(f"Game #{record.id} is over.")
+        return fresh
+
+    async def _store(
+        self,
+        record: GameRecord,
+        seat: int | None,
+        kind: LogKind,
+        entry: object,
+        engine: Engine,
+        state: object,
+        outcome: Outcome | None,
+    ) -> GameRecord:
+        ending = Ending(outcome.winner, outcome.reason.value) if outcome else None
+        text = json.dumps(entry.to_json()) if isinstance(entry, Outcome) else str(entry)
+        try:
+            return await self.repository.append(
+                record, seat=seat, kind=kind, text=text, state=engine.to_json(state), ending=ending
+            )
+        except StaleGameError:
+            raise RefereeError(
+                "That move arrived twice or crossed another one; it was not counted again. "
+                "Check your latest board with `/board`."
+            ) from None
+
+    async def _conclude(
+        self,
+        record: GameRecord,
+        engine: Engine,
+        state: object,
+        seat: int,
+        outcome: Outcome,
+        events: tuple[Event, ...],
+    ) -> Report:
+        final = engine.conclude(state, outcome)
+        stored = await self._store(record, seat, LogKind.END, outcome, engine, final, outcome)
+        return Report(stored, self._notices(engine, stored, final, events))
+
+    def _notices(
+        self, engine: Engine, game: GameRecord, state: object, events: tuple[Event, ...]
+    ) -> tuple[Notice, ...]:
+        """A notice for each audience the events speak to: the events, a status line, a view.
+
+        An audience with no event learns nothing new and is left alone: a ship placed in
+        secret neither messages the opponent nor touches the channel.
+        """
+        notices = []
+        for audience in (0, 1, None):
+            texts = [event.text for event in events if event.audience == audience]
+            if not texts:
+                continue
+            texts.append(self.status_line(engine, game, state, audience))
+            notices.append(Notice(game, audience, tuple(texts), engine.view(state, audience)))
+        return tuple(notices)
+
+
+def _engine(key: str) -> Engine:
+    try:
+        return ENGINES[key]
+    except KeyError:
+        raise RefereeError(f"There is no game called `{key[:40]}`.") from None
+
+
+def replay(engine: Engine, game: GameRecord, entries: list) -> object:
+    """Rebuild a game's state from its seed and log; storage tests compare it to the snapshot."""
+    state = engine.new_game(engine.rules_from_json(game.rules), game.seed)
+    for entry in entries:
+        if entry.kind is LogKind.MOVE:
+            state = engine.act(state, entry.seat, entry.text).state
+        else:
+            state = engine.conclude(state, Outcome.from_json(json.loads(entry.text)))
+    return state

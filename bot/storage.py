@@ -1,0 +1,455 @@
+"""Persistence: challenges, game snapshots and an append-only action log in one SQLite file.
+
+Every change to a game is one transaction that appends to the log and replaces the
+snapshot, guarded by the ply number, so a double submission can never count twice and a
+crash leaves either the whole move or none of it. ``Repository`` is the small interface the
+referee depends on, so another database can serve a larger deployment later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any, Protocol
+
+import aiosqlite
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS challenges (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    game          TEXT    NOT NULL,
+    rules         TEXT    NOT NULL,
+    guild_id      INTEGER,
+    channel_id    INTEGER NOT NULL,
+    challenger_id INTEGER NOT NULL,
+    opponent_id   INTEGER NOT NULL,
+    message_id    INTEGER,
+    status        TEXT    NOT NULL DEFAULT 'open',
+    game_id       INTEGER,
+    created_at    REAL    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    game              TEXT    NOT NULL,
+    rules             TEXT    NOT NULL,
+    seed              INTEGER NOT NULL,
+    guild_id          INTEGER,
+    channel_id        INTEGER NOT NULL,
+    seat0_id          INTEGER NOT NULL,
+    seat1_id          INTEGER NOT NULL,
+    status            TEXT    NOT NULL,
+    ply               INTEGER NOT NULL DEFAULT 0,
+    state             TEXT    NOT NULL,
+    public_message_id INTEGER,
+    winner            INTEGER,
+    end_reason        TEXT,
+    created_at        REAL    NOT NULL,
+    updated_at        REAL    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id    INTEGER NOT NULL REFERENCES games(id),
+    ply        INTEGER NOT NULL,
+    seat       INTEGER,
+    kind       TEXT    NOT NULL,
+    text       TEXT    NOT NULL,
+    created_at REAL    NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE INDEX IF NOT EXISTS games_by_status_seat0 ON games (status, seat0_id);
+CREATE INDEX IF NOT EXISTS games_by_status_seat1 ON games (status, seat1_id);
+CREATE INDEX IF NOT EXISTS games_by_status_guild ON games (status, guild_id);
+"""
+
+
+class GameStatus(Enum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class ChallengeStatus(Enum):
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+
+
+class LogKind(Enum):
+    MOVE = "move"  # an action text in the game's notation
+    END = "end"  # an end from outside the rules: the outcome as JSON
+
+
+class StaleGameError(Exception):
+    """The game moved on since it was loaded: the submission is a duplicate or too late."""
+
+
+@dataclass(frozen=True)
+class ChallengeRecord:
+    id: int
+    game: str
+    rules: dict[str, Any]
+    guild_id: int | None
+    channel_id: int
+    challenger_id: int
+    opponent_id: int
+    message_id: int | None
+    status: ChallengeStatus
+    game_id: int | None
+    created_at: float
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    rules: dict[str, Any]
+    seed: int
+    guild_id: int | None
+    channel_id: int
+    seats: tuple[int, int]
+    """Discord user ids of seat 0 and seat 1."""
+    status: GameStatus
+    ply: int
+    """How many log entries the snapshot includes; the next entry gets ply + 1."""
+    state: dict[str, Any]
+    public_message_id: int | None
+    winner: int | None
+    end_reason: str | None
+    created_at: float
+    updated_at: float
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.seats.index(user_id) if user_id in self.seats else None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    ply: int
+    seat: int | None
+    kind: LogKind
+    text: str
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a finished game ended, written in the same transaction as its last entry."""
+
+    winner: int | None
+    reason: str
+
+
+class Repository(Protocol):
+    """What the referee needs from storage."""
+
+    async def create_challenge(
+        self,
+        *,
+        game: str,
+        rules: dict[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+    ) -> ChallengeRecord: ...
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None: ...
+
+    async def close_challenge(
+        self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
+    ) -> bool: ...
+
+    async def accept_challenge(
+        self, challenge_id: int, *, seed: int, seats: tuple[int, int], state: dict[str, Any]
+    ) -> GameRecord | None: ...
+
+    async def get_game(self, game_id: int) -> GameRecord | None: ...
+
+    async def append(
+        self,
+        game: GameRecord,
+        *,
+        seat: int | None,
+        kind: LogKind,
+        text: str,
+        state: dict[str, Any],
+        ending: Ending | None = None,
+    ) -> GameRecord: ...
+
+    async def log(self, game_id: int) -> list[LogEntry]: ...
+
+    async def set_public_message(self, game_id: int, message_id: int) -> None: ...
+
+    async def active_games_of(self, user_id: int) -> list[GameRecord]: ...
+
+    async def active_games_in(self, guild_id: int) -> list[GameRecord]: ...
+
+
+class SqliteRepository:
+    """The embedded store: one SQLite file in WAL mode, one connection, serialised writes."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SqliteRepository:
+        """Open (creating if needed) the database file and bring its schema up to date."""
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        connection.row_factory = aiosqlite.Row
+        await connection.execute("PRAGMA journal_mode=WAL")
+        await connection.execute("PRAGMA synchronous=NORMAL")
+        await connection.execute("PRAGMA foreign_keys=ON")
+        await connection.execute("PRAGMA busy_timeout=5000")
+        repository = cls(connection)
+        try:
+            await repository._migrate()
+        except BaseException:
+            await connection.close()
+            raise
+        return repository
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        """Create missing tables; refuse a database written by a newer bot."""
+        version = await self._scalar("PRAGMA user_version")
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"The database schema is version {version}, newer than this bot "
+                f"({SCHEMA_VERSION}); upgrade the bot."
+            )
+        async with self._write_lock:
+            await self._db.executescript(SCHEMA)  # idempotent, and commits by itself
+            await self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _scalar(self, sql: str, *params: Any) -> Any:
+        async with self._db.execute(sql, params) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    # -- challenges ---------------------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        game: str,
+        rules: dict[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+    ) -> ChallengeRecord:
+        async with self._transaction():
+            cursor = await self._db.execute(
+                "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
+                " opponent_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game, _dump(rules), guild_id, channel_id, challenger_id, opponent_id, time.time()),
+            )
+            challenge_id = cursor.lastrowid
+        challenge = await self.get_challenge(int(challenge_id or 0))
+        assert challenge is not None
+        return challenge
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
+        async with self._db.execute(
+            "SELECT * FROM challenges WHERE id = ?", (challenge_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _challenge(row) if row else None
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+
+    async def close_challenge(
+        self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
+    ) -> bool:
+        """Close an open challenge; False when it was already closed (a second click)."""
+        async with self._transaction():
+            cursor = await self._db.execute(
+                "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
+                (status.value, game_id, challenge_id),
+            )
+            return cursor.rowcount == 1
+
+    async def accept_challenge(
+        self, challenge_id: int, *, seed: int, seats: tuple[int, int], state: dict[str, Any]
+    ) -> GameRecord | None:
+        """Create the game and close the challenge in one transaction; None if already closed."""
+        async with self._transaction():
+            challenge = await self.get_challenge(challenge_id)
+            if challenge is None or challenge.status is not ChallengeStatus.OPEN:
+                return None
+            now = time.time()
+            cursor = await self._db.execute(
+                "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
+                " status, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    challenge.game,
+                    _dump(challenge.rules),
+                    seed,
+                    challenge.guild_id,
+                    challenge.channel_id,
+                    seats[0],
+                    seats[1],
+                    GameStatus.ACTIVE.value,
+                    _dump(state),
+                    now,
+                    now,
+                ),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            await self._db.execute(
+                "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
+                (game_id, challenge_id),
+            )
+        game = await self.get_game(game_id)
+        assert game is not None
+        return game
+
+    # -- games --------------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        return _game(row) if row else None
+
+    async def append(
+        self,
+        game: GameRecord,
+        *,
+        seat: int | None,
+        kind: LogKind,
+        text: str,
+        state: dict[str, Any],
+        ending: Ending | None = None,
+    ) -> GameRecord:
+        """Log one entry and store the new snapshot, atomically.
+
+        Raises StaleGameError when the stored game is no longer at ``game.ply``: the same
+        move sent twice, or two moves racing, and only the first one counts.
+        """
+        now = time.time()
+        status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
+        async with self._transaction():
+            cursor = await self._db.execute(
+                "UPDATE games SET ply = ply + 1, state = ?, status = ?, winner = ?,"
+                " end_reason = ?, updated_at = ? WHERE id = ? AND ply = ? AND status = 'active'",
+                (
+                    _dump(state),
+                    status.value,
+                    ending.winner if ending else None,
+                    ending.reason if ending else None,
+                    now,
+                    game.id,
+                    game.ply,
+                ),
+            )
+            if cursor.rowcount != 1:
+                raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
+            await self._db.execute(
+                "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game.id, game.ply + 1, seat, kind.value, text, now),
+            )
+        updated = await self.get_game(game.id)
+        assert updated is not None
+        return updated
+
+    async def log(self, game_id: int) -> list[LogEntry]:
+        async with self._db.execute(
+            "SELECT ply, seat, kind, text FROM actions WHERE game_id = ? ORDER BY ply",
+            (game_id,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
+
+    async def set_public_message(self, game_id: int, message_id: int) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "UPDATE games SET public_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+
+    async def active_games_of(self, user_id: int) -> list[GameRecord]:
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND seat0_id = ?"
+            " UNION SELECT * FROM games WHERE status = 'active' AND seat1_id = ? ORDER BY id",
+            user_id,
+            user_id,
+        )
+
+    async def active_games_in(self, guild_id: int) -> list[GameRecord]:
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND guild_id = ? ORDER BY id", guild_id
+        )
+
+    async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
+        async with self._db.execute(sql, params) as cursor:
+            rows = await cursor.fetchall()
+        return [_game(row) for row in rows]
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
+    return ChallengeRecord(
+        id=row["id"],
+        game=row["game"],
+        rules=json.loads(row["rules"]),
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        challenger_id=row["challenger_id"],
+        opponent_id=row["opponent_id"],
+        message_id=row["message_id"],
+        status=ChallengeStatus(row["status"]),
+        game_id=row["game_id"],
+        created_at=row["created_at"],
+    )
+
+
+def _game(row: aiosqlite.Row) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        game=row["game"],
+        rules=json.loads(row["rules"]),
+        seed=row["seed"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        seats=(row["seat0_id"], row["seat1_id"]),
+        status=GameStatus(row["status"]),
+        ply=row["ply"],
+        state=json.loads(row["state"]),
+        public_message_id=row["public_message_id"],
+        winner=row["winner"],
+        end_reason=row["end_reason"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
