@@ -203,6 +203,10 @@ class Engine(ABC, Generic[R, S, A, V]):
     def suggestions(self, view: V, typed: str, limit: int = 25) -> list[str]:
         """Moves matching what a player typed, for autocomplete; computed from a view only."""
 
+    def quick_moves(self, view: V) -> tuple[tuple[str, str], ...]:
+        """Moves worth a button for this viewer now, as (label, move text) pairs."""
+        return ()
+
     @abstractmethod
     def describe(self, rules: R) -> str:
         """The rules summary and move notation, for ``/rules``."""

@@ -335,6 +335,15 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     # -- presentation and storage -------------------------------------------------------------
 
+    def quick_moves(self, view: SeaBattleView) -> tuple[tuple[str, str], ...]:
+        """During setup: a random fleet and, once the fleet is complete, confirming it."""
+        if view.phase is not Phase.SETUP or view.seat not in view.movers:
+            return ()
+        moves = [("Random fleet", "random")]
+        if not view.to_place:
+            moves.append(("Ready", "ready"))
+        return tuple(moves)
+
     def variant_name(self, rules: SeaBattleRules) -> str:
         return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
 

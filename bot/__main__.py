@@ -1,0 +1,38 @@
+"""``python -m bot``: start the referee bot (``--sync-global`` also publishes the commands)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+import discord
+
+from bot.client import RefereeBot
+from bot.settings import Settings, SettingsError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument(
+        "--sync-global",
+        action="store_true",
+        help="publish the slash commands to every server (needed once, and after a command "
+        "changes; Discord may take up to an hour to show them)",
+    )
+    options = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base.rstrip("/")
+    bot = RefereeBot(settings, sync_global=options.sync_global)
+    bot.run(settings.token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,76 @@
+"""Turns a referee's notices into message contents and board images, free of Discord.
+
+Only views reach the renderers, and only public names (as mentions that never ping) fill
+the channel's placeholders, so nothing here can leak a hidden fact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.games import ENGINES
+from bot.games.core import View
+from bot.referee import Notice
+from bot.storage import GameRecord
+from renderers import seabattle
+
+Renderer = Callable[[View], bytes]
+AltText = Callable[[View], str]
+
+RENDERERS: dict[str, tuple[Renderer, AltText]] = {
+    "seabattle": (seabattle.render, seabattle.alt_text),  # type: ignore[dict-item]
+}
+"""Each game's renderer and alt-text writer, by engine key."""
+
+MAX_CONTENT = 2000  # Discord's limit for a message's text
+MAX_ALT = 1024  # Discord's limit for an attachment description
+
+
+@dataclass(frozen=True)
+class Board:
+    """A rendered board: the PNG, its file name and its alt text."""
+
+    png: bytes
+    filename: str
+    alt: str
+
+
+@dataclass(frozen=True)
+class Message:
+    content: str
+    board: Board
+    quick_moves: tuple[tuple[str, str], ...] = ()
+
+
+def fill_names(text: str, game: GameRecord) -> str:
+    """Put each seat's mention in place of ``{seat0}``/``{seat1}``.
+
+    Mentions show the player's current name in every client and are sent with pings
+    disabled, so a hostile display name can neither ping nor break the layout.
+    """
+    return text.replace("{seat0}", f"<@{game.seats[0]}>").replace("{seat1}", f"<@{game.seats[1]}>")
+
+
+def title(game: GameRecord) -> str:
+    return f"**{ENGINES[game.game].title} #{game.id}**"
+
+
+def render_board(game: GameRecord, view: View) -> Board:
+    render, alt = RENDERERS[game.game]
+    audience = "public" if view.seat is None else f"seat{view.seat}"
+    filename = f"{game.game}-{game.id}-{game.ply}-{audience}.png"
+    return Board(render(view), filename, alt(view)[:MAX_ALT])
+
+
+def present(notice: Notice) -> Message:
+    """The message for one notice: title, what happened, whose turn, and the board."""
+    game = notice.game
+    header = title(game)
+    if notice.audience is None:
+        header += f" · <@{game.seats[0]}> vs <@{game.seats[1]}>"
+    body = "\n".join(fill_names(text, game) for text in notice.texts)
+    content = f"{header}\n{body}"[:MAX_CONTENT]
+    engine = ENGINES[game.game]
+    quick = engine.quick_moves(notice.view) if notice.audience is not None else ()
+    return Message(content, render_board(game, notice.view), quick)

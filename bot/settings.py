@@ -1,0 +1,52 @@
+"""Settings from the environment and an optional ``.env`` file (see ``.env.example``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+DEFAULT_DATABASE = Path("data") / "referee.sqlite3"
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database_path: Path = DEFAULT_DATABASE
+    dev_guild_id: int | None = None
+    """Sync slash commands to this one server at start (instant), for development."""
+    log_level: str = "INFO"
+    api_base: str | None = None
+    """Discord's REST base URL, for a proxy in front of Discord or a local stand-in."""
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Read the settings; a ``.env`` file in the working directory fills in gaps."""
+        if environ is None:
+            load_dotenv()
+            environ = os.environ
+        token = environ.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise SettingsError(
+                "DISCORD_TOKEN is not set: copy .env.example to .env and put the bot's token there."
+            )
+        guild = environ.get("DEV_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise SettingsError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
+        level = environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+            raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        return cls(
+            token=token,
+            database_path=Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
+            dev_guild_id=int(guild) if guild else None,
+            log_level=level,
+            api_base=environ.get("DISCORD_API_BASE", "").strip() or None,
+        )

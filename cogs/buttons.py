@@ -1,0 +1,110 @@
+"""Persistent buttons.
+
+Their custom_id carries only a public id and a public word, so they keep working after a
+restart (discord.py rebuilds them from the id) and never carry a secret.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+
+def _cog(interaction: discord.Interaction, name: str) -> Any:
+    """The cog that handles a button: looked up by name, so buttons need no import of it."""
+    return interaction.client.get_cog(name)  # type: ignore[attr-defined]
+
+
+class AcceptButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"challenge:accept:(?P<id>\d+)"
+):
+    def __init__(self, challenge_id: int) -> None:
+        self.challenge_id = challenge_id
+        super().__init__(
+            discord.ui.Button(
+                label="Accept",
+                style=discord.ButtonStyle.success,
+                custom_id=f"challenge:accept:{challenge_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> AcceptButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction, "Challenges").accept(interaction, self.challenge_id)
+
+
+class DeclineButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"challenge:decline:(?P<id>\d+)"
+):
+    def __init__(self, challenge_id: int) -> None:
+        self.challenge_id = challenge_id
+        super().__init__(
+            discord.ui.Button(
+                label="Decline",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"challenge:decline:{challenge_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> DeclineButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction, "Challenges").decline(interaction, self.challenge_id)
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"move:(?P<id>\d+):(?P<move>[a-z]{1,20})"
+):
+    """A one-word move (``random``, ``ready``) for a game, pressed instead of typed."""
+
+    def __init__(self, game_id: int, move: str, label: str | None = None) -> None:
+        self.game_id = game_id
+        self.move = move
+        super().__init__(
+            discord.ui.Button(
+                label=label or move.capitalize(),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"move:{game_id}:{move}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> MoveButton:
+        return cls(int(match["id"]), match["move"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction, "Moves").press(interaction, self.game_id, self.move)
+
+
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"board:(?P<id>\d+)"):
+    """On the channel's game message: shows the clicking player their private board."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label="My board", style=discord.ButtonStyle.secondary, custom_id=f"board:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> BoardButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction, "Moves").show_board(interaction, self.game_id)

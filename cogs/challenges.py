@@ -1,0 +1,162 @@
+"""``/play`` and its challenge: Accept and Decline buttons, and the DM check before a game."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import RefereeBot
+from bot.games import ENGINES
+from bot.games.core import GameError
+from bot.storage import ChallengeRecord
+from cogs.buttons import AcceptButton, DeclineButton
+from cogs.courier import CANNOT_DM, Courier
+from cogs.replies import tell
+
+log = logging.getLogger("referee.challenges")
+
+GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.key) for e in ENGINES.values()]
+
+
+def challenge_text(challenge: ChallengeRecord, note: str = "") -> str:
+    engine = ENGINES[challenge.game]
+    variant = engine.variant_name(engine.rules_from_json(challenge.rules))
+    text = (
+        f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to "
+        f"**{engine.title}** ({variant}). Accept to play by direct message."
+    )
+    return f"{text}\n{note}" if note else text
+
+
+def challenge_buttons(challenge_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(AcceptButton(challenge_id))
+    view.add_item(DeclineButton(challenge_id))
+    return view
+
+
+class Challenges(commands.Cog):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        self.courier = Courier(bot)
+
+    @app_commands.command(name="play", description="Challenge someone to a game refereed by DM.")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="Which game", opponent="Who you challenge", variant="Which rules (default: classic)"
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        opponent: discord.User,
+        variant: str | None = None,
+    ) -> None:
+        try:
+            challenge = await self.bot.referee.challenge(
+                game=game.value,
+                variant=variant,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                challenger_id=interaction.user.id,
+                opponent_id=opponent.id,
+                opponent_is_bot=opponent.bot,
+            )
+        except GameError as error:
+            await tell(interaction, str(error))
+            return
+        callback = await interaction.response.send_message(
+            challenge_text(challenge),
+            view=challenge_buttons(challenge.id),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.id)]),
+        )
+        message_id = getattr(callback.resource, "id", None)
+        if message_id is not None:
+            await self.bot.repository.set_challenge_message(challenge.id, message_id)
+
+    @play.autocomplete("variant")
+    async def variant_choices(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        engine = ENGINES.get(getattr(interaction.namespace, "game", "") or "")
+        names = engine.presets if engine else {}
+        return [
+            app_commands.Choice(name=name, value=name)
+            for name in names
+            if name.startswith(typed.lower().strip())
+        ][:25]
+
+    async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
+        """The challenged player accepts: check both DMs work, then start the game."""
+        try:
+            challenge = await self.bot.referee.open_challenge(challenge_id, interaction.user.id)
+        except GameError as error:
+            await tell(interaction, str(error))
+            return
+        await interaction.response.defer()
+        closed = await self._closed_dms(challenge)
+        if closed:
+            who = " and ".join(f"<@{user_id}>" for user_id in closed)
+            note = (
+                f"⚠️ I cannot send direct messages to {who}. Allow direct messages from this "
+                "server's members (server menu → Privacy Settings), then press **Accept** again."
+            )
+            await interaction.edit_original_response(
+                content=challenge_text(challenge, note),
+                view=challenge_buttons(challenge.id),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(user_id) for user_id in closed]
+                ),
+            )
+            return
+        try:
+            report = await self.bot.referee.accept(challenge_id, interaction.user.id)
+        except GameError as error:
+            await tell(interaction, str(error))
+            return
+        log.info("game %s: created from challenge %s", report.game.id, challenge_id)
+        await interaction.edit_original_response(
+            content=f"{challenge_text(challenge)}\n✅ Accepted: game #{report.game.id} is on.",
+            view=None,
+        )
+        await self.courier.deliver(report)
+
+    async def _closed_dms(self, challenge: ChallengeRecord) -> list[int]:
+        """Players the bot cannot DM, found by sending each the game's first message."""
+        engine = ENGINES[challenge.game]
+        closed = []
+        for user_id, rival in (
+            (challenge.challenger_id, challenge.opponent_id),
+            (challenge.opponent_id, challenge.challenger_id),
+        ):
+            try:
+                channel = await self.bot.create_dm(discord.Object(user_id))
+                await channel.send(
+                    f"**{engine.title}** against <@{rival}> is starting; "
+                    "I will referee it here, in private."
+                )
+            except discord.Forbidden as error:
+                if error.code != CANNOT_DM:
+                    raise
+                closed.append(user_id)
+        return closed
+
+    async def decline(self, interaction: discord.Interaction, challenge_id: int) -> None:
+        try:
+            challenge = await self.bot.referee.decline(challenge_id, interaction.user.id)
+        except GameError as error:
+            await tell(interaction, str(error))
+            return
+        verb = "withdrawn" if challenge.status.value == "withdrawn" else "declined"
+        await interaction.response.edit_message(
+            content=f"{challenge_text(challenge)}\n✖️ The challenge was {verb}.", view=None
+        )
+
+
+async def setup(bot: RefereeBot) -> None:
+    bot.add_dynamic_items(AcceptButton, DeclineButton)
+    await bot.add_cog(Challenges(bot))

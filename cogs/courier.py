@@ -1,0 +1,141 @@
+"""Delivers a referee's report on Discord: DMs to players, one live message per game.
+
+The channel's game message is edited in place after every public change, so a channel
+holds one message per game rather than one per move; the end is announced anew so that
+people are notified.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import discord
+
+from bot.client import RefereeBot
+from bot.presenter import Message, fill_names, present, title
+from bot.referee import Notice, Report
+from bot.storage import GameRecord
+from cogs.buttons import BoardButton, MoveButton
+
+log = logging.getLogger("referee.courier")
+
+CANNOT_DM = 50007
+
+
+def as_file(message: Message) -> discord.File:
+    board = message.board
+    return discord.File(io.BytesIO(board.png), board.filename, description=board.alt)
+
+
+def quick_view(game: GameRecord, message: Message) -> discord.ui.View | discord.utils.MISSING:
+    """Buttons for the moves a player may want to press (setup's random fleet, ready)."""
+    if not message.quick_moves:
+        return discord.utils.MISSING
+    view = discord.ui.View(timeout=None)
+    for label, move in message.quick_moves:
+        view.add_item(MoveButton(game.id, move, label))
+    return view
+
+
+def public_view(game: GameRecord, finished: bool) -> discord.ui.View | None:
+    if finished:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(BoardButton(game.id))
+    return view
+
+
+class Courier:
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    async def deliver(
+        self,
+        report: Report,
+        *,
+        answering: discord.Interaction | None = None,
+        answering_seat: int | None = None,
+    ) -> None:
+        """Send every notice; the one for ``answering_seat`` answers ``answering``."""
+        for notice in report.notices:
+            message = present(notice)
+            if notice.audience is None:
+                await self.show_in_channel(report.game, message, finished=report.finished)
+            elif answering is not None and notice.audience == answering_seat:
+                await self.answer(answering, report.game, message)
+            else:
+                await self.send_dm(notice, message)
+        if report.finished:
+            await self.announce_end(report)
+
+    async def answer(
+        self, interaction: discord.Interaction, game: GameRecord, message: Message
+    ) -> None:
+        """Reply to a player's own command: privately in a server, plainly in DMs."""
+        kwargs = {
+            "content": message.content,
+            "file": as_file(message),
+            "ephemeral": interaction.guild_id is not None,
+        }
+        view = quick_view(game, message)
+        if view is not discord.utils.MISSING:
+            kwargs["view"] = view
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
+
+    async def send_dm(self, notice: Notice, message: Message) -> bool:
+        """DM a player their notice; if their DMs are closed, ask them in the channel."""
+        user_id = notice.user_id
+        assert user_id is not None
+        try:
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            await channel.send(
+                message.content, file=as_file(message), view=quick_view(notice.game, message)
+            )
+        except discord.Forbidden as error:
+            if error.code != CANNOT_DM:
+                raise
+            log.info("game %s: cannot DM seat %s", notice.game.id, notice.audience)
+            await self.channel(notice.game).send(
+                f"<@{user_id}>, I cannot send you your board for {title(notice.game)}: allow "
+                "direct messages from this server's members, then use `/board`.",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+            )
+            return False
+        return True
+
+    def channel(self, game: GameRecord) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+
+    async def show_in_channel(self, game: GameRecord, message: Message, *, finished: bool) -> None:
+        """Edit the game's live message, or post it if it does not exist (any more)."""
+        channel = self.channel(game)
+        view = public_view(game, finished)
+        if game.public_message_id is not None:
+            try:
+                await channel.get_partial_message(game.public_message_id).edit(
+                    content=message.content, attachments=[as_file(message)], view=view
+                )
+                return
+            except discord.NotFound:
+                log.info("game %s: live message gone, posting a new one", game.id)
+        posted = await channel.send(message.content, file=as_file(message), view=view)
+        await self.bot.repository.set_public_message(game.id, posted.id)
+
+    async def announce_end(self, report: Report) -> None:
+        notice = report.to(None)
+        if notice is None:
+            return
+        game = report.game
+        link = ""
+        if game.public_message_id is not None and game.guild_id is not None:
+            link = (
+                f" Final board: https://discord.com/channels/{game.guild_id}/"
+                f"{game.channel_id}/{game.public_message_id}"
+            )
+        await self.channel(game).send(
+            f"🏁 {title(game)} is over. {fill_names(notice.texts[-1], game)}{link}"
+        )

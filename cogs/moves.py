@@ -1,0 +1,136 @@
+"""Moves by DM text and ``/move``; ``/board``, ``/resign``, ``/abort``; the game buttons."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import RefereeBot
+from bot.games import ENGINES
+from bot.games.core import GameError
+from bot.presenter import present
+from bot.referee import Report
+from cogs.buttons import BoardButton, MoveButton
+from cogs.courier import Courier
+from cogs.replies import tell
+
+log = logging.getLogger("referee.moves")
+
+GAME_OPTION = "Game number, when you play several (like 12)"
+
+
+class Moves(commands.Cog):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        self.courier = Courier(bot)
+
+    # -- DM text ------------------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """Every DM from a person is a move (or a question) for one of their games."""
+        if message.guild is not None or message.author.bot:
+            return
+        text = message.content.strip()
+        if not text:
+            await message.channel.send("Send your move as text, like `B5`.")
+            return
+        try:
+            report = await self.bot.referee.act(message.author.id, text)
+        except GameError as error:
+            await message.channel.send(str(error))
+            return
+        await self.courier.deliver(report)
+
+    # -- slash commands -----------------------------------------------------------------------
+
+    @app_commands.command(name="move", description="Make a move in your game.")
+    @app_commands.describe(text="Your move, like B5 (add #12 first to pick game 12)")
+    async def move(self, interaction: discord.Interaction, text: str) -> None:
+        await self._play(interaction, text, None)
+
+    @move.autocomplete("text")
+    async def move_choices(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        moves = await self.bot.referee.suggestions(interaction.user.id, typed)
+        return [app_commands.Choice(name=m, value=m) for m in moves]
+
+    @app_commands.command(name="board", description="See your private board again.")
+    @app_commands.describe(game=GAME_OPTION)
+    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.show_board(interaction, game)
+
+    @app_commands.command(name="resign", description="Give up your game: your opponent wins.")
+    @app_commands.describe(game=GAME_OPTION)
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        try:
+            report = await self.bot.referee.resign(interaction.user.id, game)
+        except GameError as error:
+            await tell(interaction, str(error))
+            return
+        await self._deliver_answering(interaction, report)
+
+    @app_commands.command(
+        name="abort", description="Call off your game before the first move: no result."
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        try:
+            report = await self.bot.referee.abort(interaction.user.id, game)
+        except GameError as error:
+            await tell(interaction, str(error))
+            return
+        await self._deliver_answering(interaction, report)
+
+    @board.autocomplete("game")
+    @resign.autocomplete("game")
+    @abort.autocomplete("game")
+    async def game_choices(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[int]]:
+        games = await self.bot.repository.active_games_of(interaction.user.id)
+        return [
+            app_commands.Choice(name=f"#{g.id} {ENGINES[g.game].title}", value=g.id)
+            for g in games
+            if str(g.id).startswith(typed.strip().lstrip("#"))
+        ][:25]
+
+    # -- buttons ------------------------------------------------------------------------------
+
+    async def press(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
+        """A move button in a player's DMs (``Random fleet``, ``Ready``)."""
+        await self._play(interaction, move, game_id)
+
+    async def show_board(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        try:
+            notice = await self.bot.referee.board(interaction.user.id, game_id)
+        except GameError as error:
+            await tell(interaction, str(error))
+            return
+        await self.courier.answer(interaction, notice.game, present(notice))
+
+    # -- shared -------------------------------------------------------------------------------
+
+    async def _play(self, interaction: discord.Interaction, text: str, game_id: int | None) -> None:
+        try:
+            report = await self.bot.referee.act(interaction.user.id, text, game_id)
+        except GameError as error:
+            await tell(interaction, str(error))
+            return
+        await self._deliver_answering(interaction, report)
+
+    async def _deliver_answering(self, interaction: discord.Interaction, report: Report) -> None:
+        """Deliver a report; the acting player's notice is the answer to their interaction."""
+        seat = report.game.seat_of(interaction.user.id)
+        await self.courier.deliver(report, answering=interaction, answering_seat=seat)
+        if not interaction.response.is_done():
+            await tell(interaction, "Done.")
+
+
+async def setup(bot: RefereeBot) -> None:
+    bot.add_dynamic_items(MoveButton, BoardButton)
+    await bot.add_cog(Moves(bot))
