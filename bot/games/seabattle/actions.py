@@ -64,6 +64,7 @@ Action = SetupAction | Shot
 
 _WORDS: dict[str, SetupAction] = {"random": RandomFleet(), "clear": ClearFleet(), "ready": Ready()}
 _SPAN = re.compile(r"([A-Za-z]\s*\d{1,2})\s*(?:[-–—:]|\s|to)\s*([A-Za-z]\s*\d{1,2})", re.I)
+_LOOKS_LIKE_CELL = re.compile(r"[a-z]\s*\d{1,2}")
 SETUP_HELP = (
     "During setup write a ship as its two end cells (`A1 A4`), a one-cell ship as one cell "
     "(`J10`), or `random`, `remove B2`, `clear`, `ready`."
@@ -90,8 +91,7 @@ def parse(text: str, phase: Phase, size: int) -> Action:
         return PlaceShip(
             parse_cell(span.group(1), size, size), parse_cell(span.group(2), size, size)
         )
-    try:
-        cell = parse_cell(words, size, size)
-    except NotationError:
-        raise NotationError(f"`{shorten(text)}` is not a setup move. {SETUP_HELP}") from None
+    if not _LOOKS_LIKE_CELL.fullmatch(words):
+        raise NotationError(f"`{shorten(text)}` is not a setup move. {SETUP_HELP}")
+    cell = parse_cell(words, size, size)  # a cell off the board is refused as such
     return PlaceShip(cell, cell)

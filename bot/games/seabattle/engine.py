@@ -208,13 +208,19 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         if not sunk:
             news = (f"{name}: hit!", f"Your opponent shot at {name} and hit your {kind.name}.")
             public = f"{shooter} fires at {name}: hit."
-        else:
+        elif state.rules.extra_shot:
             size = f"{kind.name} ({kind.length} cell{'s' if kind.length > 1 else ''})"
             news = (
-                f"{name}: sunk! You sank a {size}.",
+                f"{name}: sunk! You sank {article(kind.name)} {size}.",
                 f"Your opponent shot at {name} and sank your {size}.",
             )
-            public = f"{shooter} fires at {name}: sunk a {size}."
+            public = f"{shooter} fires at {name}: sunk {article(kind.name)} {size}."
+        else:  # §4.2 answers a sinking as a hit, with the ship named
+            news = (
+                f'{name}: hit. "You sank my {kind.name}!"',
+                f"Your opponent shot at {name}: hit, and sank your {kind.name}.",
+            )
+            public = f"{shooter} fires at {name}: hit, and sank {article(kind.name)} {kind.name}."
         if sunk and len(new.sunk(target)) == len(new.sides[target].ships):
             outcome = Outcome(seat, EndReason.RULES, "sank the whole fleet")
             new = replace(new, phase=Phase.FINISHED, turn=None, outcome=outcome)
@@ -378,6 +384,11 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def from_json(self, data: Mapping[str, Any]) -> SeaBattleState:
         return state_from_json(data)
+
+
+def article(noun: str) -> str:
+    """``a`` or ``an`` for a ship's name."""
+    return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
 def _private(state: SeaBattleState, seat: int, text: str) -> Transition:

@@ -85,6 +85,12 @@ def check_new_ship(rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Ce
         raise IllegalActionError(
             f"Your fleet has only {describe_kinds(same)}, and all of them are placed (rule 2.1)."
         )
+    check_spacing(rules, ships, cells)
+    return free[0]
+
+
+def check_spacing(rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Cell, ...]) -> None:
+    """Raise if ``cells`` overlap a ship or break the spacing rule (§2.3, §4.1)."""
     taken = {cell: ship for ship in ships for cell in ship.cells}
     for cell in cells:
         if cell in taken:
@@ -105,21 +111,26 @@ def check_new_ship(rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Ce
             f"That ship would touch your {rules.fleet[neighbour.kind].name} on "
             f"{neighbour.span}: {rule}."
         )
-    return free[0]
 
 
 def validate_fleet(rules: SeaBattleRules, ships: Sequence[Ship]) -> None:
-    """Re-check a stored fleet ship by ship; raises IllegalActionError on the first fault."""
+    """Re-check a stored fleet; raises IllegalActionError on the first fault.
+
+    Each ship keeps the fleet entry it was stored as (two kinds may share a length, like
+    the Milton Bradley cruiser and submarine), so kinds are checked, not re-derived.
+    """
     placed: list[Ship] = []
     for ship in ships:
         cells = ship.cells
+        if not 0 <= ship.kind < len(rules.fleet) or ship.kind in {s.kind for s in placed}:
+            raise IllegalActionError("A stored ship does not match the fleet.")
         if not cells or any(not (0 <= c < rules.size and 0 <= r < rules.size) for c, r in cells):
             raise IllegalActionError("A stored ship lies off the board.")
         if line_between(cells[0], cells[-1]) != cells:
             raise IllegalActionError("A stored ship is not a straight line.")
-        index = check_new_ship(rules, placed, cells)
-        if rules.fleet[index] != rules.fleet[ship.kind] or ship.kind in {s.kind for s in placed}:
-            raise IllegalActionError("A stored ship does not match the fleet.")
+        if rules.fleet[ship.kind].length != len(cells):
+            raise IllegalActionError("A stored ship has the wrong length for its kind.")
+        check_spacing(rules, placed, cells)
         placed.append(ship)
 
 

@@ -80,9 +80,9 @@ def state_to_json(state: SeaBattleState) -> dict[str, Any]:
 def state_from_json(data: Mapping[str, Any]) -> SeaBattleState:
     if data.get("version") != STATE_VERSION:
         raise CorruptStateError(f"Unknown Sea Battle state version {data.get('version')!r}.")
-    rules = SeaBattleRules.from_json(data["rules"])
-    size = rules.size
     try:
+        rules = SeaBattleRules.from_json(data["rules"])
+        size = rules.size
         sides = tuple(
             Side(
                 ships=tuple(
