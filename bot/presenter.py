@@ -6,7 +6,10 @@ the channel's placeholders, so nothing here can leak a hidden fact.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from bot.games import ENGINES
@@ -74,3 +77,16 @@ def present(notice: Notice) -> Message:
     engine = ENGINES[game.game]
     quick = engine.quick_moves(notice.view) if notice.audience is not None else ()
     return Message(content, render_board(game, notice.view), quick)
+
+
+_RENDER_POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 2, thread_name_prefix="render")
+"""Pillow releases the GIL while it draws and compresses, so a move's boards render in
+parallel, and the event loop keeps serving other players meanwhile."""
+
+
+async def present_all(notices: Sequence[Notice]) -> list[Message]:
+    """``present`` every notice of a report, off the event loop and concurrently."""
+    loop = asyncio.get_running_loop()
+    return list(
+        await asyncio.gather(*(loop.run_in_executor(_RENDER_POOL, present, n) for n in notices))
+    )

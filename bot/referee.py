@@ -177,9 +177,9 @@ class Referee:
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
         game_id, move = self._split_prefix(text, game_id)
-        record = await self.game_of(user_id, game_id, purpose="move")
-        async with self._lock(record.id):
-            record = await self._reload(record)
+        game_id = await self._game_id(user_id, game_id, purpose="move")
+        async with self._lock(game_id):
+            record = await self._load(game_id, user_id)
             engine = _engine(record.game)
             state = engine.from_json(record.state)
             seat = record.seat_of(user_id)
@@ -195,9 +195,9 @@ class Referee:
             )
 
     async def resign(self, user_id: int, game_id: int | None = None) -> Report:
-        record = await self.game_of(user_id, game_id, purpose="resign")
-        async with self._lock(record.id):
-            record = await self._reload(record)
+        game_id = await self._game_id(user_id, game_id, purpose="resign")
+        async with self._lock(game_id):
+            record = await self._load(game_id, user_id)
             engine = _engine(record.game)
             state = engine.from_json(record.state)
             seat = record.seat_of(user_id)
@@ -217,9 +217,9 @@ class Referee:
             )
 
     async def abort(self, user_id: int, game_id: int | None = None) -> Report:
-        record = await self.game_of(user_id, game_id, purpose="abort")
-        async with self._lock(record.id):
-            record = await self._reload(record)
+        game_id = await self._game_id(user_id, game_id, purpose="abort")
+        async with self._lock(game_id):
+            record = await self._load(game_id, user_id)
             engine = _engine(record.game)
             state = engine.from_json(record.state)
             if engine.has_started(state):
@@ -275,13 +275,12 @@ class Referee:
 
     async def game_of(self, user_id: int, game_id: int | None, *, purpose: str) -> GameRecord:
         """The active game a request is about: the named one, or the player's only game."""
+        return await self._load(await self._game_id(user_id, game_id, purpose=purpose), user_id)
+
+    async def _game_id(self, user_id: int, game_id: int | None, *, purpose: str) -> int:
+        """Which game a request means; a named game is read later, once, under its lock."""
         if game_id is not None:
-            record = await self.repository.get_game(game_id)
-            if record is None or user_id not in record.seats:
-                raise RefereeError(f"You are not playing a game #{game_id}.")
-            if record.end_reason is not None:
-                raise RefereeError(f"Game #{game_id} is over.")
-            return record
+            return game_id
         games = await self.repository.active_games_of(user_id)
         if not games:
             raise RefereeError("You have no game running. Start one with `/play` in a server.")
@@ -291,10 +290,19 @@ class Referee:
             how = (
                 f"start with the game number, like `{example}`"
                 if example
-                else ("give the game number")
+                else "give the game number"
             )
             raise RefereeError(f"You are in several games: {listed}. Say which: {how}.")
-        return games[0]
+        return games[0].id
+
+    async def _load(self, game_id: int, user_id: int) -> GameRecord:
+        """The game as stored now; under a lock, no other move can land meanwhile."""
+        record = await self.repository.get_game(game_id)
+        if record is None or user_id not in record.seats:
+            raise RefereeError(f"You are not playing a game #{game_id}.")
+        if record.end_reason is not None:
+            raise RefereeError(f"Game #{game_id} is over.")
+        return record
 
     async def games_in(self, guild_id: int) -> list[tuple[GameRecord, str]]:
         """Active games of a server with a public one-line status each."""
@@ -307,29 +315,7 @@ class Referee:
 
     def status_line(self, engine: Engine, game: GameRecord, state: object, seat: int | None) -> str:
         """Whose move it is, seen by ``seat`` (``None``: the channel, with placeholders)."""
-        view = engine.view(state, seat)
-        outcome = engine.outcome(state)
-        if outcome is not None:
-            if outcome.winner is None:
-                return (
-                    "The game ended without a winner."
-                    if outcome.has_result
-                    else ("The game was aborted.")
-                )
-            if seat is None:
-                return f"{{seat{outcome.winner}}} won ({outcome.detail})."
-            return "You won!" if outcome.winner == seat else "You lost."
-        movers = view.movers
-        if view.phase is Phase.SETUP:
-            if seat is None:
-                waiting = " and ".join(f"{{seat{s}}}" for s in sorted(movers))
-                return f"Setting up: waiting for {waiting}."
-            if seat in movers:
-                return "Set up your side, then write `ready`."
-            return "Your side is set; waiting for your opponent."
-        if seat is None:
-            return " and ".join(f"{{seat{s}}}" for s in sorted(movers)) + " to move."
-        return "Your move." if seat in movers else "Your opponent's move."
+        return status_line(engine.view(state, seat), engine.outcome(state))
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -341,12 +327,6 @@ class Referee:
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
-
-    async def _reload(self, record: GameRecord) -> GameRecord:
-        fresh = await self.repository.get_game(record.id)
-        if fresh is None or fresh.end_reason is not None:
-            raise RefereeError(f"Game #{record.id} is over.")
-        return fresh
 
     async def _store(
         self,
@@ -392,13 +372,41 @@ class Referee:
         secret neither messages the opponent nor touches the channel.
         """
         notices = []
+        outcome = engine.outcome(state)
         for audience in (0, 1, None):
             texts = [event.text for event in events if event.audience == audience]
             if not texts:
                 continue
-            texts.append(self.status_line(engine, game, state, audience))
-            notices.append(Notice(game, audience, tuple(texts), engine.view(state, audience)))
+            view = engine.view(state, audience)
+            texts.append(status_line(view, outcome))
+            notices.append(Notice(game, audience, tuple(texts), view))
         return tuple(notices)
+
+
+def status_line(view: View, outcome: Outcome | None) -> str:
+    """Whose move it is, as ``view``'s audience sees it (the channel's keeps placeholders)."""
+    seat = view.seat
+    if outcome is not None:
+        if outcome.winner is None:
+            return (
+                "The game ended without a winner."
+                if outcome.has_result
+                else "The game was aborted."
+            )
+        if seat is None:
+            return f"{{seat{outcome.winner}}} won ({outcome.detail})."
+        return "You won!" if outcome.winner == seat else "You lost."
+    movers = view.movers
+    if view.phase is Phase.SETUP:
+        if seat is None:
+            waiting = " and ".join(f"{{seat{s}}}" for s in sorted(movers))
+            return f"Setting up: waiting for {waiting}."
+        if seat in movers:
+            return "Set up your side, then write `ready`."
+        return "Your side is set; waiting for your opponent."
+    if seat is None:
+        return " and ".join(f"{{seat{s}}}" for s in sorted(movers)) + " to move."
+    return "Your move." if seat in movers else "Your opponent's move."
 
 
 def _engine(key: str) -> Engine:

@@ -13,7 +13,7 @@ import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol
@@ -378,9 +378,15 @@ class SqliteRepository:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
-        updated = await self.get_game(game.id)
-        assert updated is not None
-        return updated
+        return replace(
+            game,
+            ply=game.ply + 1,
+            state=state,
+            status=status,
+            winner=ending.winner if ending else None,
+            end_reason=ending.reason if ending else None,
+            updated_at=now,
+        )
 
     async def log(self, game_id: int) -> list[LogEntry]:
         async with self._db.execute(

@@ -13,7 +13,7 @@ import logging
 import discord
 
 from bot.client import RefereeBot
-from bot.presenter import Message, fill_names, present, title
+from bot.presenter import Message, fill_names, present_all, title
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
 from cogs.buttons import BoardButton, MoveButton
@@ -58,8 +58,8 @@ class Courier:
         answering_seat: int | None = None,
     ) -> None:
         """Send every notice; the one for ``answering_seat`` answers ``answering``."""
-        for notice in report.notices:
-            message = present(notice)
+        messages = await present_all(report.notices)
+        for notice, message in zip(report.notices, messages, strict=True):
             if notice.audience is None:
                 await self.show_in_channel(report.game, message, finished=report.finished)
             elif answering is not None and notice.audience == answering_seat:

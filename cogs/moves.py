@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.client import RefereeBot
 from bot.games import ENGINES
 from bot.games.core import GameError
-from bot.presenter import present
+from bot.presenter import present_all
 from bot.referee import Report
 from cogs.buttons import BoardButton, MoveButton
 from cogs.courier import Courier
@@ -111,7 +111,8 @@ class Moves(commands.Cog):
         except GameError as error:
             await tell(interaction, str(error))
             return
-        await self.courier.answer(interaction, notice.game, present(notice))
+        (message,) = await present_all([notice])
+        await self.courier.answer(interaction, notice.game, message)
 
     # -- shared -------------------------------------------------------------------------------
 

@@ -1,0 +1,130 @@
+"""Benchmark: whole moves through the referee, a real SQLite file and the renderers.
+
+Plays random games of every preset the way players do (``random``, ``ready``, then shots
+by text), renders every image each move sends, and prints per-move p50 / p95 times split
+into rules, storage and rendering, moves per second, and image sizes.
+
+    python -m benchmarks.moves [--games 40] [--game seabattle]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from bot.games import ENGINES
+from bot.presenter import present_all
+from bot.referee import Referee
+from bot.storage import SqliteRepository
+
+STORAGE_CALLS = ("append", "get_game", "active_games_of")
+
+
+class Clock:
+    """Adds up the time spent in the repository while a move runs."""
+
+    def __init__(self) -> None:
+        self.storage = 0.0
+
+    def wrap(self, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                self.storage += time.perf_counter() - start
+
+        return timed
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def play(game_key: str, games: int, database: Path) -> dict[str, list[float]]:
+    repository = await SqliteRepository.open(database)
+    clock = Clock()
+    for name in STORAGE_CALLS:
+        setattr(repository, name, clock.wrap(getattr(repository, name)))
+    referee = Referee(repository)
+    engine = ENGINES[game_key]
+    rng = random.Random(2026)
+    samples: dict[str, list[float]] = {"rules": [], "storage": [], "render": [], "move": []}
+    images: list[float] = []
+    presets = list(engine.presets)
+    for number in range(games):
+        players = (1000 + 2 * number, 1001 + 2 * number)
+        challenge = await referee.challenge(
+            game=game_key,
+            variant=presets[number % len(presets)],
+            guild_id=1,
+            channel_id=2,
+            challenger_id=players[0],
+            opponent_id=players[1],
+        )
+        game = (await referee.accept(challenge.id, players[1])).game
+        pending = [(seat, word) for seat in (0, 1) for word in ("random", "ready")]
+        while True:
+            if pending:
+                seat, text = pending.pop(0)
+            else:
+                record = await repository.get_game(game.id)
+                assert record is not None
+                state = engine.from_json(record.state)
+                movers = sorted(engine.to_move(state))
+                if not movers:
+                    break
+                seat = movers[0]
+                text = str(rng.choice(list(engine.legal_actions(state, seat))))
+            clock.storage = 0.0
+            start = time.perf_counter()
+            report = await referee.act(players[seat], f"#{game.id} {text}")
+            acted = time.perf_counter()
+            sizes = [len(m.board.png) for m in await present_all(report.notices)]
+            done = time.perf_counter()
+            samples["storage"].append(clock.storage)
+            samples["rules"].append(acted - start - clock.storage)
+            samples["render"].append(done - acted)
+            samples["move"].append(done - start)
+            images.extend(sizes)
+    await repository.close()
+    samples["image_bytes"] = images
+    return samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--game", default="seabattle", choices=sorted(ENGINES))
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        started = time.perf_counter()
+        samples = asyncio.run(play(options.game, options.games, Path(folder) / "bench.sqlite3"))
+        elapsed = time.perf_counter() - started
+    moves = len(samples["move"])
+    print(f"{options.game}: {options.games} games, {moves} moves, {elapsed:.1f} s")
+    print(f"{'per move (ms)':<16}{'p50':>8}{'p95':>8}{'max':>8}")
+    for part in ("rules", "storage", "render", "move"):
+        values = [v * 1000 for v in samples[part]]
+        print(
+            f"{part:<16}{statistics.median(values):>8.2f}{percentile(values, 0.95):>8.2f}"
+            f"{max(values):>8.2f}"
+        )
+    print(f"moves per second: {moves / sum(samples['move']):.0f} (whole moves, one process)")
+    sizes = [b / 1024 for b in samples["image_bytes"]]
+    print(
+        f"images: {len(sizes)}, p50 {statistics.median(sizes):.1f} KB, "
+        f"p95 {percentile(sizes, 0.95):.1f} KB, max {max(sizes):.1f} KB"
+    )
+
+
+if __name__ == "__main__":
+    main()
