@@ -13,7 +13,9 @@ from bot.settings import Settings, SettingsError
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description="Start the hidden-referee Discord bot."
+    )
     parser.add_argument(
         "--sync-global",
         action="store_true",
