@@ -38,6 +38,8 @@ from bot.games.grid import Cell
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.fleet import Ship, spacing_zone
 from bot.games.seabattle.state import SeaBattleState
+from bot.referee import status_line
+from renderers.seabattle import alt_text, render
 from tests.seabattle_positions import ENGINE, fleet_faults, random_ready_game
 
 E = ENGINE
@@ -459,13 +461,20 @@ def test_replaying_the_move_texts_reproduces_the_game(preset: str, seed: int) ->
 
 
 def public_to(state: SeaBattleState, seat: int) -> tuple[Any, ...]:
-    """Everything the engine tells ``seat`` and the channel about ``state``."""
+    """Everything the bot shows ``seat`` and the channel about ``state``: the engine's views
+    and answers, and the board images and alt texts down to the byte."""
     mine, channel = E.view(state, seat), E.view(state, None)
     return (
         mine,
         mine.text(),
+        render(mine),
+        alt_text(mine),
         channel,
         channel.text(),
+        render(channel),
+        alt_text(channel),
+        status_line(mine, E.outcome(state)),
+        status_line(channel, E.outcome(state)),
         E.to_move(state),
         E.outcome(state),
         E.has_started(state),
