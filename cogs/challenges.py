@@ -136,8 +136,8 @@ class Challenges(commands.Cog):
             try:
                 channel = await self.bot.create_dm(discord.Object(user_id))
                 await channel.send(
-                    f"**{engine.title}** against <@{rival}> is starting; "
-                    "I will referee it here, in private."
+                    f"I can reach you here: this is where I will referee your **{engine.title}** "
+                    f"game against <@{rival}>, once both of you can receive my messages."
                 )
             except discord.Forbidden as error:
                 if error.code != CANNOT_DM:

@@ -59,15 +59,18 @@ class Courier:
     ) -> None:
         """Send every notice; the one for ``answering_seat`` answers ``answering``."""
         messages = await present_all(report.notices)
+        live_message_id = report.game.public_message_id
         for notice, message in zip(report.notices, messages, strict=True):
             if notice.audience is None:
-                await self.show_in_channel(report.game, message, finished=report.finished)
+                live_message_id = await self.show_in_channel(
+                    report.game, message, finished=report.finished
+                )
             elif answering is not None and notice.audience == answering_seat:
                 await self.answer(answering, report.game, message)
             else:
                 await self.send_dm(notice, message)
         if report.finished:
-            await self.announce_end(report)
+            await self.announce_end(report, live_message_id)
 
     async def answer(
         self, interaction: discord.Interaction, game: GameRecord, message: Message
@@ -110,8 +113,11 @@ class Courier:
     def channel(self, game: GameRecord) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
 
-    async def show_in_channel(self, game: GameRecord, message: Message, *, finished: bool) -> None:
-        """Edit the game's live message, or post it if it does not exist (any more)."""
+    async def show_in_channel(self, game: GameRecord, message: Message, *, finished: bool) -> int:
+        """Edit the game's live message, or post it if it does not exist (any more).
+
+        Returns the live message's id, which is new when the old message was gone.
+        """
         channel = self.channel(game)
         view = public_view(game, finished)
         if game.public_message_id is not None:
@@ -119,22 +125,24 @@ class Courier:
                 await channel.get_partial_message(game.public_message_id).edit(
                     content=message.content, attachments=[as_file(message)], view=view
                 )
-                return
+                return game.public_message_id
             except discord.NotFound:
                 log.info("game %s: live message gone, posting a new one", game.id)
         posted = await channel.send(message.content, file=as_file(message), view=view)
         await self.bot.repository.set_public_message(game.id, posted.id)
+        return posted.id
 
-    async def announce_end(self, report: Report) -> None:
+    async def announce_end(self, report: Report, live_message_id: int | None) -> None:
+        """A new message for the end, so people are notified; it links the final board."""
         notice = report.to(None)
         if notice is None:
             return
         game = report.game
         link = ""
-        if game.public_message_id is not None and game.guild_id is not None:
+        if live_message_id is not None and game.guild_id is not None:
             link = (
                 f" Final board: https://discord.com/channels/{game.guild_id}/"
-                f"{game.channel_id}/{game.public_message_id}"
+                f"{game.channel_id}/{live_message_id}"
             )
         await self.channel(game).send(
             f"🏁 {title(game)} is over. {fill_names(notice.texts[-1], game)}{link}"

@@ -64,7 +64,7 @@ Action = SetupAction | Shot
 
 _WORDS: dict[str, SetupAction] = {"random": RandomFleet(), "clear": ClearFleet(), "ready": Ready()}
 _SPAN = re.compile(r"([A-Za-z]\s*\d{1,2})\s*(?:[-–—:]|\s|to)\s*([A-Za-z]\s*\d{1,2})", re.I)
-_LOOKS_LIKE_CELL = re.compile(r"[a-z]\s*\d{1,2}")
+_LOOKS_LIKE_CELL = re.compile(r"[a-z]\s*\d{1,2}", re.I)
 SETUP_HELP = (
     "During setup write a ship as its two end cells (`A1 A4`), a one-cell ship as one cell "
     "(`J10`), or `random`, `remove B2`, `clear`, `ready`."
@@ -73,19 +73,20 @@ SETUP_HELP = (
 
 def parse(text: str, phase: Phase, size: int) -> Action:
     """Read one move for the given phase; raises NotationError with a hint otherwise."""
-    words = text.strip().lower()
+    words = text.strip()  # original case, so that refusals quote what the player wrote
+    lowered = words.lower()
     if not words:
         raise NotationError("That message is empty: write a move, like `B5`.")
     if phase is Phase.PLAY:
-        if words in _WORDS or words.startswith("remove") or _SPAN.fullmatch(words):
+        if lowered in _WORDS or lowered.startswith("remove") or _SPAN.fullmatch(words):
             raise NotationError("The fleets are set; now shoot by naming one cell, like `B5`.")
         return Shot(parse_cell(words, size, size))
     if phase is Phase.FINISHED:
         raise NotationError("This game is over.")
-    if words in _WORDS:
-        return _WORDS[words]
-    if words.startswith("remove"):
-        return RemoveShip(parse_cell(words.removeprefix("remove"), size, size))
+    if lowered in _WORDS:
+        return _WORDS[lowered]
+    if lowered.startswith("remove"):
+        return RemoveShip(parse_cell(words[len("remove") :], size, size))
     span = _SPAN.fullmatch(words)
     if span:
         return PlaceShip(

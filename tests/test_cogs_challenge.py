@@ -1,0 +1,307 @@
+"""``/play`` and its challenge message, driven through discord.py's real command tree.
+
+A challenge is the only public step that can go wrong for people who are not playing:
+a stray click, a ping that reaches the whole server, a game that starts although the bot
+cannot reach a player in private. Each test acts as the players would (slash command,
+button clicks) and then checks both what Discord shows and what the database holds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage import ChallengeStatus, GameStatus
+from tests.cog_helpers import (
+    accept,
+    challenge,
+    challenge_message,
+    channel_messages,
+    in_channel_since,
+    open_png,
+    plant_button,
+    png_of,
+    render_for,
+    repository,
+    seen_by,
+    stored_game,
+)
+from tests.discord_stub import DiscordDriver, FakeUser
+
+
+@pytest.fixture
+def carol(driver: DiscordDriver) -> FakeUser:
+    """A third member of the server, neither challenger nor challenged."""
+    return driver.add_user("carol")
+
+
+async def test_play_posts_a_challenge_that_pings_only_the_opponent(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """The challenge is public, names both players, and notifies the challenged one alone."""
+    result = await challenge(driver, alice, bob)
+
+    response = result.response
+    assert response is not None and response.kind == "response"
+    assert not response.ephemeral
+    assert response.channel_id == driver.channel_id
+    assert response.content is not None
+    assert response.content.startswith(f"{bob.mention}, {alice.mention} challenges you to")
+    assert "**Sea Battle** (classic)" in response.content
+    assert response.custom_ids == ["challenge:accept:1", "challenge:decline:1"]
+    labels = [c.get("label") for c in result.original.iter_components() if c.get("type") == 2]
+    assert labels == ["Accept", "Decline"]
+    assert response.mentioned_user_ids == [bob.id]
+    assert response.mention_everyone is False
+    assert response.allowed_mentions is not None
+    assert response.allowed_mentions.get("parse") == []
+    assert [int(u) for u in response.allowed_mentions["users"]] == [bob.id]
+
+    stored = await repository(driver).get_challenge(1)
+    assert stored is not None
+    assert (stored.challenger_id, stored.opponent_id) == (alice.id, bob.id)
+    assert stored.status is ChallengeStatus.OPEN
+    assert stored.message_id == result.original.id
+    assert await repository(driver).active_games_of(alice.id) == []
+    assert driver.dms_to(alice) == [] and driver.dms_to(bob) == []
+
+
+async def test_hostile_display_names_ping_nobody(driver: DiscordDriver) -> None:
+    """Names are shown as mentions, so ``@everyone`` as a display name cannot ping the server."""
+    mob = driver.add_user("mob", global_name="@everyone")
+    crowd = driver.add_user("crowd", global_name="@here")
+
+    result = await challenge(driver, mob, crowd)
+    response = result.response
+    assert response is not None and response.content is not None
+    assert "@everyone" not in response.content and "@here" not in response.content
+    assert response.mention_everyone is False
+    assert response.mentioned_user_ids == [crowd.id]
+
+    assert result.original is not None
+    await accept(driver, crowd, result.original)
+    for message in channel_messages(driver):
+        assert message.mention_everyone is False
+    live = channel_messages(driver)[-1]
+    assert live.custom_ids == ["board:1"]
+    assert live.mentions == []  # the live game message notifies nobody
+
+
+@pytest.mark.parametrize(
+    ("clicker", "button", "sentence"),
+    [
+        ("alice", "accept", "You sent this challenge; only your opponent can answer it."),
+        ("carol", "accept", "This challenge is not addressed to you."),
+        ("carol", "decline", "This challenge is not addressed to you."),
+    ],
+)
+async def test_only_the_challenged_player_can_answer(
+    driver: DiscordDriver,
+    alice: FakeUser,
+    bob: FakeUser,
+    carol: FakeUser,
+    clicker: str,
+    button: str,
+    sentence: str,
+) -> None:
+    """A click by anyone but the opponent gets a private sentence and changes nothing."""
+    users = {"alice": alice, "carol": carol}
+    message = await challenge_message(driver, alice, bob)
+    before = (message.content, list(message.custom_ids))
+    seq = driver.server.last_seq
+
+    result = await driver.click(users[clicker], message.id, f"challenge:{button}:1")
+
+    assert result.ephemeral
+    assert result.content == sentence
+    after = driver.message(message.id)
+    assert (after.content, after.custom_ids) == before
+    assert [s.kind for s in in_channel_since(driver, seq)] == ["response"]  # the sentence only
+    stored = await repository(driver).get_challenge(1)
+    assert stored is not None and stored.status is ChallengeStatus.OPEN
+    assert await repository(driver).get_game(1) is None
+    assert driver.dms_to(alice) == [] and driver.dms_to(bob) == []
+
+
+async def test_challenging_yourself_is_refused(driver: DiscordDriver, alice: FakeUser) -> None:
+    """A self-challenge would start a game nobody can lose; it is refused in private."""
+    result = await challenge(driver, alice, alice)
+
+    assert result.ephemeral
+    assert result.content == "You cannot challenge yourself; pick another player."
+    assert channel_messages(driver) == []
+    assert await repository(driver).get_challenge(1) is None
+
+
+async def test_challenging_a_bot_is_refused(driver: DiscordDriver, alice: FakeUser) -> None:
+    """Bots cannot read DMs from the referee, so they cannot be challenged."""
+    robot = driver.add_user("robot", bot=True)
+
+    result = await challenge(driver, alice, robot)
+
+    assert result.ephemeral
+    assert result.content == "Bots cannot play; challenge a person."
+    assert channel_messages(driver) == []
+    assert await repository(driver).get_challenge(1) is None
+
+
+async def test_unknown_variant_is_refused_with_the_choices(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """A mistyped variant names the ones that exist instead of silently playing classic."""
+    result = await driver.slash(alice, "play", game="seabattle", opponent=bob, variant="huge")
+
+    assert result.ephemeral
+    assert result.content == (
+        "Sea Battle has no variant `huge`; choose `classic`, `corners`, `large`, `milton-bradley`."
+    )
+    assert await repository(driver).get_challenge(1) is None
+
+
+async def test_variant_autocomplete_lists_matching_presets(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """The variant option offers the game's presets that start with what was typed."""
+    choices = await driver.autocomplete(
+        alice, "play", focused="variant", game="seabattle", opponent=bob, variant="c"
+    )
+    assert [c["value"] for c in choices] == ["classic", "corners"]
+
+
+async def test_decline_by_the_opponent_closes_the_challenge(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Declining edits the challenge in place and removes its buttons for good."""
+    message = await challenge_message(driver, alice, bob)
+
+    result = await driver.click(bob, message.id, "challenge:decline:1")
+
+    assert result.callback_type == 7  # the challenge message itself was updated
+    closed = driver.message(message.id)
+    assert closed.content.endswith("\n✖️ The challenge was declined.")
+    assert closed.custom_ids == []
+    stored = await repository(driver).get_challenge(1)
+    assert stored is not None and stored.status is ChallengeStatus.DECLINED
+    assert await repository(driver).get_game(1) is None
+    assert driver.dms_to(alice) == [] and driver.dms_to(bob) == []
+
+
+async def test_decline_by_the_challenger_withdraws_it(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """The challenger may take the challenge back; it then says withdrawn, not declined."""
+    message = await challenge_message(driver, alice, bob)
+
+    await driver.click(alice, message.id, "challenge:decline:1")
+
+    closed = driver.message(message.id)
+    assert closed.content.endswith("\n✖️ The challenge was withdrawn.")
+    assert closed.custom_ids == []
+    stored = await repository(driver).get_challenge(1)
+    assert stored is not None and stored.status is ChallengeStatus.WITHDRAWN
+    assert await repository(driver).get_game(1) is None
+
+
+async def test_accept_starts_the_game_by_dm_and_posts_the_live_message(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Accepting creates the game, briefs both players in private and opens the live message."""
+    message = await challenge_message(driver, alice, bob)
+
+    await accept(driver, bob, message)
+
+    game = await stored_game(driver, 1)
+    assert game.status is GameStatus.ACTIVE
+    assert game.seats == (alice.id, bob.id)
+    assert game.ply == 0
+    challenge_record = await repository(driver).get_challenge(1)
+    assert challenge_record is not None
+    assert challenge_record.status is ChallengeStatus.ACCEPTED
+    assert challenge_record.game_id == game.id
+
+    closed = driver.message(message.id)
+    assert closed.content.endswith("\n✅ Accepted: game #1 is on.")
+    assert closed.custom_ids == []
+
+    for seat, (user, rival) in enumerate(((alice, bob), (bob, alice))):
+        hello, setup = driver.dms_to(user)
+        assert hello.content == (
+            "I can reach you here: this is where I will referee your **Sea Battle** game "
+            f"against {rival.mention}, once both of you can receive my messages."
+        )
+        assert setup.content.startswith("**Sea Battle #1**\nYour Sea Battle game #1 has begun.")
+        assert setup.content.endswith("\nSet up your side, then write `ready`.")
+        assert "`random` deals a legal fleet" in setup.content
+        assert setup.custom_ids == ["move:1:random"]
+        (attachment,) = setup.attachments
+        assert attachment.filename == f"seabattle-1-0-seat{seat}.png"
+        assert open_png(attachment.data)[0] > 100
+        assert attachment.data == render_for(game, seat)
+
+    challenge_post, live = channel_messages(driver)
+    assert challenge_post.id == message.id
+    assert game.public_message_id == live.id
+    assert live.content == (
+        f"**Sea Battle #1** · {alice.mention} vs {bob.mention}\n"
+        f"Sea Battle game #1: {alice.mention} against {bob.mention}.\n"
+        f"Setting up: waiting for {alice.mention} and {bob.mention}."
+    )
+    assert live.custom_ids == ["board:1"]
+    assert png_of(driver, live.id) == render_for(game, None)
+
+
+@pytest.mark.parametrize("closed_side", ["opponent", "challenger", "both"])
+async def test_closed_dms_hold_the_game_until_they_open(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, closed_side: str
+) -> None:
+    """No game may start that the bot cannot referee; the challenge says who must act."""
+    closed = {"opponent": [bob], "challenger": [alice], "both": [alice, bob]}[closed_side]
+    for user in closed:
+        driver.close_dms(user)
+    message = await challenge_message(driver, alice, bob)
+
+    await accept(driver, bob, message)
+
+    waiting = driver.message(message.id)
+    who = " and ".join(user.mention for user in closed)
+    assert f"⚠️ I cannot send direct messages to {who}. Allow direct messages" in waiting.content
+    assert "press **Accept** again" in waiting.content
+    assert waiting.custom_ids == ["challenge:accept:1", "challenge:decline:1"]
+    assert {m["id"] for m in waiting.mentions} == {str(user.id) for user in closed}
+    assert await repository(driver).get_game(1) is None
+    assert await repository(driver).active_games_of(bob.id) == []
+    pending = await repository(driver).get_challenge(1)
+    assert pending is not None and pending.status is ChallengeStatus.OPEN
+    assert len(channel_messages(driver)) == 1  # no live game message either
+    for user in closed:
+        assert driver.dms_to(user) == []
+
+    for user in closed:
+        driver.open_dms(user)
+    await accept(driver, bob, driver.message(message.id))
+
+    game = await stored_game(driver, 1)
+    assert game.status is GameStatus.ACTIVE and game.seats == (alice.id, bob.id)
+    assert driver.message(message.id).content.endswith("\n✅ Accepted: game #1 is on.")
+    for user in (alice, bob):
+        setup = driver.dms_to(user)[-1]
+        assert setup.custom_ids == ["move:1:random"]
+        assert setup.content.startswith("**Sea Battle #1**\nYour Sea Battle game #1 has begun.")
+    assert len(channel_messages(driver)) == 2
+
+
+async def test_a_second_accept_on_a_stale_button_starts_no_second_game(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Two clicks can race before the buttons disappear; only one game may come of them."""
+    message = await challenge_message(driver, alice, bob)
+    await accept(driver, bob, message)
+    stale = plant_button(driver, driver.channel_id, "challenge:accept:1", "Accept")
+    seq = driver.server.last_seq
+
+    result = await driver.click(bob, stale.id, "challenge:accept:1")
+
+    assert result.ephemeral
+    assert result.content == "That challenge is already accepted."
+    assert await repository(driver).get_game(2) is None
+    assert seen_by(driver, alice, seq) == []
+    assert [s.kind for s in seen_by(driver, bob, seq)] == ["response"]
