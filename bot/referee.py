@@ -14,6 +14,7 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from weakref import WeakValueDictionary
 
 from bot.games import ENGINES
 from bot.games.core import (
@@ -83,7 +84,8 @@ class Referee:
     ) -> None:
         self.repository = repository
         self._seed_source = seed_source
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+        """A lock lives while someone holds or awaits it, so ids typed by anyone cannot pile up."""
 
     # -- challenges ---------------------------------------------------------------------------
 
@@ -202,7 +204,7 @@ class Referee:
             state = engine.from_json(record.state)
             seat = record.seat_of(user_id)
             assert seat is not None
-            outcome = Outcome(other(seat), EndReason.RESIGNATION, "resigned")
+            outcome = Outcome(other(seat), EndReason.RESIGNATION, "by resignation")
             return await self._conclude(
                 record,
                 engine,
@@ -326,7 +328,10 @@ class Referee:
         return game_id, text
 
     def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     async def _store(
         self,

@@ -9,7 +9,9 @@ referee depends on, so another database can serve a larger deployment later.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -237,12 +239,19 @@ class SqliteRepository:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
+        """One write transaction at a time on the shared connection.
+
+        BEGIN is inside the ``try``: a caller cancelled while BEGIN waits still has it run
+        on aiosqlite's thread, and the ROLLBACK queued behind it undoes it, instead of
+        leaving the connection inside a transaction that blocks every later write.
+        """
         async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
             try:
+                await self._db.execute("BEGIN IMMEDIATE")
                 yield
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.OperationalError):  # nothing to roll back
+                    await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
 

@@ -11,10 +11,17 @@ from typing import Any
 
 import discord
 
+from cogs.replies import answering_errors, tell
+
 
 def _cog(interaction: discord.Interaction, name: str) -> Any:
     """The cog that handles a button: looked up by name, so buttons need no import of it."""
     return interaction.client.get_cog(name)  # type: ignore[attr-defined]
+
+
+def _guard(interaction: discord.Interaction, what: str) -> Any:
+    """discord.py only logs a failing button, so each click answers its own errors."""
+    return answering_errors(lambda text: tell(interaction, text), what)
 
 
 class AcceptButton(
@@ -37,7 +44,8 @@ class AcceptButton(
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction, "Challenges").accept(interaction, self.challenge_id)
+        async with _guard(interaction, f"accepting challenge {self.challenge_id}"):
+            await _cog(interaction, "Challenges").accept(interaction, self.challenge_id)
 
 
 class DeclineButton(
@@ -60,7 +68,8 @@ class DeclineButton(
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction, "Challenges").decline(interaction, self.challenge_id)
+        async with _guard(interaction, f"declining challenge {self.challenge_id}"):
+            await _cog(interaction, "Challenges").decline(interaction, self.challenge_id)
 
 
 class MoveButton(
@@ -86,7 +95,8 @@ class MoveButton(
         return cls(int(match["id"]), match["move"], item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction, "Moves").press(interaction, self.game_id, self.move)
+        async with _guard(interaction, f"game {self.game_id}: button {self.move}"):
+            await _cog(interaction, "Moves").press(interaction, self.game_id, self.move)
 
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"board:(?P<id>\d+)"):
@@ -107,4 +117,5 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"board:(?
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction, "Moves").show_board(interaction, self.game_id)
+        async with _guard(interaction, f"game {self.game_id}: board button"):
+            await _cog(interaction, "Moves").show_board(interaction, self.game_id)

@@ -10,11 +10,9 @@ from discord.ext import commands
 
 from bot.client import RefereeBot
 from bot.games import ENGINES
-from bot.games.core import GameError
 from bot.storage import ChallengeRecord
 from cogs.buttons import AcceptButton, DeclineButton
 from cogs.courier import CANNOT_DM, Courier
-from cogs.replies import tell
 
 log = logging.getLogger("referee.challenges")
 
@@ -56,19 +54,15 @@ class Challenges(commands.Cog):
         opponent: discord.User,
         variant: str | None = None,
     ) -> None:
-        try:
-            challenge = await self.bot.referee.challenge(
-                game=game.value,
-                variant=variant,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id or 0,
-                challenger_id=interaction.user.id,
-                opponent_id=opponent.id,
-                opponent_is_bot=opponent.bot,
-            )
-        except GameError as error:
-            await tell(interaction, str(error))
-            return
+        challenge = await self.bot.referee.challenge(
+            game=game.value,
+            variant=variant,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            challenger_id=interaction.user.id,
+            opponent_id=opponent.id,
+            opponent_is_bot=opponent.bot,
+        )
         callback = await interaction.response.send_message(
             challenge_text(challenge),
             view=challenge_buttons(challenge.id),
@@ -92,11 +86,7 @@ class Challenges(commands.Cog):
 
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
         """The challenged player accepts: check both DMs work, then start the game."""
-        try:
-            challenge = await self.bot.referee.open_challenge(challenge_id, interaction.user.id)
-        except GameError as error:
-            await tell(interaction, str(error))
-            return
+        challenge = await self.bot.referee.open_challenge(challenge_id, interaction.user.id)
         await interaction.response.defer()
         closed = await self._closed_dms(challenge)
         if closed:
@@ -113,11 +103,7 @@ class Challenges(commands.Cog):
                 ),
             )
             return
-        try:
-            report = await self.bot.referee.accept(challenge_id, interaction.user.id)
-        except GameError as error:
-            await tell(interaction, str(error))
-            return
+        report = await self.bot.referee.accept(challenge_id, interaction.user.id)
         log.info("game %s: created from challenge %s", report.game.id, challenge_id)
         await interaction.edit_original_response(
             content=f"{challenge_text(challenge)}\n✅ Accepted: game #{report.game.id} is on.",
@@ -146,11 +132,7 @@ class Challenges(commands.Cog):
         return closed
 
     async def decline(self, interaction: discord.Interaction, challenge_id: int) -> None:
-        try:
-            challenge = await self.bot.referee.decline(challenge_id, interaction.user.id)
-        except GameError as error:
-            await tell(interaction, str(error))
-            return
+        challenge = await self.bot.referee.decline(challenge_id, interaction.user.id)
         verb = "withdrawn" if challenge.status.value == "withdrawn" else "declined"
         await interaction.response.edit_message(
             content=f"{challenge_text(challenge)}\n✖️ The challenge was {verb}.", view=None

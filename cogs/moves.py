@@ -10,12 +10,11 @@ from discord.ext import commands
 
 from bot.client import RefereeBot
 from bot.games import ENGINES
-from bot.games.core import GameError
 from bot.presenter import present_all
 from bot.referee import Report
 from cogs.buttons import BoardButton, MoveButton
 from cogs.courier import Courier
-from cogs.replies import tell
+from cogs.replies import answering_errors, tell
 
 log = logging.getLogger("referee.moves")
 
@@ -38,12 +37,8 @@ class Moves(commands.Cog):
         if not text:
             await message.channel.send("Send your move as text, like `B5`.")
             return
-        try:
-            report = await self.bot.referee.act(message.author.id, text)
-        except GameError as error:
-            await message.channel.send(str(error))
-            return
-        await self.courier.deliver(report)
+        async with answering_errors(message.channel.send, f"DM move by {message.author.id}"):
+            await self.courier.deliver(await self.bot.referee.act(message.author.id, text))
 
     # -- slash commands -----------------------------------------------------------------------
 
@@ -67,11 +62,7 @@ class Moves(commands.Cog):
     @app_commands.command(name="resign", description="Give up your game: your opponent wins.")
     @app_commands.describe(game=GAME_OPTION)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        try:
-            report = await self.bot.referee.resign(interaction.user.id, game)
-        except GameError as error:
-            await tell(interaction, str(error))
-            return
+        report = await self.bot.referee.resign(interaction.user.id, game)
         await self._deliver_answering(interaction, report)
 
     @app_commands.command(
@@ -79,11 +70,7 @@ class Moves(commands.Cog):
     )
     @app_commands.describe(game=GAME_OPTION)
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        try:
-            report = await self.bot.referee.abort(interaction.user.id, game)
-        except GameError as error:
-            await tell(interaction, str(error))
-            return
+        report = await self.bot.referee.abort(interaction.user.id, game)
         await self._deliver_answering(interaction, report)
 
     @board.autocomplete("game")
@@ -106,22 +93,14 @@ class Moves(commands.Cog):
         await self._play(interaction, move, game_id)
 
     async def show_board(self, interaction: discord.Interaction, game_id: int | None) -> None:
-        try:
-            notice = await self.bot.referee.board(interaction.user.id, game_id)
-        except GameError as error:
-            await tell(interaction, str(error))
-            return
+        notice = await self.bot.referee.board(interaction.user.id, game_id)
         (message,) = await present_all([notice])
         await self.courier.answer(interaction, notice.game, message)
 
     # -- shared -------------------------------------------------------------------------------
 
     async def _play(self, interaction: discord.Interaction, text: str, game_id: int | None) -> None:
-        try:
-            report = await self.bot.referee.act(interaction.user.id, text, game_id)
-        except GameError as error:
-            await tell(interaction, str(error))
-            return
+        report = await self.bot.referee.act(interaction.user.id, text, game_id)
         await self._deliver_answering(interaction, report)
 
     async def _deliver_answering(self, interaction: discord.Interaction, report: Report) -> None:

@@ -1,14 +1,25 @@
-"""Short private answers to a player, and the catch-all for unexpected failures."""
+"""One way to answer refusals and failures, for commands, buttons and DMs alike.
+
+A ``GameError`` is a refusal: its sentence goes to the person who acted, privately. Any
+other exception is a fault: it is logged with its context and the person is told, so no
+one is ever left without an answer. Storage writes are transactions, so a fault leaves
+every game as it was before the failing move.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 
 import discord
+from discord import app_commands
+
+from bot.games.core import GameError
 
 log = logging.getLogger("referee.cogs")
 
-SORRY = "Something went wrong on my side and nothing was changed. Please try again."
+SORRY = "Something went wrong on my side. Your games are safe: `/board` shows where they stand."
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
@@ -17,3 +28,34 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+@asynccontextmanager
+async def answering_errors(
+    reply: Callable[[str], Awaitable[object]], what: str
+) -> AsyncIterator[None]:
+    """Run a player's request; turn a refusal or a fault into a reply to them."""
+    try:
+        yield
+    except GameError as error:
+        await _reply_safely(reply, str(error), what)
+    except Exception:
+        log.exception("%s failed", what)
+        await _reply_safely(reply, SORRY, what)
+
+
+async def _reply_safely(reply: Callable[[str], Awaitable[object]], text: str, what: str) -> None:
+    try:
+        await reply(text)
+    except discord.HTTPException:
+        log.warning("%s: could not deliver the answer to the player", what)
+
+
+async def on_command_error(
+    interaction: discord.Interaction, error: app_commands.AppCommandError
+) -> None:
+    """The command tree's error handler: refusals answered, faults logged and answered."""
+    original = getattr(error, "original", error)
+    command = interaction.command.name if interaction.command else "a command"
+    async with answering_errors(lambda text: tell(interaction, text), f"/{command}"):
+        raise original

@@ -606,13 +606,13 @@ async def test_resign_ends_the_game_as_a_loss_for_the_resigner(
     )
     live = live_message(driver, record)
     assert live.content.endswith(
-        f"{alice.mention} resigned; {bob.mention} wins.\n{bob.mention} won (resigned)."
+        f"{alice.mention} resigned; {bob.mention} wins.\n{bob.mention} won (by resignation)."
     )
     assert live.custom_ids == []
     assert png_of(driver, live.id) == render_for(record, None)
     posts = [s for s in in_channel_since(driver, seq) if s.kind == "message"]
     assert [p.content for p in posts] == [
-        f"🏁 **Sea Battle #1** is over. {bob.mention} won (resigned). Final board: "
+        f"🏁 **Sea Battle #1** is over. {bob.mention} won (by resignation). Final board: "
         f"https://discord.com/channels/{driver.guild_id}/{driver.channel_id}/{live.id}"
     ]
 

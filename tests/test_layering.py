@@ -1,0 +1,216 @@
+"""The import rules of the layers (design.md, "Layers"), checked on the source with ``ast``.
+
+The rule engines stay pure so that they can be tested exhaustively and reused; the
+renderers see only views; the referee and storage never depend on Discord, so they can be
+tested without it. None of this survives by good intentions alone: an innocent import in
+the wrong place quietly breaks it. This test reads every module's imports (absolute,
+relative, ``from x import y``, and literal ``importlib.import_module`` calls) without
+importing anything, and names the file, line and import that break a rule.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("bot", "cogs", "renderers")
+DISCORD_ALLOWED = {"bot/client.py", "bot/__main__.py"}
+"""The only modules of ``bot/`` that may talk to discord.py: they wire the process up."""
+IMPURE_STDLIB = {"asyncio", "sqlite3"}
+"""Standard-library modules the engines must still avoid: no event loop, no database."""
+
+
+@dataclass(frozen=True)
+class Import:
+    line: int
+    statement: str
+    """The import as written, for the failure message."""
+    target: str
+    """The absolute dotted name it brings in, e.g. ``bot.games.core.Engine``."""
+
+
+def module_name(relative: str) -> tuple[str, bool]:
+    """The dotted module name of a source path, and whether the module is a package."""
+    parts = list(Path(relative).with_suffix("").parts)
+    is_package = parts[-1] == "__init__"
+    if is_package:
+        parts.pop()
+    return ".".join(parts), is_package
+
+
+def resolve(package: str, level: int, module: str | None) -> str:
+    """An absolute name for ``from <level dots><module> import ...`` inside ``package``."""
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts) - 1:
+        return "<relative import beyond the top-level package>"
+    base = parts[: len(parts) - (level - 1)]
+    return ".".join([*base, module] if module else base)
+
+
+def imports_in(source: str, relative: str) -> list[Import]:
+    """Every import a module makes, with relative names made absolute."""
+    name, is_package = module_name(relative)
+    package = name if is_package else name.rpartition(".")[0]
+    found: list[Import] = []
+    for node in ast.walk(ast.parse(source, filename=relative)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.append(Import(node.lineno, ast.unparse(node), alias.name))
+        elif isinstance(node, ast.ImportFrom):
+            base = resolve(package, node.level, node.module) if node.level else node.module or ""
+            for alias in node.names:
+                target = base if alias.name == "*" else f"{base}.{alias.name}"
+                found.append(Import(node.lineno, ast.unparse(node), target))
+        elif isinstance(node, ast.Call) and _is_dynamic_import(node.func):
+            first = node.args[0] if node.args else None
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.append(Import(node.lineno, ast.unparse(node), first.value))
+    return found
+
+
+def _is_dynamic_import(func: ast.expr) -> bool:
+    if isinstance(func, ast.Name):
+        return func.id in {"__import__", "import_module"}
+    return isinstance(func, ast.Attribute) and func.attr == "import_module"
+
+
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def is_stdlib(name: str) -> bool:
+    return name.split(".")[0] in sys.stdlib_module_names
+
+
+def violation(relative: str, target: str) -> str | None:
+    """Why ``relative`` may not import ``target``, or None when the import is allowed."""
+    if target.startswith("<"):
+        return "this relative import leaves the top-level package and cannot work"
+    if relative.startswith("cogs/"):
+        return None
+    if relative.startswith("bot/games/"):
+        if within(target, "bot.games"):
+            return None
+        if target.split(".")[0] in IMPURE_STDLIB:
+            return "the engines are pure: no asyncio, no sqlite"
+        if is_stdlib(target):
+            return None
+        return "bot/games imports only the standard library and bot.games"
+    if relative.startswith("renderers/"):
+        allowed = ("renderers", "bot.games", "PIL")
+        if is_stdlib(target) or any(within(target, package) for package in allowed):
+            return None
+        return "renderers import only the standard library, PIL, renderers and bot.games"
+    if relative.startswith("bot/"):
+        if within(target, "cogs"):
+            return "bot/ never imports cogs: the Discord glue depends on bot, not the reverse"
+        if within(target, "discord") and relative not in DISCORD_ALLOWED:
+            return "only bot/client.py and bot/__main__.py may import discord"
+        return None
+    raise AssertionError(f"{relative} is in no layer")
+
+
+def violations(source: str, relative: str) -> list[str]:
+    """Every broken rule in one module, as ``file:line: `import` brings in X (rule)``."""
+    return [
+        f"{relative}:{found.line}: `{found.statement}` brings in {found.target} ({reason})"
+        for found in imports_in(source, relative)
+        if (reason := violation(relative, found.target)) is not None
+    ]
+
+
+def sources() -> list[str]:
+    return sorted(
+        path.relative_to(ROOT).as_posix()
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+    )
+
+
+SOURCES = sources()
+
+
+def test_every_layer_has_sources() -> None:
+    """A checker that finds no files passes vacuously; make sure it sees the real tree."""
+    for expected in ("bot/games/core.py", "bot/referee.py", "bot/client.py", "cogs/moves.py"):
+        assert expected in SOURCES
+    assert any(path.startswith("renderers/") for path in SOURCES)
+    assert any(path.startswith("bot/games/seabattle/") for path in SOURCES)
+
+
+@pytest.mark.parametrize("relative", SOURCES)
+def test_imports_follow_the_layers(relative: str) -> None:
+    found = violations((ROOT / relative).read_text(encoding="utf-8"), relative)
+    assert not found, "layering broken:\n" + "\n".join(found)
+
+
+PLANTED = [
+    ("bot/games/core.py", "import discord", "brings in discord (bot/games"),
+    ("bot/games/seabattle/engine.py", "from PIL import Image", "brings in PIL.Image"),
+    ("bot/games/seabattle/engine.py", "import asyncio", "no asyncio"),
+    ("bot/games/seabattle/state.py", "import sqlite3", "no sqlite"),
+    ("bot/games/seabattle/state.py", "import aiosqlite", "brings in aiosqlite"),
+    ("bot/games/seabattle/engine.py", "from ... import storage", "brings in bot.storage"),
+    ("bot/games/seabattle/engine.py", "from ...referee import Referee", "bot.referee.Referee"),
+    ("bot/games/core.py", "from bot import referee", "brings in bot.referee"),
+    ("bot/games/core.py", "import renderers.common", "brings in renderers.common"),
+    ("bot/games/core.py", "from cogs.moves import x", "brings in cogs.moves.x"),
+    ("bot/games/grid.py", "def f():\n    import discord.ext\n", "brings in discord.ext"),
+    ("bot/games/grid.py", "importlib.import_module('discord')", "brings in discord"),
+    ("renderers/seabattle.py", "from bot.referee import Notice", "bot.referee.Notice"),
+    ("renderers/seabattle.py", "from bot.storage import *", "brings in bot.storage"),
+    ("renderers/common.py", "import discord", "renderers import only"),
+    ("renderers/common.py", "from ..cogs import courier", "<relative import beyond"),
+    ("bot/referee.py", "from cogs.courier import Courier", "never imports cogs"),
+    ("bot/referee.py", "from ..cogs import moves", "<relative import beyond"),
+    ("bot/storage.py", "import discord", "only bot/client.py"),
+    ("bot/presenter.py", "from discord.ext import commands", "discord.ext.commands"),
+    ("bot/client.py", "import cogs.moves", "never imports cogs"),
+    ("bot/__main__.py", "from cogs import info", "never imports cogs"),
+]
+"""Planted violations, each with a part of the message the checker must print."""
+
+ALLOWED = [
+    ("bot/games/core.py", "from __future__ import annotations\nimport random, re, json"),
+    ("bot/games/seabattle/engine.py", "from . import actions\nfrom ..grid import Cell"),
+    ("bot/games/seabattle/__init__.py", "from .engine import SeaBattle\nfrom .. import core"),
+    ("bot/games/__init__.py", "from bot.games.seabattle import SeaBattle"),
+    ("renderers/seabattle.py", "from PIL import Image\nfrom .common import x\nimport io"),
+    ("renderers/seabattle.py", "from bot.games.seabattle.view import Mark\nimport asyncio"),
+    ("bot/client.py", "import discord\nfrom discord.ext import commands"),
+    ("bot/__main__.py", "import discord"),
+    ("bot/referee.py", "import asyncio\nfrom bot.games import ENGINES\nimport aiosqlite"),
+    ("bot/presenter.py", "from renderers import seabattle"),
+    ("cogs/moves.py", "import discord\nfrom bot.referee import Report\nfrom . import courier"),
+]
+"""Imports the rules allow, so the checker is not simply refusing everything."""
+
+
+@pytest.mark.parametrize(("relative", "source", "message"), PLANTED)
+def test_the_checker_catches_a_planted_violation(relative: str, source: str, message: str) -> None:
+    found = violations(source, relative)
+    assert len(found) == 1, found
+    assert found[0].startswith(f"{relative}:"), "the message must name the file"
+    assert message in found[0], found[0]
+
+
+@pytest.mark.parametrize(("relative", "source"), ALLOWED)
+def test_the_checker_allows_what_the_rules_allow(relative: str, source: str) -> None:
+    assert violations(source, relative) == []
+
+
+def test_relative_imports_resolve_against_the_package() -> None:
+    """``from . import x`` means the package itself in ``__init__`` but the parent elsewhere."""
+    assert [i.target for i in imports_in("from . import a", "bot/games/__init__.py")] == [
+        "bot.games.a"
+    ]
+    assert [i.target for i in imports_in("from . import a", "bot/games/core.py")] == ["bot.games.a"]
+    assert [i.target for i in imports_in("from .. import a", "bot/games/core.py")] == ["bot.a"]
+    assert [i.target for i in imports_in("from .x import a", "bot/games/seabattle/v.py")] == [
+        "bot.games.seabattle.x.a"
+    ]

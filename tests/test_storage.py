@@ -1,0 +1,444 @@
+"""The SQLite store, on real files: what it promises the referee about games that must last.
+
+A referee that players trust cannot lose a move, count one twice, or come back from a
+restart with a different game. These tests hold the store to each of those promises on a
+real database file, through the repository and through the referee as the bot uses them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from bot.games.core import EndReason, GameError, Phase
+from bot.referee import Referee, RefereeError, Report, replay
+from bot.storage import (
+    SCHEMA_VERSION,
+    ChallengeStatus,
+    Ending,
+    GameRecord,
+    GameStatus,
+    LogKind,
+    Repository,
+    SqliteRepository,
+    StaleGameError,
+)
+from tests.test_referee import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    OTHER_GUILD,
+    E,
+    random_move,
+    set_fleets,
+    start_game,
+    state_of,
+)
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    """A database file in a folder that does not exist yet: opening must create it."""
+    return tmp_path / "data" / "referee.sqlite3"
+
+
+@pytest.fixture
+async def repo(path: Path) -> AsyncIterator[SqliteRepository]:
+    repository = await SqliteRepository.open(path)
+    yield repository
+    await repository.close()
+
+
+def sql(path: Path, statement: str, *params: Any) -> list[tuple[Any, ...]]:
+    """Run SQL on the file through a second, plain connection, as another process would."""
+    with closing(sqlite3.connect(path)) as db:
+        rows = db.execute(statement, params).fetchall()
+        db.commit()
+    return rows
+
+
+async def challenge(repo: Repository, challenger: int = ALICE, opponent: int = BOB) -> int:
+    record = await repo.create_challenge(
+        game="seabattle",
+        rules=E.presets["classic"].to_json(),
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=challenger,
+        opponent_id=opponent,
+    )
+    return record.id
+
+
+async def play(
+    referee: Referee, game: GameRecord, rng: random.Random, *, until: int | None = None
+) -> GameRecord:
+    """Random legal moves until the game ends, or until it has ``until`` log entries."""
+    state = state_of(game)
+    while game.status is GameStatus.ACTIVE and (until is None or game.ply < until):
+        user, text = random_move(rng, game, state)
+        game = (await referee.act(user, f"#{game.id} {text}")).game
+        state = state_of(game)
+    return game
+
+
+# -- the file -----------------------------------------------------------------------------------
+
+
+async def test_the_file_is_in_wal_mode(repo: SqliteRepository, path: Path) -> None:
+    """WAL lets readers (a backup, a second process) work while the bot writes."""
+    assert sql(path, "PRAGMA journal_mode") == [("wal",)]
+    assert sql(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+
+
+async def test_opening_twice_keeps_the_schema_and_the_data(path: Path) -> None:
+    """Every start runs the schema script, so it must be idempotent and keep every row."""
+    first = await SqliteRepository.open(path)
+    challenge_id = await challenge(first)
+    await first.close()
+    tables = sql(path, "SELECT type, name, sql FROM sqlite_master ORDER BY name")
+
+    second = await SqliteRepository.open(path)
+    try:
+        kept = await second.get_challenge(challenge_id)
+        assert kept is not None and kept.status is ChallengeStatus.OPEN
+        assert await challenge(second) == challenge_id + 1
+    finally:
+        await second.close()
+    assert sql(path, "SELECT type, name, sql FROM sqlite_master ORDER BY name") == tables
+    assert {name for kind, name, _ in tables if kind == "table"} >= {
+        "challenges",
+        "games",
+        "actions",
+    }
+
+
+async def test_a_database_from_a_newer_bot_is_refused(path: Path) -> None:
+    """An older bot must not write into a schema it does not know: it stops and says why."""
+    path.parent.mkdir(parents=True)
+    sql(path, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(RuntimeError, match=r"newer than this bot .*upgrade the bot"):
+        await SqliteRepository.open(path)
+    assert sql(path, "SELECT name FROM sqlite_master") == [], "the refused file was changed"
+    assert sql(path, "PRAGMA user_version") == [(SCHEMA_VERSION + 1,)]
+
+
+# -- restarts -----------------------------------------------------------------------------------
+
+
+async def test_a_restart_resumes_the_game_where_it_stood(path: Path) -> None:
+    """After a restart the same game continues: same turn, same shots, and it can be won."""
+    rng = random.Random("restart")
+    before = await SqliteRepository.open(path)
+    referee = Referee(before, seed_source=lambda: 42)
+    game = await set_fleets(referee, await start_game(referee))
+    game = await play(referee, game, rng, until=game.ply + 7)
+    pending = await challenge(before, challenger=CAROL, opponent=BOB)
+    board = await referee.board(ALICE)
+    log = await before.log(game.id)
+    await before.close()
+
+    after = await SqliteRepository.open(path)
+    try:
+        referee = Referee(after)
+        resumed = await referee.game_of(ALICE, None, purpose="move")
+        assert resumed == game
+        state = state_of(resumed)
+        assert state.phase is Phase.PLAY and state.turn == state_of(game).turn
+        assert state.log == state_of(game).log and len(state.log) == 7
+        assert await after.log(game.id) == log and len(log) == game.ply
+        again = await referee.board(ALICE)
+        assert again.texts == board.texts and again.view == board.view
+
+        finished = await play(referee, resumed, rng)
+        assert finished.status is GameStatus.FINISHED and finished.winner is not None
+        assert E.to_json(replay(E, finished, await after.log(game.id))) == finished.state
+        opened = await referee.accept(pending, BOB)
+        assert opened.game.seats == (CAROL, BOB)
+    finally:
+        await after.close()
+
+
+# -- double submissions -------------------------------------------------------------------------
+
+
+async def test_two_appends_from_the_same_load_count_once(repo: SqliteRepository) -> None:
+    """The ply guard: a second write built on the same loaded game is stale."""
+    loaded = await Referee(repo).accept(await challenge(repo), BOB)
+    game = loaded.game
+    moved = E.act(state_of(game), 0, "random").state
+    first = await repo.append(
+        game, seat=0, kind=LogKind.MOVE, text="random", state=E.to_json(moved)
+    )
+    assert first.ply == game.ply + 1 and first.state == E.to_json(moved)
+    with pytest.raises(StaleGameError):
+        await repo.append(game, seat=0, kind=LogKind.MOVE, text="random", state=E.to_json(moved))
+    assert [entry.text for entry in await repo.log(game.id)] == ["random"]
+    assert await repo.get_game(game.id) == first
+
+
+async def test_nothing_is_appended_to_a_finished_game(repo: SqliteRepository) -> None:
+    """A game that ended takes no more entries, even one that carries the right ply."""
+    game = (await Referee(repo).accept(await challenge(repo), BOB)).game
+    ended = await repo.append(
+        game,
+        seat=0,
+        kind=LogKind.END,
+        text='{"winner": null, "reason": "aborted", "detail": "aborted"}',
+        state=game.state,
+        ending=Ending(None, EndReason.ABORTED.value),
+    )
+    assert ended.status is GameStatus.FINISHED and ended.end_reason == "aborted"
+    with pytest.raises(StaleGameError):
+        await repo.append(ended, seat=1, kind=LogKind.MOVE, text="random", state=game.state)
+    assert len(await repo.log(game.id)) == ended.ply == 1
+
+
+@pytest.mark.parametrize("move", ["ready", "shot"])
+async def test_the_same_move_sent_twice_at_once_counts_once(
+    repo: SqliteRepository, move: str
+) -> None:
+    """A double click or a resent DM: exactly one copy applies, the other is refused."""
+    referee = Referee(repo, seed_source=lambda: 5)
+    game = await start_game(referee)
+    await referee.act(ALICE, "random")
+    if move == "shot":
+        await referee.act(ALICE, "ready")
+        await referee.act(BOB, "random")
+        game = (await referee.act(BOB, "ready")).game
+        user, text = game.seats[state_of(game).turn or 0], "E5"
+    else:
+        game = await referee.game_of(ALICE, None, purpose="move")
+        user, text = ALICE, "ready"
+
+    results = await asyncio.gather(
+        referee.act(user, text), referee.act(user, text), return_exceptions=True
+    )
+    reports = [r for r in results if isinstance(r, Report)]
+    errors = [r for r in results if isinstance(r, BaseException)]
+    assert len(reports) == 1 and len(errors) == 1, results
+    assert isinstance(errors[0], GameError), errors[0]
+    stored = await repo.get_game(game.id)
+    assert stored == reports[0].game and stored.ply == game.ply + 1
+    assert len(await repo.log(game.id)) == stored.ply
+
+
+class RacingRepository:
+    """A store shared by two referees (two processes) that lets both load before either writes.
+
+    Each referee's lock is its own, so only the store's ply guard can stop the second copy.
+    """
+
+    def __init__(self, inner: SqliteRepository, barrier: asyncio.Barrier) -> None:
+        self._inner = inner
+        self._barrier = barrier
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def append(self, game: GameRecord, **fields: Any) -> GameRecord:
+        await self._barrier.wait()
+        return await self._inner.append(game, **fields)
+
+
+async def test_two_referees_racing_on_one_store_count_the_move_once(
+    repo: SqliteRepository,
+) -> None:
+    """Without a shared lock, the stale write is refused with the referee's sentence."""
+    game = await set_fleets(Referee(repo), await start_game(Referee(repo)))
+    shooter = game.seats[state_of(game).turn or 0]
+    barrier = asyncio.Barrier(2)
+    one, two = (Referee(cast(Repository, RacingRepository(repo, barrier))) for _ in range(2))
+
+    async with asyncio.timeout(10):  # a broken race would leave one side at the barrier
+        results = await asyncio.gather(
+            one.act(shooter, "F6"), two.act(shooter, "F6"), return_exceptions=True
+        )
+    reports = [r for r in results if isinstance(r, Report)]
+    errors = [r for r in results if isinstance(r, BaseException)]
+    assert len(reports) == 1 and len(errors) == 1, results
+    assert isinstance(errors[0], RefereeError) and "not counted again" in str(errors[0])
+    log = await repo.log(game.id)
+    stored = await repo.get_game(game.id)
+    assert stored is not None and stored.ply == len(log) == game.ply + 1
+    assert [entry.text for entry in log[-1:]] == ["F6"]
+
+
+# -- atomicity ----------------------------------------------------------------------------------
+
+
+async def test_a_move_that_fails_to_log_leaves_the_snapshot_untouched(
+    repo: SqliteRepository, path: Path
+) -> None:
+    """Snapshot and log change together or not at all: a failed INSERT rolls the UPDATE back."""
+    referee = Referee(repo, seed_source=lambda: 3)
+    game = await start_game(referee)
+    game = (await referee.act(ALICE, "random")).game
+    sql(
+        path,
+        "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
+        " VALUES (?, ?, 1, 'move', 'squatter', 0)",
+        game.id,
+        game.ply + 1,
+    )
+    with pytest.raises(sqlite3.IntegrityError):
+        await referee.act(BOB, "random")
+
+    assert await repo.get_game(game.id) == game, "the snapshot moved without its log entry"
+    [(ply, state)] = sql(path, "SELECT ply, state FROM games WHERE id = ?", game.id)
+    assert ply == game.ply and json.loads(state) == game.state, "the failed move was committed"
+    assert [entry.text for entry in await repo.log(game.id)] == ["random", "squatter"]
+
+    sql(path, "DELETE FROM actions WHERE text = 'squatter'")
+    report = await referee.act(BOB, "random")
+    assert report.game.ply == game.ply + 1, "the store is stuck after a failed move"
+    assert [entry.text for entry in await repo.log(game.id)] == ["random", "random"]
+
+
+async def test_a_write_cancelled_while_waiting_for_the_lock_does_not_wedge_the_store(
+    repo: SqliteRepository, path: Path
+) -> None:
+    """A caller that gives up (a timeout, a cancelled task) must not break every later write.
+
+    aiosqlite runs statements on its own thread: a BEGIN whose caller was cancelled still
+    runs, and must be rolled back rather than leave the connection inside a transaction.
+    """
+    await challenge(repo)
+    with closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")  # a backup or a second process is writing
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.2):
+                await challenge(repo)
+        other.execute("COMMIT")
+
+    assert await challenge(repo) > 0, "the store refuses every write after a cancelled one"
+    assert sql(path, "SELECT count(*) FROM challenges") == [(2,)]
+
+
+# -- replay -------------------------------------------------------------------------------------
+
+REPLAYS = [
+    ("classic", 1, "rules"),
+    ("corners", 2, "resign"),
+    ("milton-bradley", 3, "rules"),
+    ("classic", 4, "abort"),
+    ("large", 5, "resign"),
+    ("classic", 6, "resign in setup"),
+]
+
+
+@pytest.mark.parametrize(("preset", "seed", "ending"), REPLAYS)
+async def test_replaying_the_log_gives_the_snapshot(
+    repo: SqliteRepository, preset: str, seed: int, ending: str
+) -> None:
+    """Seed plus log is the whole truth: replaying it rebuilds every stored snapshot."""
+    rng = random.Random(seed)
+    referee = Referee(repo, seed_source=lambda: seed)
+    game = await start_game(referee, variant=preset)
+    snapshots = {game.ply: game.state}
+    state = state_of(game)
+    while game.status is GameStatus.ACTIVE:
+        quitter = game.seats[rng.randrange(2)]
+        resigns = (ending == "resign in setup" and game.ply >= 3) or (
+            ending == "resign" and len(state.log) >= 12
+        )
+        if ending == "abort" and (game.ply >= 6 or state.phase is Phase.PLAY):
+            game = (await referee.abort(quitter, game.id)).game
+        elif resigns:
+            game = (await referee.resign(quitter, game.id)).game
+        else:
+            user, text = random_move(rng, game, state)
+            game = (await referee.act(user, f"#{game.id} {text}")).game
+        state = state_of(game)
+        snapshots[game.ply] = game.state
+        if game.ply % 10 == 0:
+            assert E.to_json(replay(E, game, await repo.log(game.id))) == game.state
+
+    log = await repo.log(game.id)
+    assert [entry.ply for entry in log] == list(range(1, game.ply + 1))
+    assert E.to_json(replay(E, game, log)) == game.state
+    for ply in sorted({0, 1, game.ply - 1, *rng.sample(sorted(snapshots), 5)}):
+        assert E.to_json(replay(E, game, log[:ply])) == snapshots[ply], f"ply {ply}"
+    expected = {"rules": "rules", "abort": "aborted"}.get(ending, "resignation")
+    assert game.end_reason == expected and log[-1].kind is (
+        LogKind.MOVE if ending == "rules" else LogKind.END
+    )
+
+
+# -- challenges and listings --------------------------------------------------------------------
+
+
+async def test_accepting_a_challenge_twice_creates_one_game(repo: SqliteRepository) -> None:
+    """Two clicks on Accept: the second finds the challenge closed and creates nothing."""
+    challenge_id = await challenge(repo)
+    state = E.to_json(E.new_game(E.presets["classic"], 9))
+    game = await repo.accept_challenge(challenge_id, seed=9, seats=(ALICE, BOB), state=state)
+    assert game is not None and game.ply == 0 and game.status is GameStatus.ACTIVE
+    second = await repo.accept_challenge(challenge_id, seed=10, seats=(ALICE, BOB), state=state)
+    assert second is None
+    assert [g.id for g in await repo.active_games_of(BOB)] == [game.id]
+    accepted = await repo.get_challenge(challenge_id)
+    assert accepted is not None and accepted.status is ChallengeStatus.ACCEPTED
+    assert accepted.game_id == game.id
+    assert await repo.accept_challenge(999, seed=1, seats=(ALICE, BOB), state=state) is None
+
+
+async def test_concurrent_accepts_create_one_game(repo: SqliteRepository) -> None:
+    """The same two clicks at the same moment: still one game, one refusal."""
+    referee = Referee(repo)
+    challenge_id = await challenge(repo)
+    results = await asyncio.gather(
+        referee.accept(challenge_id, BOB), referee.accept(challenge_id, BOB), return_exceptions=True
+    )
+    assert sorted(type(r).__name__ for r in results) == ["RefereeError", "Report"], results
+    assert len(await repo.active_games_of(ALICE)) == 1
+
+
+async def test_closing_a_closed_challenge_reports_false(repo: SqliteRepository) -> None:
+    """The caller learns that a second Decline (or a late Accept) found nothing to close."""
+    challenge_id = await challenge(repo)
+    assert await repo.close_challenge(challenge_id, ChallengeStatus.DECLINED) is True
+    assert await repo.close_challenge(challenge_id, ChallengeStatus.WITHDRAWN) is False
+    closed = await repo.get_challenge(challenge_id)
+    assert closed is not None and closed.status is ChallengeStatus.DECLINED
+    state = E.to_json(E.new_game(E.presets["classic"], 1))
+    assert (
+        await repo.accept_challenge(challenge_id, seed=1, seats=(ALICE, BOB), state=state) is None
+    )
+    assert await repo.close_challenge(999, ChallengeStatus.EXPIRED) is False
+    await repo.set_challenge_message(challenge_id, 4242)
+    assert (await repo.get_challenge(challenge_id)).message_id == 4242  # type: ignore[union-attr]
+
+
+async def test_active_games_of_a_user_and_in_a_guild(repo: SqliteRepository) -> None:
+    """Listings hold only running games, of that user (either seat) or of that server."""
+    referee = Referee(repo)
+    alice_bob = await start_game(referee)
+    carol_alice = await start_game(referee, challenger=CAROL, opponent=ALICE)
+    bob_carol = await start_game(referee, challenger=BOB, opponent=CAROL, guild=OTHER_GUILD)
+    ended = await start_game(referee, challenger=BOB, opponent=ALICE)
+    await referee.abort(BOB, ended.id)
+
+    def ids(games: list[GameRecord]) -> list[int]:
+        return [game.id for game in games]
+
+    assert ids(await repo.active_games_of(ALICE)) == [alice_bob.id, carol_alice.id]
+    assert ids(await repo.active_games_of(BOB)) == [alice_bob.id, bob_carol.id]
+    assert ids(await repo.active_games_of(CAROL)) == [carol_alice.id, bob_carol.id]
+    assert ids(await repo.active_games_of(4040)) == []
+    assert ids(await repo.active_games_in(GUILD)) == [alice_bob.id, carol_alice.id]
+    assert ids(await repo.active_games_in(OTHER_GUILD)) == [bob_carol.id]
+    assert ids(await repo.active_games_in(4040)) == []
+
+    await repo.set_public_message(alice_bob.id, 777)
+    stored = await repo.get_game(alice_bob.id)
+    assert stored is not None and stored.public_message_id == 777 and stored.ply == 0
