@@ -6,10 +6,7 @@ the channel's placeholders, so nothing here can leak a hidden fact.
 
 from __future__ import annotations
 
-import asyncio
-import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from bot.games import ENGINES
@@ -79,14 +76,12 @@ def present(notice: Notice) -> Message:
     return Message(content, render_board(game, notice.view), quick)
 
 
-_RENDER_POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 2, thread_name_prefix="render")
-"""Pillow releases the GIL while it draws and compresses, so a move's boards render in
-parallel, and the event loop keeps serving other players meanwhile."""
-
-
 async def present_all(notices: Sequence[Notice]) -> list[Message]:
-    """``present`` every notice of a report, off the event loop and concurrently."""
-    loop = asyncio.get_running_loop()
-    return list(
-        await asyncio.gather(*(loop.run_in_executor(_RENDER_POOL, present, n) for n in notices))
-    )
+    """``present`` every notice of a report.
+
+    Boards render on the event loop itself: measured in ``benchmarks/moves.py``, a
+    report's three boards take ~9 ms there, ~12 ms through a worker thread and ~13 ms
+    through worker processes (Pillow's drawing holds the GIL, and caches go cold on the
+    other core), so a hand-off would only make every move slower.
+    """
+    return [present(notice) for notice in notices]

@@ -39,6 +39,8 @@ from bot.storage import (
 
 _GAME_PREFIX = re.compile(r"^\s*#\s*(\d{1,9})\s*(.*)$", re.S)
 MAX_MOVE_LENGTH = 200
+STATE_CACHE_SIZE = 1024
+"""Games whose latest decoded state is kept in memory (oldest dropped first)."""
 
 
 class RefereeError(GameError):
@@ -84,6 +86,7 @@ class Referee:
     ) -> None:
         self.repository = repository
         self._seed_source = seed_source
+        self._states: dict[int, tuple[int, object]] = {}
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         """A lock lives while someone holds or awaits it, so ids typed by anyone cannot pile up."""
 
@@ -183,7 +186,7 @@ class Referee:
         async with self._lock(game_id):
             record = await self._load(game_id, user_id)
             engine = _engine(record.game)
-            state = engine.from_json(record.state)
+            state = self._state_of(engine, record)
             seat = record.seat_of(user_id)
             assert seat is not None
             action = engine.parse_action(state, seat, move)
@@ -201,7 +204,7 @@ class Referee:
         async with self._lock(game_id):
             record = await self._load(game_id, user_id)
             engine = _engine(record.game)
-            state = engine.from_json(record.state)
+            state = self._state_of(engine, record)
             seat = record.seat_of(user_id)
             assert seat is not None
             outcome = Outcome(other(seat), EndReason.RESIGNATION, "by resignation")
@@ -223,7 +226,7 @@ class Referee:
         async with self._lock(game_id):
             record = await self._load(game_id, user_id)
             engine = _engine(record.game)
-            state = engine.from_json(record.state)
+            state = self._state_of(engine, record)
             if engine.has_started(state):
                 raise RefereeError(
                     "The first move has been made, so the game can no longer be aborted; "
@@ -249,7 +252,7 @@ class Referee:
         """The player's private board again."""
         record = await self.game_of(user_id, game_id, purpose="board")
         engine = _engine(record.game)
-        state = engine.from_json(record.state)
+        state = self._state_of(engine, record)
         seat = record.seat_of(user_id)
         assert seat is not None
         return Notice(
@@ -268,7 +271,7 @@ class Referee:
             engine = _engine(record.game)
             seat = record.seat_of(user_id)
             assert seat is not None
-            view = engine.view(engine.from_json(record.state), seat)
+            view = engine.view(self._state_of(engine, record), seat)
             for move_text in engine.suggestions(view, move):
                 choices.append(f"#{record.id} {move_text}" if prefix_games else move_text)
         return choices[:25]
@@ -311,7 +314,7 @@ class Referee:
         lines = []
         for record in await self.repository.active_games_in(guild_id):
             engine = _engine(record.game)
-            state = engine.from_json(record.state)
+            state = self._state_of(engine, record)
             lines.append((record, self.status_line(engine, record, state, None)))
         return lines
 
@@ -326,6 +329,24 @@ class Referee:
         if match:
             return int(match.group(1)), match.group(2)
         return game_id, text
+
+    def _state_of(self, engine: Engine, record: GameRecord) -> object:
+        """The game's state, decoded and validated once per stored ply.
+
+        A ply number names one snapshot for good (the storage guard makes each ply unique),
+        so a state this process decoded or produced at that ply can be reused as it is.
+        """
+        cached = self._states.get(record.id)
+        if cached is not None and cached[0] == record.ply:
+            return cached[1]
+        state = engine.from_json(record.state)
+        self._remember(record, state)
+        return state
+
+    def _remember(self, record: GameRecord, state: object) -> None:
+        self._states[record.id] = (record.ply, state)
+        while len(self._states) > STATE_CACHE_SIZE:
+            self._states.pop(next(iter(self._states)))
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -346,7 +367,7 @@ class Referee:
         ending = Ending(outcome.winner, outcome.reason.value) if outcome else None
         text = json.dumps(entry.to_json()) if isinstance(entry, Outcome) else str(entry)
         try:
-            return await self.repository.append(
+            stored = await self.repository.append(
                 record, seat=seat, kind=kind, text=text, state=engine.to_json(state), ending=ending
             )
         except StaleGameError:
@@ -354,6 +375,8 @@ class Referee:
                 "That move arrived twice or crossed another one; it was not counted again. "
                 "Check your latest board with `/board`."
             ) from None
+        self._remember(stored, state)
+        return stored
 
     async def _conclude(
         self,

@@ -256,9 +256,8 @@ class SqliteRepository:
             await self._db.execute("COMMIT")
 
     async def _scalar(self, sql: str, *params: Any) -> Any:
-        async with self._db.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
-        return row[0] if row else None
+        rows = await self._db.execute_fetchall(sql, params)
+        return rows[0][0] if rows else None
 
     # -- challenges ---------------------------------------------------------------------------
 
@@ -284,11 +283,10 @@ class SqliteRepository:
         return challenge
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
-        async with self._db.execute(
+        rows = await self._db.execute_fetchall(
             "SELECT * FROM challenges WHERE id = ?", (challenge_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        return _challenge(row) if row else None
+        )
+        return _challenge(rows[0]) if rows else None
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         async with self._transaction():
@@ -345,9 +343,8 @@ class SqliteRepository:
     # -- games --------------------------------------------------------------------------------
 
     async def get_game(self, game_id: int) -> GameRecord | None:
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
-        return _game(row) if row else None
+        rows = await self._db.execute_fetchall("SELECT * FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
 
     async def append(
         self,
@@ -398,11 +395,10 @@ class SqliteRepository:
         )
 
     async def log(self, game_id: int) -> list[LogEntry]:
-        async with self._db.execute(
+        rows = await self._db.execute_fetchall(
             "SELECT ply, seat, kind, text FROM actions WHERE game_id = ? ORDER BY ply",
             (game_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
 
     async def set_public_message(self, game_id: int, message_id: int) -> None:
@@ -425,8 +421,7 @@ class SqliteRepository:
         )
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
-        async with self._db.execute(sql, params) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._db.execute_fetchall(sql, params)
         return [_game(row) for row in rows]
 
 

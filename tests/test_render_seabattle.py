@@ -130,12 +130,18 @@ def test_valid_png_of_expected_size_under_limit(name: str) -> None:
     assert len(png) < SIZE_LIMIT, f"{name}: {len(png)} bytes"
 
 
+PHONE_WIDTH = 400
+"""Discord shows an image about this wide on a phone, scaling it by its width."""
+
+
 def test_both_board_sizes_fit_phone_width_and_cells_stay_large() -> None:
-    """Discord scales to ~400 px on phones: keep images under ~1000 px wide, cells big."""
+    """What a phone shows: cells at least 16 px at 10x10 and 11 px at 15x15 once the image
+    is scaled to the screen's width, so the grids must take most of the image."""
     for name, view in CASES.items():
         geo = layout_for(view)
         assert geo.width <= 1000, name
-        assert geo.cell >= (32 if view.size <= 10 else 24), name
+        on_phone = geo.cell * PHONE_WIDTH / geo.width
+        assert on_phone >= (16 if view.size <= 10 else 11), (name, round(on_phone, 1))
 
 
 @pytest.mark.parametrize("name", ["setup-seat-10x10", "mid-seat-15x15", "finished-public-10x10"])
