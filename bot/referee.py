@@ -12,7 +12,8 @@ import asyncio
 import json
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from weakref import WeakValueDictionary
 
@@ -25,6 +26,7 @@ from bot.games.core import (
     Outcome,
     Phase,
     View,
+    name_of,
     other,
 )
 from bot.storage import (
@@ -171,7 +173,7 @@ class Referee:
         events = (
             Event(0, setup),
             Event(1, setup),
-            Event(None, f"{engine.title} game #{game.id}: {{seat0}} against {{seat1}}."),
+            Event(None, f"{engine.title} game #{game.id}: {name_of(0)} against {name_of(1)}."),
         )
         return Report(game, self._notices(engine, game, state, events))
 
@@ -182,69 +184,46 @@ class Referee:
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
         game_id, move = self._split_prefix(text, game_id)
-        game_id = await self._game_id(user_id, game_id, purpose="move")
-        async with self._lock(game_id):
-            record = await self._load(game_id, user_id)
-            engine = _engine(record.game)
-            state = self._state_of(engine, record)
-            seat = record.seat_of(user_id)
-            assert seat is not None
+        async with self._seated(user_id, game_id, "move") as table:
+            engine, state, seat = table.engine, table.state, table.seat
             action = engine.parse_action(state, seat, move)
             transition = engine.apply(state, seat, action)
             outcome = engine.outcome(transition.state)
             stored = await self._store(
-                record, seat, LogKind.MOVE, action, engine, transition.state, outcome
+                table.record, seat, LogKind.MOVE, action, engine, transition.state, outcome
             )
             return Report(
                 stored, self._notices(engine, stored, transition.state, transition.events)
             )
 
     async def resign(self, user_id: int, game_id: int | None = None) -> Report:
-        game_id = await self._game_id(user_id, game_id, purpose="resign")
-        async with self._lock(game_id):
-            record = await self._load(game_id, user_id)
-            engine = _engine(record.game)
-            state = self._state_of(engine, record)
-            seat = record.seat_of(user_id)
-            assert seat is not None
-            outcome = Outcome(other(seat), EndReason.RESIGNATION, "by resignation")
+        async with self._seated(user_id, game_id, "resign") as table:
+            seat, rival = table.seat, other(table.seat)
             return await self._conclude(
-                record,
-                engine,
-                state,
-                seat,
-                outcome,
+                table,
+                Outcome(rival, EndReason.RESIGNATION, "by resignation"),
                 (
                     Event(seat, "You resigned. The game is over."),
-                    Event(other(seat), "Your opponent resigned: you win!"),
-                    Event(None, f"{{seat{seat}}} resigned; {{seat{other(seat)}}} wins."),
+                    Event(rival, "Your opponent resigned: you win!"),
+                    Event(None, f"{name_of(seat)} resigned; {name_of(rival)} wins."),
                 ),
             )
 
     async def abort(self, user_id: int, game_id: int | None = None) -> Report:
-        game_id = await self._game_id(user_id, game_id, purpose="abort")
-        async with self._lock(game_id):
-            record = await self._load(game_id, user_id)
-            engine = _engine(record.game)
-            state = self._state_of(engine, record)
-            if engine.has_started(state):
+        async with self._seated(user_id, game_id, "abort") as table:
+            if table.engine.has_started(table.state):
                 raise RefereeError(
                     "The first move has been made, so the game can no longer be aborted; "
                     "use `/resign` to give up."
                 )
-            seat = record.seat_of(user_id)
-            assert seat is not None
-            outcome = Outcome(None, EndReason.ABORTED, "aborted")
+            seat = table.seat
             return await self._conclude(
-                record,
-                engine,
-                state,
-                seat,
-                outcome,
+                table,
+                Outcome(None, EndReason.ABORTED, "aborted"),
                 (
                     Event(seat, "You aborted the game. It ends without a result."),
                     Event(other(seat), "Your opponent aborted the game. It ends without a result."),
-                    Event(None, f"{{seat{seat}}} aborted the game; it ends without a result."),
+                    Event(None, f"{name_of(seat)} aborted the game; it ends without a result."),
                 ),
             )
 
@@ -299,6 +278,19 @@ class Referee:
             )
             raise RefereeError(f"You are in several games: {listed}. Say which: {how}.")
         return games[0].id
+
+    @asynccontextmanager
+    async def _seated(
+        self, user_id: int, game_id: int | None, purpose: str
+    ) -> AsyncIterator[_Table]:
+        """The player's game, locked and loaded, for one change: nothing else lands meanwhile."""
+        game_id = await self._game_id(user_id, game_id, purpose=purpose)
+        async with self._lock(game_id):
+            record = await self._load(game_id, user_id)
+            engine = _engine(record.game)
+            seat = record.seat_of(user_id)
+            assert seat is not None  # _load refuses a game the user does not play
+            yield _Table(record, engine, self._state_of(engine, record), seat)
 
     async def _load(self, game_id: int, user_id: int) -> GameRecord:
         """The game as stored now; under a lock, no other move can land meanwhile."""
@@ -378,17 +370,13 @@ class Referee:
         self._remember(stored, state)
         return stored
 
-    async def _conclude(
-        self,
-        record: GameRecord,
-        engine: Engine,
-        state: object,
-        seat: int,
-        outcome: Outcome,
-        events: tuple[Event, ...],
-    ) -> Report:
-        final = engine.conclude(state, outcome)
-        stored = await self._store(record, seat, LogKind.END, outcome, engine, final, outcome)
+    async def _conclude(self, table: _Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
+        """End a game from outside its rules: logged as an END entry with the outcome."""
+        engine = table.engine
+        final = engine.conclude(table.state, outcome)
+        stored = await self._store(
+            table.record, table.seat, LogKind.END, outcome, engine, final, outcome
+        )
         return Report(stored, self._notices(engine, stored, final, events))
 
     def _notices(
@@ -422,19 +410,29 @@ def status_line(view: View, outcome: Outcome | None) -> str:
                 else "The game was aborted."
             )
         if seat is None:
-            return f"{{seat{outcome.winner}}} won ({outcome.detail})."
+            return f"{name_of(outcome.winner)} won ({outcome.detail})."
         return "You won!" if outcome.winner == seat else "You lost."
     movers = view.movers
     if view.phase is Phase.SETUP:
         if seat is None:
-            waiting = " and ".join(f"{{seat{s}}}" for s in sorted(movers))
+            waiting = " and ".join(name_of(s) for s in sorted(movers))
             return f"Setting up: waiting for {waiting}."
         if seat in movers:
             return "Set up your side, then write `ready`."
         return "Your side is set; waiting for your opponent."
     if seat is None:
-        return " and ".join(f"{{seat{s}}}" for s in sorted(movers)) + " to move."
+        return " and ".join(name_of(s) for s in sorted(movers)) + " to move."
     return "Your move." if seat in movers else "Your opponent's move."
+
+
+@dataclass(frozen=True)
+class _Table:
+    """One player at one game, as loaded under the game's lock."""
+
+    record: GameRecord
+    engine: Engine
+    state: object
+    seat: int
 
 
 def _engine(key: str) -> Engine:
