@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 
+import aiohttp
 import discord
 
 from bot.client import RefereeBot
@@ -32,7 +33,17 @@ def main(argv: list[str] | None = None) -> int:
     if settings.api_base:
         discord.http.Route.BASE = settings.api_base.rstrip("/")
     bot = RefereeBot(settings, sync_global=options.sync_global)
-    bot.run(settings.token, log_handler=None)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("error: Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print("error: Discord asks for a privileged intent this bot never uses.", file=sys.stderr)
+        return 2
+    except aiohttp.ClientConnectionError as error:
+        print(f"error: cannot reach Discord ({error}).", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -35,6 +35,10 @@ class RefereeBot(commands.Bot):
     repository: SqliteRepository
 
     def __init__(self, settings: Settings, *, sync_global: bool = False) -> None:
+        # The bot never joins voice, so discord.py's warnings about missing voice
+        # libraries would only worry operators.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
