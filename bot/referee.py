@@ -168,7 +168,7 @@ class Referee:
             raise RefereeError("That challenge is already closed.")
         setup = (
             f"Your {engine.title} game #{game.id} has begun. "
-            f"{engine.describe(engine.rules_from_json(game.rules))}"
+            f"{engine.setup_instructions(engine.rules_from_json(game.rules))}"
         )
         events = (
             Event(0, setup),

@@ -211,6 +211,10 @@ class Engine(ABC, Generic[R, S, A, V]):
     def describe(self, rules: R) -> str:
         """The rules summary and move notation, for ``/rules``."""
 
+    def setup_instructions(self, rules: R) -> str:
+        """What a player is told when the game starts; games with a setup say it briefly."""
+        return self.describe(rules)
+
     @abstractmethod
     def variant_name(self, rules: R) -> str:
         """A short name for a rules value, e.g. ``"classic"``."""

@@ -376,6 +376,14 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
             "enemy fleet wins. With several games running, pick one with `#<id> B5`."
         )
 
+    def setup_instructions(self, rules: SeaBattleRules) -> str:
+        return (
+            f"Set up your fleet in secret: {describe_kinds(rules.fleet)}. Press **Random fleet** "
+            "(or write `random`) for a legal fleet, or place ships one by one: `A1 A4` for a "
+            "ship from A1 to A4, `J10` for a one-cell ship. Write `ready` when it is complete. "
+            "`/rules` has the full rules."
+        )
+
     def rules_from_json(self, data: Mapping[str, Any]) -> SeaBattleRules:
         return SeaBattleRules.from_json(data)
 
