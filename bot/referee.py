@@ -29,11 +29,13 @@ from bot.games.core import (
     name_of,
     other,
 )
+from bot.games.grid import shorten
 from bot.storage import (
     ChallengeRecord,
     ChallengeStatus,
     Ending,
     GameRecord,
+    LogEntry,
     LogKind,
     Repository,
     StaleGameError,
@@ -76,7 +78,7 @@ class Report:
 
     @property
     def finished(self) -> bool:
-        return self.game.winner is not None or self.game.end_reason is not None
+        return self.game.end_reason is not None
 
     def to(self, audience: int | None) -> Notice | None:
         return next((n for n in self.notices if n.audience == audience), None)
@@ -113,7 +115,7 @@ class Referee:
         name = variant or engine.default_variant
         if name not in engine.presets:
             listed = ", ".join(f"`{v}`" for v in engine.presets)
-            raise RefereeError(f"{engine.title} has no variant `{name[:40]}`; choose {listed}.")
+            raise RefereeError(f"{engine.title} has no variant `{shorten(name)}`; choose {listed}.")
         return await self.repository.create_challenge(
             game=game,
             rules=engine.presets[name].to_json(),
@@ -157,7 +159,8 @@ class Referee:
         challenge = await self.open_challenge(challenge_id, user_id)
         engine = _engine(challenge.game)
         seed = self._seed_source()
-        state = engine.new_game(engine.rules_from_json(challenge.rules), seed)
+        rules = engine.rules_from_json(challenge.rules)
+        state = engine.new_game(rules, seed)
         game = await self.repository.accept_challenge(
             challenge_id,
             seed=seed,
@@ -166,10 +169,7 @@ class Referee:
         )
         if game is None:
             raise RefereeError("That challenge is already closed.")
-        setup = (
-            f"Your {engine.title} game #{game.id} has begun. "
-            f"{engine.setup_instructions(engine.rules_from_json(game.rules))}"
-        )
+        setup = f"Your {engine.title} game #{game.id} has begun. {engine.setup_instructions(rules)}"
         events = (
             Event(0, setup),
             Event(1, setup),
@@ -190,7 +190,7 @@ class Referee:
             transition = engine.apply(state, seat, action)
             outcome = engine.outcome(transition.state)
             stored = await self._store(
-                table.record, seat, LogKind.MOVE, action, engine, transition.state, outcome
+                table.record, seat, LogKind.MOVE, str(action), engine, transition.state, outcome
             )
             return Report(
                 stored, self._notices(engine, stored, transition.state, transition.events)
@@ -234,9 +234,8 @@ class Referee:
         state = self._state_of(engine, record)
         seat = record.seat_of(user_id)
         assert seat is not None
-        return Notice(
-            record, seat, (self.status_line(engine, record, state, seat),), engine.view(state, seat)
-        )
+        view = engine.view(state, seat)
+        return Notice(record, seat, (status_line(view, engine.outcome(state)),), view)
 
     async def suggestions(self, user_id: int, typed: str) -> list[str]:
         """Autocomplete for ``/move``: legal moves matching what was typed, from views only."""
@@ -270,11 +269,11 @@ class Referee:
             raise RefereeError("You have no game running. Start one with `/play` in a server.")
         if len(games) > 1:
             listed = ", ".join(f"#{g.id} ({_engine(g.game).title})" for g in games[:10])
-            example = {"move": f"#{games[0].id} B5", "board": f"#{games[0].id}"}.get(purpose)
+            first = games[0].id
             how = (
-                f"start with the game number, like `{example}`"
-                if example
-                else "give the game number"
+                f"start your move with the game number, like `#{first} B5`"
+                if purpose == "move"
+                else f"give the command's `game` option, like `/{purpose} game:{first}`"
             )
             raise RefereeError(f"You are in several games: {listed}. Say which: {how}.")
         return games[0].id
@@ -307,12 +306,8 @@ class Referee:
         for record in await self.repository.active_games_in(guild_id):
             engine = _engine(record.game)
             state = self._state_of(engine, record)
-            lines.append((record, self.status_line(engine, record, state, None)))
+            lines.append((record, status_line(engine.view(state, None), engine.outcome(state))))
         return lines
-
-    def status_line(self, engine: Engine, game: GameRecord, state: object, seat: int | None) -> str:
-        """Whose move it is, seen by ``seat`` (``None``: the channel, with placeholders)."""
-        return status_line(engine.view(state, seat), engine.outcome(state))
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -351,13 +346,13 @@ class Referee:
         record: GameRecord,
         seat: int | None,
         kind: LogKind,
-        entry: object,
+        text: str,
         engine: Engine,
         state: object,
         outcome: Outcome | None,
     ) -> GameRecord:
+        """Log ``text`` and store ``state``; a move that lost a race is refused, not retried."""
         ending = Ending(outcome.winner, outcome.reason.value) if outcome else None
-        text = json.dumps(entry.to_json()) if isinstance(entry, Outcome) else str(entry)
         try:
             stored = await self.repository.append(
                 record, seat=seat, kind=kind, text=text, state=engine.to_json(state), ending=ending
@@ -374,8 +369,9 @@ class Referee:
         """End a game from outside its rules: logged as an END entry with the outcome."""
         engine = table.engine
         final = engine.conclude(table.state, outcome)
+        text = json.dumps(outcome.to_json())
         stored = await self._store(
-            table.record, table.seat, LogKind.END, outcome, engine, final, outcome
+            table.record, table.seat, LogKind.END, text, engine, final, outcome
         )
         return Report(stored, self._notices(engine, stored, final, events))
 
@@ -439,10 +435,10 @@ def _engine(key: str) -> Engine:
     try:
         return ENGINES[key]
     except KeyError:
-        raise RefereeError(f"There is no game called `{key[:40]}`.") from None
+        raise RefereeError(f"There is no game called `{shorten(key)}`.") from None
 
 
-def replay(engine: Engine, game: GameRecord, entries: list) -> object:
+def replay(engine: Engine, game: GameRecord, entries: list[LogEntry]) -> object:
     """Rebuild a game's state from its seed and log; storage tests compare it to the snapshot."""
     state = engine.new_game(engine.rules_from_json(game.rules), game.seed)
     for entry in entries:

@@ -451,7 +451,7 @@ async def test_two_games_need_the_game_number(
 
     assert [s.content for s in seen_by(driver, alice, seq)] == [
         "You are in several games: #1 (Sea Battle), #2 (Sea Battle). "
-        "Say which: start with the game number, like `#1 B5`."
+        "Say which: start your move with the game number, like `#1 B5`."
     ]
     assert (await stored_game(driver, 1)).ply == first.ply
     assert (await stored_game(driver, 2)).ply == second.ply

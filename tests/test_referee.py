@@ -370,6 +370,8 @@ async def test_a_bare_move_in_two_games_is_refused_and_names_both(
     assert f"#{first.id}" in str(error) and f"#{second.id}" in str(error)
     assert f"`#{first.id} B5`" in str(error), "the sentence shows how to name a game"
     await refused(repo, lambda: referee.board(ALICE), "several games")
+    error = await refused(repo, lambda: referee.resign(ALICE), "several games")
+    assert f"`/resign game:{first.id}`" in str(error), "commands name their `game` option"
 
     shooter = state_of(second).turn
     assert shooter is not None
