@@ -88,7 +88,7 @@ async def play(game_key: str, games: int, database: Path) -> dict[str, list[floa
             start = time.perf_counter()
             report = await referee.act(players[seat], f"#{game.id} {text}")
             acted = time.perf_counter()
-            sizes = [len(m.board.png) for m in await present_all(report.notices)]
+            sizes = [len(m.board.png) for m in present_all(report.notices)]
             done = time.perf_counter()
             samples["storage"].append(clock.storage)
             samples["rules"].append(acted - start - clock.storage)

@@ -76,7 +76,7 @@ def present(notice: Notice) -> Message:
     return Message(content, render_board(game, notice.view), quick)
 
 
-async def present_all(notices: Sequence[Notice]) -> list[Message]:
+def present_all(notices: Sequence[Notice]) -> list[Message]:
     """``present`` every notice of a report.
 
     Boards render on the event loop itself: measured in ``benchmarks/moves.py``, a

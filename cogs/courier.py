@@ -28,10 +28,10 @@ def as_file(message: Message) -> discord.File:
     return discord.File(io.BytesIO(board.png), board.filename, description=board.alt)
 
 
-def quick_view(game: GameRecord, message: Message) -> discord.ui.View | discord.utils.MISSING:
+def quick_view(game: GameRecord, message: Message) -> discord.ui.View | None:
     """Buttons for the moves a player may want to press (setup's random fleet, ready)."""
     if not message.quick_moves:
-        return discord.utils.MISSING
+        return None
     view = discord.ui.View(timeout=None)
     for label, move in message.quick_moves:
         view.add_item(MoveButton(game.id, move, label))
@@ -58,7 +58,7 @@ class Courier:
         answering_seat: int | None = None,
     ) -> None:
         """Send every notice; the one for ``answering_seat`` answers ``answering``."""
-        messages = await present_all(report.notices)
+        messages = present_all(report.notices)
         live_message_id = report.game.public_message_id
         for notice, message in zip(report.notices, messages, strict=True):
             if notice.audience is None:
@@ -82,14 +82,14 @@ class Courier:
             "ephemeral": interaction.guild_id is not None,
         }
         view = quick_view(game, message)
-        if view is not discord.utils.MISSING:
+        if view is not None:  # interactions take no ``view=None``
             kwargs["view"] = view
         if interaction.response.is_done():
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
 
-    async def send_dm(self, notice: Notice, message: Message) -> bool:
+    async def send_dm(self, notice: Notice, message: Message) -> None:
         """DM a player their notice; if their DMs are closed, ask them in the channel."""
         user_id = notice.user_id
         assert user_id is not None
@@ -107,8 +107,6 @@ class Courier:
                 "direct messages from this server's members, then use `/board`.",
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
             )
-            return False
-        return True
 
     def channel(self, game: GameRecord) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)

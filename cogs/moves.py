@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.client import RefereeBot
 from bot.games import ENGINES
-from bot.presenter import present_all
+from bot.presenter import present
 from bot.referee import Report
 from cogs.buttons import BoardButton, MoveButton
 from cogs.courier import Courier
@@ -94,8 +94,7 @@ class Moves(commands.Cog):
 
     async def show_board(self, interaction: discord.Interaction, game_id: int | None) -> None:
         notice = await self.bot.referee.board(interaction.user.id, game_id)
-        (message,) = await present_all([notice])
-        await self.courier.answer(interaction, notice.game, message)
+        await self.courier.answer(interaction, notice.game, present(notice))
 
     # -- shared -------------------------------------------------------------------------------
 
