@@ -58,8 +58,11 @@ class Courier:
         answering_seat: int | None = None,
     ) -> None:
         """Send every notice; the one for ``answering_seat`` answers ``answering``."""
+        game = report.game
+        # Never the move itself: during setup it would place a ship in the log.
+        log.info("game %s: ply %d, telling %d audiences", game.id, game.ply, len(report.notices))
         messages = present_all(report.notices)
-        live_message_id = report.game.public_message_id
+        live_message_id = game.public_message_id
         for notice, message in zip(report.notices, messages, strict=True):
             if notice.audience is None:
                 live_message_id = await self.show_in_channel(

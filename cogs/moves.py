@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -15,8 +13,6 @@ from bot.referee import Report
 from cogs.buttons import BoardButton, MoveButton
 from cogs.courier import Courier
 from cogs.replies import answering_errors, tell
-
-log = logging.getLogger("referee.moves")
 
 GAME_OPTION = "Game number, when you play several (like 12)"
 
