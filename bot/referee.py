@@ -237,6 +237,20 @@ class Referee:
         view = engine.view(state, seat)
         return Notice(record, seat, (status_line(view, engine.outcome(state)),), view)
 
+    async def help(self, user_id: int) -> str:
+        """The rules and notation of the games a player is in, or how to start one."""
+        games = await self.repository.active_games_of(user_id)
+        if not games:
+            titles = " or ".join(engine.title for engine in ENGINES.values())
+            return f"Start a game of {titles} with `/play` in a server; `/rules` explains each."
+        texts = []
+        for record in games[:3]:
+            engine = _engine(record.game)
+            texts.append(
+                f"Game #{record.id}: {engine.describe(engine.rules_from_json(record.rules))}"
+            )
+        return "\n\n".join(texts)
+
     async def suggestions(self, user_id: int, typed: str) -> list[str]:
         """Autocomplete for ``/move``: legal moves matching what was typed, from views only."""
         game_id, move = self._split_prefix(typed, None)

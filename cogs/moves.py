@@ -15,6 +15,7 @@ from cogs.courier import Courier
 from cogs.replies import answering_errors, tell
 
 GAME_OPTION = "Game number, when you play several (like 12)"
+HELP_WORDS = {"help", "rules", "?", "/help"}
 
 
 class Moves(commands.Cog):
@@ -32,6 +33,9 @@ class Moves(commands.Cog):
         text = message.content.strip()
         if not text:
             await message.channel.send("Send your move as text, like `B5`.")
+            return
+        if text.lower() in HELP_WORDS:
+            await message.channel.send((await self.bot.referee.help(message.author.id))[:2000])
             return
         async with answering_errors(message.channel.send, f"DM move by {message.author.id}"):
             await self.courier.deliver(await self.bot.referee.act(message.author.id, text))

@@ -776,3 +776,17 @@ async def test_setup_words_are_suggested_during_setup(
     await start_game(driver, alice, bob)
     choices = await driver.autocomplete(alice, "move", focused="text", guild=False, text="r")
     assert [c["value"] for c in choices] == ["random", "ready"]
+
+
+async def test_a_dm_asking_for_help_gets_the_rules_of_the_game(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """`help` is not a move: the player gets the rules and notation, and nothing changes."""
+    stranger = driver.add_user("carol")
+    await driver.dm(stranger, "help")
+    assert "`/play`" in driver.dms_to(stranger)[-1].content
+    game = await game_in_play(driver, alice, bob)
+    await driver.dm(alice, "Help")
+    reply = driver.dms_to(alice)[-1].content
+    assert reply.startswith(f"Game #{game.id}: **Sea Battle (classic)**") and "`B5`" in reply
+    assert (await stored_game(driver, game.id)).ply == game.ply
