@@ -384,8 +384,13 @@ class SqliteRepository:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
+            # The live message may have been posted since ``game`` was read.
+            live_message_id = await self._scalar(
+                "SELECT public_message_id FROM games WHERE id = ?", game.id
+            )
         return replace(
             game,
+            public_message_id=live_message_id,
             ply=game.ply + 1,
             state=state,
             status=status,

@@ -442,3 +442,14 @@ async def test_active_games_of_a_user_and_in_a_guild(repo: SqliteRepository) -> 
     await repo.set_public_message(alice_bob.id, 777)
     stored = await repo.get_game(alice_bob.id)
     assert stored is not None and stored.public_message_id == 777 and stored.ply == 0
+
+
+async def test_a_move_returns_the_live_message_posted_since_the_game_was_read(
+    repo: SqliteRepository, referee: Referee
+) -> None:
+    """The courier edits the live message the move returns: one posted meanwhile counts."""
+    game = await start_game(referee)
+    assert game.public_message_id is None
+    await repo.set_public_message(game.id, 4242)
+    moved = await repo.append(game, seat=0, kind=LogKind.MOVE, text="random", state=game.state)
+    assert moved.public_message_id == 4242
