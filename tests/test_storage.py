@@ -445,10 +445,10 @@ async def test_active_games_of_a_user_and_in_a_guild(repo: SqliteRepository) -> 
 
 
 async def test_a_move_returns_the_live_message_posted_since_the_game_was_read(
-    repo: SqliteRepository, referee: Referee
+    repo: SqliteRepository,
 ) -> None:
     """The courier edits the live message the move returns: one posted meanwhile counts."""
-    game = await start_game(referee)
+    game = await start_game(Referee(repo))
     assert game.public_message_id is None
     await repo.set_public_message(game.id, 4242)
     moved = await repo.append(game, seat=0, kind=LogKind.MOVE, text="random", state=game.state)
