@@ -395,7 +395,8 @@ class Referee:
         """A notice for each audience the events speak to: the events, a status line, a view.
 
         An audience with no event learns nothing new and is left alone: a ship placed in
-        secret neither messages the opponent nor touches the channel.
+        secret neither messages the opponent nor touches the channel. During setup a
+        player's own events already say what to do next, so they get no status line.
         """
         notices = []
         outcome = engine.outcome(state)
@@ -404,7 +405,8 @@ class Referee:
             if not texts:
                 continue
             view = engine.view(state, audience)
-            texts.append(status_line(view, outcome))
+            if audience is None or view.phase is not Phase.SETUP:
+                texts.append(status_line(view, outcome))
             notices.append(Notice(game, audience, tuple(texts), view))
         return tuple(notices)
 

@@ -229,7 +229,7 @@ async def test_accept_starts_the_game_by_dm_and_posts_the_live_message(
             f"against {rival.mention}, once both of you can receive my messages."
         )
         assert setup.content.startswith("**Sea Battle #1**\nYour Sea Battle game #1 has begun.")
-        assert setup.content.endswith("\nSet up your side, then write `ready`.")
+        assert setup.content.endswith("`/rules` has the full rules.")
         assert "**Random fleet**" in setup.content and "`A1 A4`" in setup.content
         assert len(setup.content) < 500  # a short instruction; `/rules` has the rest
         assert setup.custom_ids == ["move:1:random"]

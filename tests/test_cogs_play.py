@@ -146,8 +146,7 @@ async def test_ships_placed_one_by_one_show_the_board_after_each_step(
     await driver.dm(alice, "ready")
 
     assert driver.dms_to(alice)[-1].content == (
-        "**Sea Battle #1**\nYour fleet is confirmed. Waiting for your opponent to set theirs.\n"
-        "Your side is set; waiting for your opponent."
+        "**Sea Battle #1**\nYour fleet is confirmed. Waiting for your opponent to set theirs."
     )
     (edit,) = in_channel_since(driver, seq)
     assert edit.kind == "edit" and edit.message_id == game.public_message_id
