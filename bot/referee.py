@@ -14,7 +14,7 @@ import re
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from weakref import WeakValueDictionary
 
 from bot.games import ENGINES
@@ -39,6 +39,7 @@ from bot.storage import (
     LogKind,
     Repository,
     StaleGameError,
+    Tidings,
 )
 
 _GAME_PREFIX = re.compile(r"^\s*#\s*(\d{1,9})\s*(.*)$", re.S)
@@ -161,21 +162,23 @@ class Referee:
         seed = self._seed_source()
         rules = engine.rules_from_json(challenge.rules)
         state = engine.new_game(rules, seed)
+        setup = f"Your {engine.title} game has begun. {engine.setup_instructions(rules)}"
+        events = (
+            Event(0, setup),
+            Event(1, setup),
+            Event(None, "Challenge accepted: both players are setting up in secret."),
+        )
+        tidings = self._tidings(engine, state, events)
         game = await self.repository.accept_challenge(
             challenge_id,
             seed=seed,
             seats=(challenge.challenger_id, challenge.opponent_id),
             state=engine.to_json(state),
+            tidings=tidings,
         )
         if game is None:
             raise RefereeError("That challenge is already closed.")
-        setup = f"Your {engine.title} game #{game.id} has begun. {engine.setup_instructions(rules)}"
-        events = (
-            Event(0, setup),
-            Event(1, setup),
-            Event(None, f"{engine.title} game #{game.id}: {name_of(0)} against {name_of(1)}."),
-        )
-        return Report(game, self._notices(engine, game, state, events))
+        return Report(game, self._notices(engine, game, state, tidings))
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -188,12 +191,8 @@ class Referee:
             engine, state, seat = table.engine, table.state, table.seat
             action = engine.parse_action(state, seat, move)
             transition = engine.apply(state, seat, action)
-            outcome = engine.outcome(transition.state)
-            stored = await self._store(
-                table.record, seat, LogKind.MOVE, str(action), engine, transition.state, outcome
-            )
-            return Report(
-                stored, self._notices(engine, stored, transition.state, transition.events)
+            return await self._commit(
+                table, LogKind.MOVE, str(action), transition.state, transition.events
             )
 
     async def resign(self, user_id: int, game_id: int | None = None) -> Report:
@@ -355,21 +354,26 @@ class Referee:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
-    async def _store(
-        self,
-        record: GameRecord,
-        seat: int | None,
-        kind: LogKind,
-        text: str,
-        engine: Engine,
-        state: object,
-        outcome: Outcome | None,
-    ) -> GameRecord:
-        """Log ``text`` and store ``state``; a move that lost a race is refused, not retried."""
+    async def _commit(
+        self, table: _Table, kind: LogKind, text: str, state: object, events: tuple[Event, ...]
+    ) -> Report:
+        """Log ``text``, store ``state`` and hold what each audience is to be told, at once.
+
+        A move that lost a race is refused, not retried.
+        """
+        engine = table.engine
+        outcome = engine.outcome(state)
         ending = Ending(outcome.winner, outcome.reason.value) if outcome else None
+        tidings = self._tidings(engine, state, events)
         try:
             stored = await self.repository.append(
-                record, seat=seat, kind=kind, text=text, state=engine.to_json(state), ending=ending
+                table.record,
+                seat=table.seat,
+                kind=kind,
+                text=text,
+                state=engine.to_json(state),
+                ending=ending,
+                tidings=tidings,
             )
         except StaleGameError:
             raise RefereeError(
@@ -377,28 +381,21 @@ class Referee:
                 "Check your latest board with `/board`."
             ) from None
         self._remember(stored, state)
-        return stored
+        return Report(stored, self._notices(engine, stored, state, tidings))
 
     async def _conclude(self, table: _Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
         """End a game from outside its rules: logged as an END entry with the outcome."""
-        engine = table.engine
-        final = engine.conclude(table.state, outcome)
-        text = json.dumps(outcome.to_json())
-        stored = await self._store(
-            table.record, table.seat, LogKind.END, text, engine, final, outcome
-        )
-        return Report(stored, self._notices(engine, stored, final, events))
+        final = table.engine.conclude(table.state, outcome)
+        return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
 
-    def _notices(
-        self, engine: Engine, game: GameRecord, state: object, events: tuple[Event, ...]
-    ) -> tuple[Notice, ...]:
-        """A notice for each audience the events speak to: the events, a status line, a view.
+    def _tidings(self, engine: Engine, state: object, events: tuple[Event, ...]) -> Tidings:
+        """What each audience the events speak to is told: the events and a status line.
 
         An audience with no event learns nothing new and is left alone: a ship placed in
         secret neither messages the opponent nor touches the channel. During setup a
         player's own events already say what to do next, so they get no status line.
         """
-        notices = []
+        tidings = []
         outcome = engine.outcome(state)
         for audience in (0, 1, None):
             texts = [event.text for event in events if event.audience == audience]
@@ -407,8 +404,40 @@ class Referee:
             view = engine.view(state, audience)
             if audience is None or view.phase is not Phase.SETUP:
                 texts.append(status_line(view, outcome))
-            notices.append(Notice(game, audience, tuple(texts), view))
-        return tuple(notices)
+            tidings.append((audience, tuple(texts)))
+        return tuple(tidings)
+
+    def _notices(
+        self, engine: Engine, game: GameRecord, state: object, tidings: Tidings
+    ) -> tuple[Notice, ...]:
+        """The tidings with each audience's view of the board as it stands."""
+        return tuple(
+            Notice(game, audience, texts, engine.view(state, audience))
+            for audience, texts in tidings
+        )
+
+    # -- delivery -----------------------------------------------------------------------------
+
+    async def undelivered(self) -> list[Report]:
+        """Reports stored but never confirmed delivered: the process stopped in between.
+
+        Their texts are the ones stored with the change; their boards show the game as it
+        stands now, which is what a player needs after the interruption.
+        """
+        reports = []
+        for pending in await self.repository.pending():
+            game = await self.repository.get_game(pending.game_id)
+            if game is None:
+                continue
+            engine = _engine(game.game)
+            state = self._state_of(engine, game)
+            notices = self._notices(engine, game, state, pending.tidings)
+            reports.append(Report(replace(game, ply=pending.ply), notices))
+        return reports
+
+    async def delivered(self, report: Report) -> None:
+        """Every notice of ``report`` went out: it will not be sent again."""
+        await self.repository.delivered(report.game.id, report.game.ply)
 
 
 def status_line(view: View, outcome: Outcome | None) -> str:

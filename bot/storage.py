@@ -65,6 +65,13 @@ CREATE TABLE IF NOT EXISTS actions (
     created_at REAL    NOT NULL,
     PRIMARY KEY (game_id, ply)
 );
+CREATE TABLE IF NOT EXISTS outbox (
+    game_id    INTEGER NOT NULL REFERENCES games(id),
+    ply        INTEGER NOT NULL,
+    notices    TEXT    NOT NULL,
+    created_at REAL    NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
 CREATE INDEX IF NOT EXISTS games_by_status_seat0 ON games (status, seat0_id);
 CREATE INDEX IF NOT EXISTS games_by_status_seat1 ON games (status, seat1_id);
 CREATE INDEX IF NOT EXISTS games_by_status_guild ON games (status, guild_id);
@@ -140,6 +147,19 @@ class LogEntry:
     text: str
 
 
+Tidings = tuple[tuple[int | None, tuple[str, ...]], ...]
+"""What each audience (a seat, or ``None`` for the channel) is to be told of one change."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Tidings stored with a change and not yet confirmed as delivered."""
+
+    game_id: int
+    ply: int
+    tidings: Tidings
+
+
 @dataclass(frozen=True)
 class Ending:
     """How a finished game ended, written in the same transaction as its last entry."""
@@ -171,7 +191,13 @@ class Repository(Protocol):
     ) -> bool: ...
 
     async def accept_challenge(
-        self, challenge_id: int, *, seed: int, seats: tuple[int, int], state: dict[str, Any]
+        self,
+        challenge_id: int,
+        *,
+        seed: int,
+        seats: tuple[int, int],
+        state: dict[str, Any],
+        tidings: Tidings = (),
     ) -> GameRecord | None: ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
@@ -185,9 +211,14 @@ class Repository(Protocol):
         text: str,
         state: dict[str, Any],
         ending: Ending | None = None,
+        tidings: Tidings = (),
     ) -> GameRecord: ...
 
     async def log(self, game_id: int) -> list[LogEntry]: ...
+
+    async def pending(self) -> list[Pending]: ...
+
+    async def delivered(self, game_id: int, ply: int) -> None: ...
 
     async def set_public_message(self, game_id: int, message_id: int) -> None: ...
 
@@ -306,7 +337,13 @@ class SqliteRepository:
             return cursor.rowcount == 1
 
     async def accept_challenge(
-        self, challenge_id: int, *, seed: int, seats: tuple[int, int], state: dict[str, Any]
+        self,
+        challenge_id: int,
+        *,
+        seed: int,
+        seats: tuple[int, int],
+        state: dict[str, Any],
+        tidings: Tidings = (),
     ) -> GameRecord | None:
         """Create the game and close the challenge in one transaction; None if already closed."""
         async with self._transaction():
@@ -336,6 +373,7 @@ class SqliteRepository:
                 "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
                 (game_id, challenge_id),
             )
+            await self._hold(game_id, 0, tidings, now)
         game = await self.get_game(game_id)
         assert game is not None
         return game
@@ -355,8 +393,9 @@ class SqliteRepository:
         text: str,
         state: dict[str, Any],
         ending: Ending | None = None,
+        tidings: Tidings = (),
     ) -> GameRecord:
-        """Log one entry and store the new snapshot, atomically.
+        """Log one entry, store the new snapshot and hold its tidings, atomically.
 
         Raises StaleGameError when the stored game is no longer at ``game.ply``: the same
         move sent twice, or two moves racing, and only the first one counts.
@@ -384,6 +423,7 @@ class SqliteRepository:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
+            await self._hold(game.id, game.ply + 1, tidings, now)
             # The live message may have been posted since ``game`` was read.
             live_message_id = await self._scalar(
                 "SELECT public_message_id FROM games WHERE id = ?", game.id
@@ -405,6 +445,30 @@ class SqliteRepository:
             (game_id,),
         )
         return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
+
+    async def _hold(self, game_id: int, ply: int, tidings: Tidings, now: float) -> None:
+        """Keep a change's tidings until delivered, so a crash in between loses none."""
+        if tidings:
+            await self._db.execute(
+                "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, ?)",
+                (game_id, ply, json.dumps([[a, list(t)] for a, t in tidings]), now),
+            )
+
+    async def pending(self) -> list[Pending]:
+        """Tidings whose delivery was never confirmed (the process stopped in between)."""
+        rows = await self._db.execute_fetchall(
+            "SELECT game_id, ply, notices FROM outbox ORDER BY game_id, ply"
+        )
+        return [
+            Pending(row[0], row[1], tuple((a, tuple(t)) for a, t in json.loads(row[2])))
+            for row in rows
+        ]
+
+    async def delivered(self, game_id: int, ply: int) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "DELETE FROM outbox WHERE game_id = ? AND ply = ?", (game_id, ply)
+            )
 
     async def set_public_message(self, game_id: int, message_id: int) -> None:
         async with self._transaction():

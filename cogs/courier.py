@@ -17,10 +17,15 @@ from bot.presenter import Message, fill_names, present_all, title
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
 from cogs.buttons import BoardButton, MoveButton
+from cogs.replies import answering_errors
 
 log = logging.getLogger("referee.courier")
 
 CANNOT_DM = 50007
+
+
+async def _nobody(text: str) -> None:
+    """No one asked for a redelivery, so a failed one is only logged."""
 
 
 def as_file(message: Message) -> discord.File:
@@ -74,6 +79,14 @@ class Courier:
                 await self.send_dm(notice, message)
         if report.finished:
             await self.announce_end(report, live_message_id)
+        await self.bot.referee.delivered(report)
+
+    async def redeliver(self) -> None:
+        """Deliver what a stopped process had stored but not sent, oldest first."""
+        for report in await self.bot.referee.undelivered():
+            log.info("game %s: delivering ply %d after a restart", report.game.id, report.game.ply)
+            async with answering_errors(_nobody, f"game {report.game.id}: redelivery"):
+                await self.deliver(report)
 
     async def answer(
         self, interaction: discord.Interaction, game: GameRecord, message: Message

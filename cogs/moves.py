@@ -22,6 +22,14 @@ class Moves(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self.courier = Courier(bot)
+        self._redelivered = False
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once per process: send what the last one stored but could not deliver."""
+        if not self._redelivered:
+            self._redelivered = True
+            await self.courier.redeliver()
 
     # -- DM text ------------------------------------------------------------------------------
 

@@ -228,7 +228,7 @@ async def test_accept_starts_the_game_by_dm_and_posts_the_live_message(
             "I can reach you here: this is where I will referee your **Sea Battle** game "
             f"against {rival.mention}, once both of you can receive my messages."
         )
-        assert setup.content.startswith("**Sea Battle #1**\nYour Sea Battle game #1 has begun.")
+        assert setup.content.startswith("**Sea Battle #1**\nYour Sea Battle game has begun.")
         assert setup.content.endswith("`/rules` has the full rules.")
         assert "**Random fleet**" in setup.content and "`A1 A4`" in setup.content
         assert len(setup.content) < 500  # a short instruction; `/rules` has the rest
@@ -243,7 +243,7 @@ async def test_accept_starts_the_game_by_dm_and_posts_the_live_message(
     assert game.public_message_id == live.id
     assert live.content == (
         f"**Sea Battle #1** · {alice.mention} vs {bob.mention}\n"
-        f"Sea Battle game #1: {alice.mention} against {bob.mention}.\n"
+        "Challenge accepted: both players are setting up in secret.\n"
         f"Setting up: waiting for {alice.mention} and {bob.mention}."
     )
     assert live.custom_ids == ["board:1"]
@@ -286,7 +286,7 @@ async def test_closed_dms_hold_the_game_until_they_open(
     for user in (alice, bob):
         setup = driver.dms_to(user)[-1]
         assert setup.custom_ids == ["move:1:random"]
-        assert setup.content.startswith("**Sea Battle #1**\nYour Sea Battle game #1 has begun.")
+        assert setup.content.startswith("**Sea Battle #1**\nYour Sea Battle game has begun.")
     assert len(channel_messages(driver)) == 2
 
 

@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
+
 from bot.games.core import Phase
 from bot.storage import GameStatus
 from tests.cog_helpers import (
@@ -233,3 +235,42 @@ async def test_winning_shot_right_after_a_restart_links_the_live_message(
         assert announcement.content.endswith(f"/{new.guild_id}/{new.channel_id}/{live.id}"), (
             announcement.content
         )
+
+
+async def test_a_move_stored_just_before_a_crash_is_delivered_after_the_restart(
+    driver: DiscordDriver,
+    alice: FakeUser,
+    bob: FakeUser,
+    database: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The process dies between storing a shot and telling anyone: the restarted bot tells.
+
+    Otherwise the shooter would never see the answer and the opponent would never learn
+    it is their turn, and the game would stall though nothing was lost from the database.
+    """
+    game = await game_in_play(driver, alice, bob)
+    courier = driver.client.get_cog("Moves").courier  # type: ignore[union-attr]
+
+    async def dies_before_sending(report: object, **_: object) -> None:
+        """The process is gone: nothing is sent, nothing is confirmed."""
+
+    monkeypatch.setattr(courier, "deliver", dies_before_sending)
+    shooter, miss = await shoot(driver, game.id, hit=False)
+    target = bob if shooter == alice else alice
+    silent = await stored_game(driver, game.id)
+    assert silent.ply == game.ply + 1  # stored...
+    assert not driver.dms_to(shooter)[-1].content.startswith(f"**Sea Battle #1**\n{miss}")
+    await driver.close()  # ...and never told
+
+    async with same_world(database, driver) as new:
+        told_shooter = new.dms_to(shooter)[-1].content
+        told_target = new.dms_to(target)[-1].content
+        assert told_shooter.startswith(f"**Sea Battle #1**\n{miss}: miss.")
+        assert told_target.startswith(f"**Sea Battle #1**\nYour opponent shot at {miss}: miss.")
+        live = new.server.messages[silent.public_message_id]
+        assert miss in live.content and png_of(new, live.id) == render_for(silent, None)
+        assert await new.client.repository.pending() == []  # type: ignore[attr-defined]
+        count = len(new.dms_to(shooter))
+    async with same_world(database, driver) as again:  # delivered once, not at every start
+        assert len(again.dms_to(shooter)) == count

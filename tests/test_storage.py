@@ -453,3 +453,43 @@ async def test_a_move_returns_the_live_message_posted_since_the_game_was_read(
     await repo.set_public_message(game.id, 4242)
     moved = await repo.append(game, seat=0, kind=LogKind.MOVE, text="random", state=game.state)
     assert moved.public_message_id == 4242
+
+
+async def test_tidings_are_held_with_their_change_and_released_once_delivered(
+    repo: SqliteRepository,
+) -> None:
+    """The outbox: what to tell whom is stored in the move's own transaction."""
+    referee = Referee(repo)
+    game = await start_game(referee)
+    assert [(p.game_id, p.ply) for p in await repo.pending()] == [(game.id, 0)]  # the setup DMs
+    await repo.delivered(game.id, 0)
+    told = ((0, ("Placed.",)), (None, ("Ready.", "Waiting.")))
+    moved = await repo.append(
+        game, seat=0, kind=LogKind.MOVE, text="random", state=game.state, tidings=told
+    )
+    (pending,) = await repo.pending()
+    assert (pending.game_id, pending.ply, pending.tidings) == (game.id, moved.ply, told)
+    with pytest.raises(StaleGameError):  # a refused move holds nothing
+        await repo.append(
+            game, seat=0, kind=LogKind.MOVE, text="random", state=game.state, tidings=told
+        )
+    assert len(await repo.pending()) == 1
+    await repo.delivered(game.id, moved.ply)
+    assert await repo.pending() == []
+
+
+async def test_the_referee_redelivers_what_was_never_confirmed(repo: SqliteRepository) -> None:
+    referee = Referee(repo)
+    game = await start_game(referee)
+    (setup,) = await referee.undelivered()
+    assert setup.game.id == game.id and [n.audience for n in setup.notices] == [0, 1, None]
+    await referee.delivered(setup)
+    report = await referee.act(ALICE, "random")
+    (again,) = await referee.undelivered()
+    assert again.game.ply == report.game.ply
+    assert [(n.audience, n.texts) for n in again.notices] == [
+        (n.audience, n.texts) for n in report.notices
+    ]
+    assert again.notices[0].view == report.notices[0].view
+    await referee.delivered(again)
+    assert await referee.undelivered() == []
