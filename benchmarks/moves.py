@@ -1,8 +1,9 @@
 """Benchmark: whole moves through the referee, a real SQLite file and the renderers.
 
 Plays random games of every preset the way players do (``random``, ``ready``, then shots
-by text), renders every image each move sends, and prints per-move p50 / p95 times split
-into rules, storage and rendering, moves per second, and image sizes.
+by text), renders every image each move sends, confirms its delivery as the bot does, and
+prints per-move p50 / p95 times split into rules, storage and rendering, moves per second,
+and image sizes.
 
     python -m benchmarks.moves [--games 40] [--game seabattle]
 """
@@ -89,10 +90,12 @@ async def play(game_key: str, games: int, database: Path) -> dict[str, list[floa
             report = await referee.act(players[seat], f"#{game.id} {text}")
             acted = time.perf_counter()
             sizes = [len(m.board.png) for m in present_all(report.notices)]
+            rendered = time.perf_counter()
+            await referee.delivered(report)  # the courier confirms once all is sent
             done = time.perf_counter()
-            samples["storage"].append(clock.storage)
+            samples["storage"].append(clock.storage + done - rendered)
             samples["rules"].append(acted - start - clock.storage)
-            samples["render"].append(done - acted)
+            samples["render"].append(rendered - acted)
             samples["move"].append(done - start)
             images.extend(sizes)
     await repository.close()

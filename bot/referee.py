@@ -168,7 +168,8 @@ class Referee:
             Event(1, setup),
             Event(None, "Challenge accepted: both players are setting up in secret."),
         )
-        tidings = self._tidings(engine, state, events)
+        views = _Views(engine, state)
+        tidings = self._tidings(views, events)
         game = await self.repository.accept_challenge(
             challenge_id,
             seed=seed,
@@ -178,7 +179,7 @@ class Referee:
         )
         if game is None:
             raise RefereeError("That challenge is already closed.")
-        return Report(game, self._notices(engine, game, state, tidings))
+        return Report(game, self._notices(game, views, tidings))
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -362,9 +363,10 @@ class Referee:
         A move that lost a race is refused, not retried.
         """
         engine = table.engine
-        outcome = engine.outcome(state)
+        views = _Views(engine, state)
+        outcome = views.outcome
         ending = Ending(outcome.winner, outcome.reason.value) if outcome else None
-        tidings = self._tidings(engine, state, events)
+        tidings = self._tidings(views, events)
         try:
             stored = await self.repository.append(
                 table.record,
@@ -381,14 +383,14 @@ class Referee:
                 "Check your latest board with `/board`."
             ) from None
         self._remember(stored, state)
-        return Report(stored, self._notices(engine, stored, state, tidings))
+        return Report(stored, self._notices(stored, views, tidings))
 
     async def _conclude(self, table: _Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
         """End a game from outside its rules: logged as an END entry with the outcome."""
         final = table.engine.conclude(table.state, outcome)
         return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
 
-    def _tidings(self, engine: Engine, state: object, events: tuple[Event, ...]) -> Tidings:
+    def _tidings(self, views: _Views, events: tuple[Event, ...]) -> Tidings:
         """What each audience the events speak to is told: the events and a status line.
 
         An audience with no event learns nothing new and is left alone: a ship placed in
@@ -396,25 +398,19 @@ class Referee:
         player's own events already say what to do next, so they get no status line.
         """
         tidings = []
-        outcome = engine.outcome(state)
         for audience in (0, 1, None):
             texts = [event.text for event in events if event.audience == audience]
             if not texts:
                 continue
-            view = engine.view(state, audience)
+            view = views[audience]
             if audience is None or view.phase is not Phase.SETUP:
-                texts.append(status_line(view, outcome))
+                texts.append(status_line(view, views.outcome))
             tidings.append((audience, tuple(texts)))
         return tuple(tidings)
 
-    def _notices(
-        self, engine: Engine, game: GameRecord, state: object, tidings: Tidings
-    ) -> tuple[Notice, ...]:
+    def _notices(self, game: GameRecord, views: _Views, tidings: Tidings) -> tuple[Notice, ...]:
         """The tidings with each audience's view of the board as it stands."""
-        return tuple(
-            Notice(game, audience, texts, engine.view(state, audience))
-            for audience, texts in tidings
-        )
+        return tuple(Notice(game, audience, texts, views[audience]) for audience, texts in tidings)
 
     # -- delivery -----------------------------------------------------------------------------
 
@@ -430,8 +426,8 @@ class Referee:
             if game is None:
                 continue
             engine = _engine(game.game)
-            state = self._state_of(engine, game)
-            notices = self._notices(engine, game, state, pending.tidings)
+            views = _Views(engine, self._state_of(engine, game))
+            notices = self._notices(game, views, pending.tidings)
             reports.append(Report(replace(game, ply=pending.ply), notices))
         return reports
 
@@ -464,6 +460,21 @@ def status_line(view: View, outcome: Outcome | None) -> str:
     if seat is None:
         return " and ".join(name_of(s) for s in sorted(movers)) + " to move."
     return "Your move." if seat in movers else "Your opponent's move."
+
+
+class _Views:
+    """Each audience's view of one state, built once and shared by texts and boards."""
+
+    def __init__(self, engine: Engine, state: object) -> None:
+        self._engine = engine
+        self._state = state
+        self._built: dict[int | None, View] = {}
+        self.outcome = engine.outcome(state)
+
+    def __getitem__(self, audience: int | None) -> View:
+        if audience not in self._built:
+            self._built[audience] = self._engine.view(self._state, audience)
+        return self._built[audience]
 
 
 @dataclass(frozen=True)

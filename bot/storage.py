@@ -286,6 +286,11 @@ class SqliteRepository:
                 raise
             await self._db.execute("COMMIT")
 
+    async def _write(self, sql: str, *params: Any) -> None:
+        """One statement on its own: atomic by itself, and kept out of any open transaction."""
+        async with self._write_lock:
+            await self._db.execute(sql, params)
+
     async def _scalar(self, sql: str, *params: Any) -> Any:
         rows = await self._db.execute_fetchall(sql, params)
         return rows[0][0] if rows else None
@@ -320,10 +325,9 @@ class SqliteRepository:
         return _challenge(rows[0]) if rows else None
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        async with self._transaction():
-            await self._db.execute(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
-            )
+        await self._write(
+            "UPDATE challenges SET message_id = ? WHERE id = ?", message_id, challenge_id
+        )
 
     async def close_challenge(
         self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
@@ -465,16 +469,12 @@ class SqliteRepository:
         ]
 
     async def delivered(self, game_id: int, ply: int) -> None:
-        async with self._transaction():
-            await self._db.execute(
-                "DELETE FROM outbox WHERE game_id = ? AND ply = ?", (game_id, ply)
-            )
+        await self._write("DELETE FROM outbox WHERE game_id = ? AND ply = ?", game_id, ply)
 
     async def set_public_message(self, game_id: int, message_id: int) -> None:
-        async with self._transaction():
-            await self._db.execute(
-                "UPDATE games SET public_message_id = ? WHERE id = ?", (message_id, game_id)
-            )
+        await self._write(
+            "UPDATE games SET public_message_id = ? WHERE id = ?", message_id, game_id
+        )
 
     async def active_games_of(self, user_id: int) -> list[GameRecord]:
         return await self._games(
