@@ -19,6 +19,7 @@ from weakref import WeakValueDictionary
 
 from bot.games import ENGINES
 from bot.games.core import (
+    CorruptStateError,
     EndReason,
     Engine,
     Event,
@@ -499,6 +500,8 @@ def replay(engine: Engine, game: GameRecord, entries: list[LogEntry]) -> object:
     state = engine.new_game(engine.rules_from_json(game.rules), game.seed)
     for entry in entries:
         if entry.kind is LogKind.MOVE:
+            if entry.seat is None:
+                raise CorruptStateError(f"move {entry.ply} of game {game.id} has no seat")
             state = engine.act(state, entry.seat, entry.text).state
         else:
             state = engine.conclude(state, Outcome.from_json(json.loads(entry.text)))

@@ -291,8 +291,12 @@ class SqliteRepository:
         async with self._write_lock:
             await self._db.execute(sql, params)
 
+    async def _rows(self, sql: str, *params: Any) -> list[aiosqlite.Row]:
+        """All rows of a query, in one round trip to the database thread."""
+        return list(await self._db.execute_fetchall(sql, params))
+
     async def _scalar(self, sql: str, *params: Any) -> Any:
-        rows = await self._db.execute_fetchall(sql, params)
+        rows = await self._rows(sql, *params)
         return rows[0][0] if rows else None
 
     # -- challenges ---------------------------------------------------------------------------
@@ -319,9 +323,7 @@ class SqliteRepository:
         return challenge
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
-        rows = await self._db.execute_fetchall(
-            "SELECT * FROM challenges WHERE id = ?", (challenge_id,)
-        )
+        rows = await self._rows("SELECT * FROM challenges WHERE id = ?", challenge_id)
         return _challenge(rows[0]) if rows else None
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -385,7 +387,7 @@ class SqliteRepository:
     # -- games --------------------------------------------------------------------------------
 
     async def get_game(self, game_id: int) -> GameRecord | None:
-        rows = await self._db.execute_fetchall("SELECT * FROM games WHERE id = ?", (game_id,))
+        rows = await self._rows("SELECT * FROM games WHERE id = ?", game_id)
         return _game(rows[0]) if rows else None
 
     async def append(
@@ -444,9 +446,8 @@ class SqliteRepository:
         )
 
     async def log(self, game_id: int) -> list[LogEntry]:
-        rows = await self._db.execute_fetchall(
-            "SELECT ply, seat, kind, text FROM actions WHERE game_id = ? ORDER BY ply",
-            (game_id,),
+        rows = await self._rows(
+            "SELECT ply, seat, kind, text FROM actions WHERE game_id = ? ORDER BY ply", game_id
         )
         return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
 
@@ -460,9 +461,7 @@ class SqliteRepository:
 
     async def pending(self) -> list[Pending]:
         """Tidings whose delivery was never confirmed (the process stopped in between)."""
-        rows = await self._db.execute_fetchall(
-            "SELECT game_id, ply, notices FROM outbox ORDER BY game_id, ply"
-        )
+        rows = await self._rows("SELECT game_id, ply, notices FROM outbox ORDER BY game_id, ply")
         return [
             Pending(row[0], row[1], tuple((a, tuple(t)) for a, t in json.loads(row[2])))
             for row in rows
@@ -490,8 +489,7 @@ class SqliteRepository:
         )
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
-        rows = await self._db.execute_fetchall(sql, params)
-        return [_game(row) for row in rows]
+        return [_game(row) for row in await self._rows(sql, *params)]
 
 
 def _dump(data: dict[str, Any]) -> str:

@@ -39,7 +39,7 @@ class AcceptButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> AcceptButton:
         return cls(int(match["id"]))
 
@@ -63,7 +63,7 @@ class DeclineButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DeclineButton:
         return cls(int(match["id"]))
 
@@ -90,9 +90,9 @@ class MoveButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveButton:
-        return cls(int(match["id"]), match["move"], item.label)
+        return cls(int(match["id"]), match["move"], getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with _guard(interaction, f"game {self.game_id}: button {self.move}"):
@@ -112,7 +112,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"board:(?
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BoardButton:
         return cls(int(match["id"]))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
+from typing import Any
 
 import discord
 
@@ -41,6 +42,11 @@ def quick_view(game: GameRecord, message: Message) -> discord.ui.View | None:
     for label, move in message.quick_moves:
         view.add_item(MoveButton(game.id, move, label))
     return view
+
+
+def or_missing(view: discord.ui.View | None) -> Any:
+    """discord.py's way to say "no view": ``MISSING`` leaves a message's components out."""
+    return discord.utils.MISSING if view is None else view
 
 
 def public_view(game: GameRecord, finished: bool) -> discord.ui.View | None:
@@ -92,18 +98,16 @@ class Courier:
         self, interaction: discord.Interaction, game: GameRecord, message: Message
     ) -> None:
         """Reply to a player's own command: privately in a server, plainly in DMs."""
-        kwargs = {
-            "content": message.content,
-            "file": as_file(message),
-            "ephemeral": interaction.guild_id is not None,
-        }
-        view = quick_view(game, message)
-        if view is not None:  # interactions take no ``view=None``
-            kwargs["view"] = view
+        private = interaction.guild_id is not None
+        view = or_missing(quick_view(game, message))
         if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
+            await interaction.followup.send(
+                message.content, file=as_file(message), ephemeral=private, view=view
+            )
         else:
-            await interaction.response.send_message(**kwargs)
+            await interaction.response.send_message(
+                message.content, file=as_file(message), ephemeral=private, view=view
+            )
 
     async def send_dm(self, notice: Notice, message: Message) -> None:
         """DM a player their notice; if their DMs are closed, ask them in the channel."""
@@ -112,7 +116,9 @@ class Courier:
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
             await channel.send(
-                message.content, file=as_file(message), view=quick_view(notice.game, message)
+                message.content,
+                file=as_file(message),
+                view=or_missing(quick_view(notice.game, message)),
             )
         except discord.Forbidden as error:
             if error.code != CANNOT_DM:
@@ -142,7 +148,7 @@ class Courier:
                 return game.public_message_id
             except discord.NotFound:
                 log.info("game %s: live message gone, posting a new one", game.id)
-        posted = await channel.send(message.content, file=as_file(message), view=view)
+        posted = await channel.send(message.content, file=as_file(message), view=or_missing(view))
         await self.bot.repository.set_public_message(game.id, posted.id)
         return posted.id
 

@@ -182,7 +182,7 @@ def _text_sprite(
     face = font(size)
     with FREETYPE_LOCK:
         left, top, right, bottom = face.getbbox(text, anchor=anchor)
-        width, height = right - left, bottom - top
+        width, height = round(right - left), round(bottom - top)
         if width <= 0 or height <= 0:
             return None
         coverage = Image.new("L", (width, height), 0)

@@ -122,8 +122,13 @@ class CorruptStateError(GameError):
 class View(Protocol):
     """What one audience may know of a game. Renderers and messages see only this."""
 
-    seat: int | None
-    phase: Phase
+    @property
+    def seat(self) -> int | None:
+        """Whose view this is: a seat, or ``None`` for the public."""
+        ...
+
+    @property
+    def phase(self) -> Phase: ...
 
     @property
     def movers(self) -> frozenset[int]:

@@ -31,7 +31,7 @@ from bot.games.seabattle.fleet import (
     spacing_zone,
     unplaced_kinds,
 )
-from bot.games.seabattle.rules import PRESETS, SeaBattleRules, Touching
+from bot.games.seabattle.rules import PRESETS, SeaBattleRules, ShipKind, Touching
 from bot.games.seabattle.state import SeaBattleState, state_from_json, state_to_json
 from bot.games.seabattle.view import FieldView, Mark, SeaBattleView, ShipOutline
 
@@ -249,7 +249,7 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def view(self, state: SeaBattleState, seat: int | None) -> SeaBattleView:
         fields = (self._field(state, 0, seat), self._field(state, 1, seat))
-        to_place = ()
+        to_place: tuple[ShipKind, ...] = ()
         if seat is not None and state.phase is Phase.SETUP:
             rules = state.rules
             to_place = tuple(rules.fleet[i] for i in unplaced_kinds(rules, state.sides[seat].ships))
@@ -258,7 +258,7 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
             phase=state.phase,
             variant=self.variant_name(state.rules),
             size=state.rules.size,
-            fields=fields,  # type: ignore[arg-type]
+            fields=fields,
             turn=state.turn,
             ready=(state.sides[0].ready, state.sides[1].ready),
             to_place=to_place,
@@ -276,8 +276,8 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         clear: set[Cell] = set()
         if rules.marks_around_sunk and seat != owner:
             diagonal = rules.touching is Touching.NONE
-            for ship in sunk:
-                for cell in ship.cells:
+            for wreck in sunk:
+                for cell in wreck.cells:
                     clear.update(neighbours(cell, rules.size, rules.size, diagonal=diagonal))
         rows = []
         for row in range(rules.size):
