@@ -13,6 +13,7 @@ from bot.games import ENGINES
 from bot.storage import ChallengeRecord
 from cogs.buttons import AcceptButton, DeclineButton
 from cogs.courier import CANNOT_DM, Courier
+from cogs.replies import tell
 
 log = logging.getLogger("referee.challenges")
 
@@ -27,6 +28,22 @@ def challenge_text(challenge: ChallengeRecord, note: str = "") -> str:
         f"**{engine.title}** ({variant}). Accept to play by direct message."
     )
     return f"{text}\n{note}" if note else text
+
+
+NEEDED = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "attach_files": "Attach Files",
+}
+"""What the bot needs in a game's channel: its live message carries the public board."""
+
+
+def missing_permissions(permissions: discord.Permissions) -> str:
+    """The needed permissions the bot lacks, as a phrase (empty when it has them all)."""
+    lacking = [name for flag, name in NEEDED.items() if not getattr(permissions, flag)]
+    if len(lacking) <= 1:
+        return "".join(lacking)
+    return ", ".join(lacking[:-1]) + " and " + lacking[-1]
 
 
 def challenge_buttons(challenge_id: int) -> discord.ui.View:
@@ -54,6 +71,14 @@ class Challenges(commands.Cog):
         opponent: discord.User,
         variant: str | None = None,
     ) -> None:
+        missing = missing_permissions(interaction.app_permissions)
+        if missing:
+            await tell(
+                interaction,
+                f"I cannot run a game in this channel: I need {missing} here. "
+                "Ask a server admin, or challenge from another channel.",
+            )
+            return
         challenge = await self.bot.referee.challenge(
             game=game.value,
             variant=variant,

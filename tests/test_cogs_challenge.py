@@ -8,6 +8,7 @@ button clicks) and then checks both what Discord shows and what the database hol
 
 from __future__ import annotations
 
+import discord
 import pytest
 
 from bot.storage import ChallengeStatus, GameStatus
@@ -306,3 +307,17 @@ async def test_a_second_accept_on_a_stale_button_starts_no_second_game(
     assert await repository(driver).get_game(2) is None
     assert seen_by(driver, alice, seq) == []
     assert [s.kind for s in seen_by(driver, bob, seq)] == ["response"]
+
+
+async def test_a_channel_the_bot_cannot_post_in_is_refused_before_any_challenge(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """The live game message needs Send Messages and Attach Files: say so, create nothing."""
+    driver.app_permissions = discord.Permissions(view_channel=True, send_messages=True)
+    result = await driver.slash(alice, "play", game="seabattle", opponent=bob)
+    assert result.ephemeral
+    assert result.content == (
+        "I cannot run a game in this channel: I need Attach Files here. "
+        "Ask a server admin, or challenge from another channel."
+    )
+    assert await driver.client.repository.get_challenge(1) is None  # type: ignore[attr-defined]
