@@ -26,6 +26,7 @@ from bot.games.seabattle.fleet import (
     Ship,
     check_new_ship,
     describe_kinds,
+    free_placements,
     line_between,
     random_fleet,
     spacing_zone,
@@ -80,14 +81,8 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         taken = {cell for ship in ships for cell in ship.cells}
         blocked = taken | spacing_zone(rules, taken)
         for length in lengths:
-            for column in range(rules.size):
-                for row in range(rules.size):
-                    for dc, dr in ((1, 0), (0, 1)) if length > 1 else ((0, 0),):
-                        end = (column + dc * (length - 1), row + dr * (length - 1))
-                        if end[0] >= rules.size or end[1] >= rules.size:
-                            continue
-                        if blocked.isdisjoint(line_between((column, row), end)):
-                            yield act.PlaceShip((column, row), end)
+            for cells in free_placements(rules, length, blocked):
+                yield act.PlaceShip(cells[0], cells[-1])
 
     # -- moves ------------------------------------------------------------------------------
 

@@ -141,7 +141,7 @@ def random_fleet(rules: SeaBattleRules, rng: random.Random) -> tuple[Ship, ...]:
         ships: list[Ship] = []
         blocked: set[Cell] = set()
         for index in order:
-            options = _free_placements(rules, rules.fleet[index].length, blocked)
+            options = free_placements(rules, rules.fleet[index].length, blocked)
             if not options:
                 break
             cells = rng.choice(options)
@@ -152,9 +152,10 @@ def random_fleet(rules: SeaBattleRules, rng: random.Random) -> tuple[Ship, ...]:
             return tuple(sorted(ships, key=lambda ship: ship.kind))
 
 
-def _free_placements(
+def free_placements(
     rules: SeaBattleRules, length: int, blocked: set[Cell]
 ) -> list[tuple[Cell, ...]]:
+    """Every straight ship of ``length`` on the board that uses no ``blocked`` cell."""
     size = rules.size
     options: list[tuple[Cell, ...]] = []
     for column in range(size):
