@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.games import ENGINES
-from bot.games.core import View
+from bot.games.core import SEATS, View, name_of
 from bot.referee import Notice
 from bot.storage import GameRecord
 from renderers import seabattle
@@ -44,12 +44,14 @@ class Message:
 
 
 def fill_names(text: str, game: GameRecord) -> str:
-    """Put each seat's mention in place of ``{seat0}``/``{seat1}``.
+    """Put each seat's mention in place of its placeholder (``name_of``).
 
     Mentions show the player's current name in every client and are sent with pings
     disabled, so a hostile display name can neither ping nor break the layout.
     """
-    return text.replace("{seat0}", f"<@{game.seats[0]}>").replace("{seat1}", f"<@{game.seats[1]}>")
+    for seat in SEATS:
+        text = text.replace(name_of(seat), f"<@{game.seats[seat]}>")
+    return text
 
 
 def title(game: GameRecord) -> str:
@@ -68,7 +70,7 @@ def present(notice: Notice) -> Message:
     game = notice.game
     header = title(game)
     if notice.audience is None:
-        header += f" · <@{game.seats[0]}> vs <@{game.seats[1]}>"
+        header += fill_names(f" · {name_of(0)} vs {name_of(1)}", game)
     body = "\n".join(fill_names(text, game) for text in notice.texts)
     content = f"{header}\n{body}"[:MAX_CONTENT]
     engine = ENGINES[game.game]

@@ -77,10 +77,10 @@ class Courier:
         for notice, message in zip(report.notices, messages, strict=True):
             if notice.audience is None:
                 live_message_id = await self.show_in_channel(
-                    report.game, message, finished=report.finished
+                    game, message, finished=report.finished
                 )
             elif answering is not None and notice.audience == answering_seat:
-                await self.answer(answering, report.game, message)
+                await self.answer(answering, game, message)
             else:
                 await self.send_dm(notice, message)
         if report.finished:
