@@ -44,7 +44,11 @@ from bot.storage import (
 )
 
 _GAME_PREFIX = re.compile(r"^\s*#\s*(\d{1,9})\s*(.*)$", re.S)
-MAX_MOVE_LENGTH = 200
+MAX_MOVE_LENGTH = 600
+"""Long enough for a whole saved setup played as one move."""
+_SAVED_SETUP_WORD = re.compile(r"^(save|load)\b\s*(.*)$", re.I | re.S)
+_SETUP_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+MAX_SAVED_SETUPS = 25
 STATE_CACHE_SIZE = 1024
 """Games whose latest decoded state is kept in memory (oldest dropped first)."""
 
@@ -77,6 +81,8 @@ class Report:
 
     game: GameRecord
     notices: tuple[Notice, ...]
+    stored: bool = True
+    """False for an answer that changed no game (a saved setup): nothing to confirm."""
 
     @property
     def finished(self) -> bool:
@@ -103,6 +109,7 @@ class Referee:
         *,
         game: str,
         variant: str | None,
+        options: str | None = None,
         guild_id: int | None,
         channel_id: int,
         challenger_id: int,
@@ -114,13 +121,10 @@ class Referee:
             raise RefereeError("You cannot challenge yourself; pick another player.")
         if opponent_is_bot:
             raise RefereeError("Bots cannot play; challenge a person.")
-        name = variant or engine.default_variant
-        if name not in engine.presets:
-            listed = ", ".join(f"`{v}`" for v in engine.presets)
-            raise RefereeError(f"{engine.title} has no variant `{shorten(name)}`; choose {listed}.")
+        rules = engine.configure(variant, options or "")
         return await self.repository.create_challenge(
             game=game,
-            rules=engine.presets[name].to_json(),
+            rules=rules.to_json(),
             guild_id=guild_id,
             channel_id=channel_id,
             challenger_id=challenger_id,
@@ -189,13 +193,54 @@ class Referee:
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
         game_id, move = self._split_prefix(text, game_id)
+        saved = _SAVED_SETUP_WORD.match(move.strip())
         async with self._seated(user_id, game_id, "move") as table:
             engine, state, seat = table.engine, table.state, table.seat
+            if saved is not None:
+                name = _setup_name(saved.group(2))
+                if saved.group(1).lower() == "save":
+                    return await self._save_setup(table, name)
+                move = await self._saved_setup(table, name)
             action = engine.parse_action(state, seat, move)
             transition = engine.apply(state, seat, action)
             return await self._commit(
                 table, LogKind.MOVE, str(action), transition.state, transition.events
             )
+
+    async def _save_setup(self, table: _Table, name: str) -> Report:
+        """Keep the player's setup under ``name`` for later games; the game is unchanged."""
+        engine, record, seat = table.engine, table.record, table.seat
+        view = engine.view(table.state, seat)
+        text = engine.setup_text(view)
+        if text is None:
+            raise RefereeError(
+                "There is no setup to save now: save yours while you set up, before `ready`."
+            )
+        user_id = record.seats[seat]
+        names = await self.repository.saved_setup_names(user_id, record.game)
+        if name not in names and len(names) >= MAX_SAVED_SETUPS:
+            raise RefereeError(
+                f"You already keep {MAX_SAVED_SETUPS} {engine.title} setups; save over one of "
+                f"them by its name ({', '.join(names)})."
+            )
+        await self.repository.save_setup(user_id, record.game, name, text)
+        said = f"Saved this setup as `{name}`; write `load {name}` in a later game to use it."
+        return Report(record, (Notice(record, seat, (said,), view),), stored=False)
+
+    async def _saved_setup(self, table: _Table, name: str) -> str:
+        """The move a saved setup stands for; the rules then check it like any move."""
+        record = table.record
+        user_id = record.seats[table.seat]
+        text = await self.repository.saved_setup(user_id, record.game, name)
+        if text is None:
+            names = await self.repository.saved_setup_names(user_id, record.game)
+            listed = (
+                f"your saved setups are {', '.join(f'`{n}`' for n in names)}"
+                if names
+                else "save one first with `save <name>` while you set up"
+            )
+            raise RefereeError(f"You have no saved setup called `{name}`; {listed}.")
+        return text
 
     async def resign(self, user_id: int, game_id: int | None = None) -> Report:
         async with self._seated(user_id, game_id, "resign") as table:
@@ -434,6 +479,8 @@ class Referee:
 
     async def delivered(self, report: Report) -> None:
         """Every notice of ``report`` went out: it will not be sent again."""
+        if not report.stored:
+            return
         await self.repository.delivered(report.game.id, report.game.ply)
 
 
@@ -486,6 +533,16 @@ class _Table:
     engine: Engine
     state: object
     seat: int
+
+
+def _setup_name(typed: str) -> str:
+    """A saved setup's name as typed after ``save`` or ``load``, checked."""
+    name = typed.strip().lower()
+    if not _SETUP_NAME.match(name):
+        raise RefereeError(
+            "Name a setup with up to 32 letters, digits, `-` or `_`, like `save fortress`."
+        )
+    return name
 
 
 def _engine(key: str) -> Engine:

@@ -72,6 +72,14 @@ CREATE TABLE IF NOT EXISTS outbox (
     created_at REAL    NOT NULL,
     PRIMARY KEY (game_id, ply)
 );
+CREATE TABLE IF NOT EXISTS saved_setups (
+    user_id    INTEGER NOT NULL,
+    game       TEXT    NOT NULL,
+    name       TEXT    NOT NULL,
+    text       TEXT    NOT NULL,
+    saved_at   REAL    NOT NULL,
+    PRIMARY KEY (user_id, game, name)
+);
 CREATE INDEX IF NOT EXISTS games_by_status_seat0 ON games (status, seat0_id);
 CREATE INDEX IF NOT EXISTS games_by_status_seat1 ON games (status, seat1_id);
 CREATE INDEX IF NOT EXISTS games_by_status_guild ON games (status, guild_id);
@@ -225,6 +233,12 @@ class Repository(Protocol):
     async def active_games_of(self, user_id: int) -> list[GameRecord]: ...
 
     async def active_games_in(self, guild_id: int) -> list[GameRecord]: ...
+
+    async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None: ...
+
+    async def saved_setup(self, user_id: int, game: str, name: str) -> str | None: ...
+
+    async def saved_setup_names(self, user_id: int, game: str) -> list[str]: ...
 
 
 class SqliteRepository:
@@ -487,6 +501,35 @@ class SqliteRepository:
         return await self._games(
             "SELECT * FROM games WHERE status = 'active' AND guild_id = ? ORDER BY id", guild_id
         )
+
+    async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
+        """Keep a player's setup under a name, replacing one saved before under that name."""
+        await self._write(
+            "INSERT INTO saved_setups (user_id, game, name, text, saved_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (user_id, game, name) DO UPDATE"
+            " SET text = excluded.text, saved_at = excluded.saved_at",
+            user_id,
+            game,
+            name,
+            text,
+            time.time(),
+        )
+
+    async def saved_setup(self, user_id: int, game: str, name: str) -> str | None:
+        return await self._scalar(
+            "SELECT text FROM saved_setups WHERE user_id = ? AND game = ? AND name = ?",
+            user_id,
+            game,
+            name,
+        )
+
+    async def saved_setup_names(self, user_id: int, game: str) -> list[str]:
+        rows = await self._rows(
+            "SELECT name FROM saved_setups WHERE user_id = ? AND game = ? ORDER BY name",
+            user_id,
+            game,
+        )
+        return [row[0] for row in rows]
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
         return [_game(row) for row in await self._rows(sql, *params)]

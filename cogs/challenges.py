@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.client import RefereeBot
 from bot.games import ENGINES
+from bot.games.core import GameError
 from bot.storage import ChallengeRecord
 from cogs.buttons import AcceptButton, DeclineButton
 from cogs.courier import CANNOT_DM, Courier
@@ -61,7 +62,10 @@ class Challenges(commands.Cog):
     @app_commands.command(name="play", description="Challenge someone to a game refereed by DM.")
     @app_commands.guild_only()
     @app_commands.describe(
-        game="Which game", opponent="Who you challenge", variant="Which rules (default: classic)"
+        game="Which game",
+        opponent="Who you challenge",
+        variant="Which rules (default: the game's classic rules)",
+        options="Optional rules for the variant, as words (see /rules)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def play(
@@ -70,6 +74,7 @@ class Challenges(commands.Cog):
         game: app_commands.Choice[str],
         opponent: discord.User,
         variant: str | None = None,
+        options: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         missing = missing_permissions(interaction.app_permissions)
         if missing:
@@ -82,6 +87,7 @@ class Challenges(commands.Cog):
         challenge = await self.bot.referee.challenge(
             game=game.value,
             variant=variant,
+            options=options,
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id or 0,
             challenger_id=interaction.user.id,
@@ -107,6 +113,22 @@ class Challenges(commands.Cog):
             app_commands.Choice(name=name, value=name)
             for name in names
             if name.startswith(typed.lower().strip())
+        ][:25]
+
+    @play.autocomplete("options")
+    async def option_choices(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        engine = ENGINES.get(getattr(interaction.namespace, "game", "") or "")
+        if engine is None:
+            return []
+        try:
+            rules = engine.configure(getattr(interaction.namespace, "variant", None))
+        except GameError:
+            return []
+        return [
+            app_commands.Choice(name=text, value=text)
+            for text in engine.option_suggestions(rules, typed)
         ][:25]
 
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:

@@ -12,7 +12,7 @@ Audiences follow one convention everywhere: a seat number (0 or 1) is that playe
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, Protocol, TypeVar
@@ -222,7 +222,41 @@ class Engine(ABC, Generic[R, S, A, V]):
 
     @abstractmethod
     def variant_name(self, rules: R) -> str:
-        """A short name for a rules value, e.g. ``"classic"``."""
+        """A short name for a rules value, e.g. ``"classic"``, with its options if any."""
+
+    def configure(self, variant: str | None, options: str = "") -> R:
+        """The rules for a ``/play``: a preset by name, then the option words typed after it.
+
+        Raises a GameError naming the unknown variant or the option that does not fit.
+        """
+        name = (variant or self.default_variant).strip().lower()
+        if name not in self.presets:
+            listed = ", ".join(f"`{preset}`" for preset in self.presets)
+            raise GameError(f"{self.title} has no variant `{name[:40]}`; choose {listed}.")
+        rules = self.presets[name]
+        words = options.lower().replace(",", " ").split()
+        return self.with_options(rules, words) if words else rules
+
+    def with_options(self, rules: R, words: Sequence[str]) -> R:
+        """``rules`` changed by option words such as ``m2`` or ``mobility``.
+
+        Games with options override this; the default refuses any word.
+        """
+        raise GameError(f"{self.title} has no options; leave `options` empty.")
+
+    def option_suggestions(self, rules: R, typed: str, limit: int = 25) -> list[str]:
+        """Option strings matching what was typed, for ``/play``'s autocomplete."""
+        return []
+
+    def setup_text(self, view: V) -> str | None:
+        """One move that recreates the viewer's setup as their view shows it, or ``None``.
+
+        ``save <name>`` stores this text and ``load <name>`` plays it as a move in a later
+        game, so a saved setup is checked by the rules like any other move and the log
+        stays replayable. ``None`` means there is nothing to save now (or the game has no
+        setup worth saving).
+        """
+        return None
 
     @abstractmethod
     def rules_from_json(self, data: Mapping[str, Any]) -> R: ...
