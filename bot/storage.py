@@ -22,8 +22,6 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-SCHEMA_VERSION = 1
-
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS challenges (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -72,18 +70,32 @@ CREATE TABLE IF NOT EXISTS outbox (
     created_at REAL    NOT NULL,
     PRIMARY KEY (game_id, ply)
 );
-CREATE TABLE IF NOT EXISTS saved_setups (
-    user_id    INTEGER NOT NULL,
-    game       TEXT    NOT NULL,
-    name       TEXT    NOT NULL,
-    text       TEXT    NOT NULL,
-    saved_at   REAL    NOT NULL,
-    PRIMARY KEY (user_id, game, name)
-);
 CREATE INDEX IF NOT EXISTS games_by_status_seat0 ON games (status, seat0_id);
 CREATE INDEX IF NOT EXISTS games_by_status_seat1 ON games (status, seat1_id);
 CREATE INDEX IF NOT EXISTS games_by_status_guild ON games (status, guild_id);
 """
+"""The first schema, as version 1 created it; every later change is a migration below."""
+
+MIGRATIONS: tuple[str, ...] = (
+    # 2: setups players keep by name ("save fortress") to load in later games
+    """
+    CREATE TABLE saved_setups (
+        user_id  INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        name     TEXT    NOT NULL,
+        text     TEXT    NOT NULL,
+        saved_at REAL    NOT NULL,
+        PRIMARY KEY (user_id, game, name)
+    );
+    """,
+)
+"""Schema changes in order, each run once in its own transaction (append; never edit).
+
+Migration ``i`` brings a database from version ``i + 1`` to ``i + 2``, so a fresh database
+gets ``SCHEMA`` and then every migration, and an old one only those it lacks.
+"""
+
+SCHEMA_VERSION = 1 + len(MIGRATIONS)
 
 
 class GameStatus(Enum):
@@ -279,8 +291,15 @@ class SqliteRepository:
                 f"({SCHEMA_VERSION}); upgrade the bot."
             )
         async with self._write_lock:
-            await self._db.executescript(SCHEMA)  # idempotent, and commits by itself
-            await self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if version == 0:
+                await self._db.executescript(SCHEMA)  # commits by itself
+                version = 1
+                await self._db.execute(f"PRAGMA user_version={version}")
+            for step in MIGRATIONS[version - 1 :]:
+                version += 1
+                await self._db.executescript(
+                    f"BEGIN IMMEDIATE;\n{step}\nPRAGMA user_version={version};\nCOMMIT;"
+                )
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:

@@ -21,6 +21,8 @@ import pytest
 from bot.games.core import EndReason, GameError, Phase
 from bot.referee import Referee, RefereeError, Report, replay
 from bot.storage import (
+    MIGRATIONS,
+    SCHEMA,
     SCHEMA_VERSION,
     ChallengeStatus,
     Ending,
@@ -493,3 +495,42 @@ async def test_the_referee_redelivers_what_was_never_confirmed(repo: SqliteRepos
     assert again.notices[0].view == report.notices[0].view
     await referee.delivered(again)
     assert await referee.undelivered() == []
+
+
+async def test_a_version_1_database_is_brought_up_to_date_and_keeps_its_rows(path: Path) -> None:
+    """A database written by the first release gains every later table at the next start."""
+    path.parent.mkdir(parents=True)
+    with sqlite3.connect(path) as old:
+        old.executescript(SCHEMA)
+        old.execute("PRAGMA user_version = 1")
+        old.execute(
+            "INSERT INTO challenges (game, rules, channel_id, challenger_id, opponent_id,"
+            " created_at) VALUES ('seabattle', '{}', 1, 2, 3, 0)"
+        )
+    repository = await SqliteRepository.open(path)
+    try:
+        assert (await repository.get_challenge(1)) is not None
+        await repository.save_setup(2, "seabattle", "fortress", "A1 A4")
+        assert await repository.saved_setup(2, "seabattle", "fortress") == "A1 A4"
+    finally:
+        await repository.close()
+    assert sql(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    assert 1 + len(MIGRATIONS) == SCHEMA_VERSION
+
+
+async def test_saved_setups_are_kept_per_player_and_game_and_replaced_by_name(
+    path: Path,
+) -> None:
+    repository = await SqliteRepository.open(path)
+    try:
+        await repository.save_setup(2, "seabattle", "wall", "first")
+        await repository.save_setup(2, "seabattle", "wall", "second")
+        await repository.save_setup(2, "seabattle", "arc", "third")
+        await repository.save_setup(3, "seabattle", "mine", "fourth")
+        await repository.save_setup(2, "luzhanqi", "other", "fifth")
+        assert await repository.saved_setup(2, "seabattle", "wall") == "second"
+        assert await repository.saved_setup_names(2, "seabattle") == ["arc", "wall"]
+        assert await repository.saved_setup(3, "seabattle", "wall") is None
+        assert await repository.saved_setup_names(2, "luzhanqi") == ["other"]
+    finally:
+        await repository.close()
