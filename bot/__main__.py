@@ -8,6 +8,7 @@ import sys
 
 import aiohttp
 import discord
+import yarl
 
 from bot.client import RefereeBot
 from bot.settings import Settings, SettingsError
@@ -32,6 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     if settings.api_base:
         discord.http.Route.BASE = settings.api_base.rstrip("/")
+    if settings.gateway_url:
+        # discord.py connects here first and after an invalidated session; Discord's READY
+        # names the URL to resume on, which a proxy rewrites to itself.
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
     bot = RefereeBot(settings, sync_global=options.sync_global)
     try:
         bot.run(settings.token, log_handler=None)

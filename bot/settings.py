@@ -25,6 +25,8 @@ class Settings:
     log_level: str = "INFO"
     api_base: str | None = None
     """Discord's REST base URL, for a proxy in front of Discord or a local stand-in."""
+    gateway_url: str | None = None
+    """Discord's gateway websocket URL, for a proxy in front of Discord or a local stand-in."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -49,4 +51,17 @@ class Settings:
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             api_base=environ.get("DISCORD_API_BASE", "").strip() or None,
+            gateway_url=_websocket_url(environ.get("DISCORD_GATEWAY_URL", "")),
         )
+
+
+def _websocket_url(text: str) -> str | None:
+    """A gateway URL must be a websocket one; a typo should stop the bot, not hang it."""
+    url = text.strip()
+    if not url:
+        return None
+    if not url.startswith(("ws://", "wss://")):
+        raise SettingsError(
+            f"DISCORD_GATEWAY_URL must start with wss:// (or ws:// for a local proxy), not {url!r}."
+        )
+    return url

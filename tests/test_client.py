@@ -33,11 +33,19 @@ def test_settings_defaults_and_values() -> None:
             "DEV_GUILD_ID": "123",
             "LOG_LEVEL": "debug",
             "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+            "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gateway",
         }
     )
     assert custom.database_path == Path("/tmp/x.sqlite3")
     assert custom.dev_guild_id == 123 and custom.log_level == "DEBUG"
     assert custom.api_base == "http://127.0.0.1:9/api/v10"
+    assert custom.gateway_url == "ws://127.0.0.1:9/gateway"
+    assert settings.gateway_url is None
+
+
+def test_a_gateway_url_must_be_a_websocket() -> None:
+    with pytest.raises(SettingsError, match=r"DISCORD_GATEWAY_URL must start with wss://"):
+        Settings.from_env({"DISCORD_TOKEN": "abc", "DISCORD_GATEWAY_URL": "https://x/"})
 
 
 @pytest.mark.parametrize(("name", "value"), [("DEV_GUILD_ID", "my-server"), ("LOG_LEVEL", "LOUD")])

@@ -1,15 +1,16 @@
-"""Discord's gateway side, and the humans using Discord, for tests of a real discord.py client.
+"""The humans using Discord, for tests of a real discord.py client in the test's process.
 
 :class:`DiscordDriver` logs a real ``discord.Client`` (or ``commands.Bot``) in against
-:class:`~tests.discord_stub.server.FakeDiscord` and then plays Discord's part: it feeds
-gateway events (READY, GUILD_CREATE, INTERACTION_CREATE, MESSAGE_CREATE...) straight into
-discord.py's own parsers, so command trees, views, ``DynamicItem`` templates and event
-listeners run exactly as in production. Every action waits until the bot has finished
-reacting (:meth:`DiscordDriver.settle`) so tests can then assert on what Discord received.
+:class:`~tests.discord_stub.server.FakeDiscord` and connects it to the server's gateway
+exactly as ``Client.start`` does, so the client receives every event (READY, GUILD_CREATE,
+INTERACTION_CREATE, MESSAGE_CREATE...) over a compressed websocket and command trees,
+views, ``DynamicItem`` templates and event listeners run as in production. Every action
+waits until the bot has received its events and finished reacting
+(:meth:`DiscordDriver.settle`) so tests can then assert on what Discord received.
 
-There is no websocket: the few private discord.py attributes that a gateway connection
-would normally populate are set in :class:`_ClientInternals` and nowhere else, so an
-upgrade of discord.py has a single place to check.
+The few private discord.py attributes the driver reads are touched in
+:class:`_ClientInternals` and nowhere else, so an upgrade of discord.py has a single place
+to check.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
-import json
 import logging
 import os
 import traceback
@@ -28,8 +28,10 @@ from typing import Any
 
 import aiohttp
 import discord
+import yarl
 from discord import app_commands
 
+from .gateway import TASK_PREFIX, Intent
 from .server import (
     DM,
     ChannelInfo,
@@ -254,50 +256,8 @@ class InteractionResult:
         return self.state.modal
 
 
-class _GatewayStub:
-    """Takes the place of ``DiscordWebSocket`` for calls a bot makes outside ``connect()``.
-
-    ``Client.change_presence`` and ``Client.latency`` go through ``client.ws``; without an
-    object there they would crash in tests although they work in production.
-    """
-
-    open = False
-    latency = 0.0
-
-    def __init__(self) -> None:
-        self.presences: list[JSONDict] = []
-
-    async def change_presence(
-        self,
-        *,
-        activity: discord.BaseActivity | None = None,
-        status: str | None = None,
-        since: float = 0.0,
-    ) -> None:
-        self.presences.append({"activity": activity, "status": status, "since": since})
-
-    def is_ratelimited(self) -> bool:
-        return False
-
-    async def request_chunks(self, *args: Any, **kwargs: Any) -> None:
-        raise RuntimeError(
-            "member chunking needs a real gateway; the driver already sends all members in "
-            "GUILD_CREATE when the members intent is on"
-        )
-
-    async def voice_state(self, *args: Any, **kwargs: Any) -> None:
-        raise RuntimeError("voice is not supported by the fake gateway")
-
-    async def close(self, code: int = 1000) -> None:
-        return None
-
-
 class _ClientInternals:
-    """The only place that touches discord.py private state.
-
-    Without a websocket, nothing fills what a gateway connection normally would; these are
-    the minimal pokes, each mirroring what ``DiscordWebSocket`` does on a real connection.
-    """
+    """The only place that touches discord.py private state."""
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
@@ -307,19 +267,10 @@ class _ClientInternals:
         """``client._connection``: the ConnectionState owning caches and parsers."""
         return self.client._connection
 
-    def feed(self, event: str, data: JSONDict) -> None:
-        """What ``DiscordWebSocket.received_message`` does with a DISPATCH payload."""
-        if self.client._enable_debug_events:
-            self.client.dispatch("socket_event_type", event)
-        self.state.parsers[event](data)
-
-    def install_gateway(self, gateway: _GatewayStub) -> None:
-        """Put the stub where ``Client.connect`` would store its websocket."""
-        self.client.ws = gateway  # type: ignore[assignment]
-
-    def remove_gateway(self) -> None:
-        """Undo :meth:`install_gateway` so close() does not talk to the stub."""
-        self.client.ws = None  # type: ignore[assignment]
+    def received_seq(self) -> int:
+        """The sequence number of the last gateway event the client has parsed."""
+        ws = self.client.ws
+        return int(getattr(ws, "sequence", None) or 0) if ws is not None else 0
 
     def command_tree(self) -> app_commands.CommandTree[Any] | None:
         """The tree attached to this client (works for Client + CommandTree and Bot)."""
@@ -331,11 +282,6 @@ class _ClientInternals:
         old = float(self.state.guild_ready_timeout)
         self.state.guild_ready_timeout = value
         return old
-
-    def ensure_application_id(self, application_id: int) -> None:
-        """login() sets this from application info; READY would otherwise carry it."""
-        if self.state.application_id is None:
-            self.state.application_id = application_id
 
 
 class _TaskInspector:
@@ -393,7 +339,9 @@ class _TaskInspector:
         return codes
 
     def is_infrastructure(self, task: asyncio.Task[Any]) -> bool:
-        """aiohttp's own tasks (the fake server's connection handlers)."""
+        """aiohttp's own tasks and the fake server's (connection handlers, gateway writers)."""
+        if task.get_name().startswith(TASK_PREFIX):
+            return True
         codes = self.chain(task)
         return bool(codes) and codes[0].co_filename.startswith(_AIOHTTP_DIR)
 
@@ -475,14 +423,17 @@ class DiscordDriver:
         self.settle_timeout = settle_timeout
         self.background_horizon = background_horizon
         self.raise_bot_errors = raise_bot_errors
-        self.echo_own_messages = echo_own_messages
+        self.server.gateway.echo_own_messages = echo_own_messages
         self.require_synced_commands = require_synced_commands
         self.app_permissions = app_permissions
         self.guilds: list[FakeGuild] = []
         self.users: dict[int, FakeUser] = {}
         self.errors: list[CapturedError] = []
-        self.gateway = _GatewayStub()
+        self.gateway = self.server.gateway
         self._internals = _ClientInternals(client)
+        self._connection_task: asyncio.Task[None] | None = None
+        self._saved_gateway: Any = None
+        self._saved_ready_timeout: float | None = None
         self._ignore: list[TaskPredicate] = []
         self._baseline: set[asyncio.Task[Any]] = set()
         self._watched: set[asyncio.Task[Any]] = set()
@@ -532,15 +483,17 @@ class DiscordDriver:
         self._saved_bases = (discord.http.Route.BASE, discord.asset.Asset.BASE)
         discord.http.Route.BASE = self.server.api_base
         discord.asset.Asset.BASE = self.server.url
+        self._saved_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway.url)
+        self.gateway.token = self.token
+        self.gateway.privileged_intents = self.intents.value & Intent.PRIVILEGED
+        self.gateway.guild_payload = self._guild_payload
         logging.getLogger().addHandler(self._log_capture)
         self._saved_exception_handler = loop.get_exception_handler()
         loop.set_exception_handler(self._on_loop_exception)
-        self.server.add_listener(self._on_server_message)
         try:
             await self.client.login(self.token)
-            self._internals.ensure_application_id(self.server.application_id)
-            self._internals.install_gateway(self.gateway)
-            await self._deliver_ready()
+            await self._connect()
         except BaseException:
             await self.close(check=False)
             raise
@@ -555,9 +508,11 @@ class DiscordDriver:
             if check:
                 await self.settle()
         finally:
-            self._internals.remove_gateway()
             with contextlib.suppress(Exception):
                 await self.client.close()
+            if self._connection_task is not None:
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await asyncio.wait_for(self._connection_task, 5)
             me = asyncio.current_task()
             leftovers = [
                 t
@@ -572,41 +527,38 @@ class DiscordDriver:
                 task.cancel()
             if leftovers:
                 await asyncio.gather(*leftovers, return_exceptions=True)
+            if self._saved_ready_timeout is not None:
+                self._internals.swap_guild_ready_timeout(self._saved_ready_timeout)
             await self.server.stop()
             if self._saved_bases is not None:
                 discord.http.Route.BASE, discord.asset.Asset.BASE = self._saved_bases
+                discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved_gateway
             logging.getLogger().removeHandler(self._log_capture)
             loop.set_exception_handler(self._saved_exception_handler)
 
-    async def _deliver_ready(self) -> None:
-        old_timeout = self._internals.swap_guild_ready_timeout(0.01)
+    async def _connect(self) -> None:
+        """Run ``Client.connect`` as ``Client.start`` does, until READY has been handled."""
+        # READY waits this long for trailing GUILD_CREATEs (default 2 s, too slow here).
+        self._saved_ready_timeout = self._internals.swap_guild_ready_timeout(0.01)
+        task = asyncio.get_running_loop().create_task(
+            self.client.connect(reconnect=True), name="discord-client-connection"
+        )
+        self._connection_task = task
+        self._ignore.append(lambda t: t is task)
+        ready = asyncio.ensure_future(self.client.wait_until_ready())
         try:
-            self.feed(
-                "READY",
-                {
-                    "v": 10,
-                    "user": self.server.bot_user,
-                    "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
-                    "session_id": "fake-session",
-                    "resume_gateway_url": "ws://127.0.0.1:1",
-                    "session_type": "normal",
-                    "shard": [0, 1],
-                    "application": {"id": str(self.server.application_id), "flags": 0},
-                    "private_channels": [],
-                    "relationships": [],
-                    "presences": [],
-                    "guild_join_requests": [],
-                    "geo_ordered_rtc_regions": [],
-                    "auth": {},
-                    "user_settings": {},
-                },
+            done, _ = await asyncio.wait(
+                {ready, task}, timeout=self.settle_timeout, return_when=asyncio.FIRST_COMPLETED
             )
-            self._connected = True
-            for guild in self.guilds:
-                self.feed("GUILD_CREATE", self._guild_create_payload(guild, available=True))
-            await self.settle()
         finally:
-            self._internals.swap_guild_ready_timeout(old_timeout)
+            ready.cancel()
+        if task in done:
+            task.result()  # raises the reason the client could not connect
+            raise RuntimeError("the client closed its gateway connection before READY")
+        if ready not in done:
+            raise SettleTimeout(f"no READY within {self.settle_timeout}s")
+        self._connected = True
+        await self.settle()
 
     # ------------------------------------------------------------------ world setup
 
@@ -706,11 +658,21 @@ class DiscordDriver:
         """The DM channel between the bot and ``user``."""
         return self.server.dm_channel_id(user.id)
 
-    def _guild_create_payload(self, guild: FakeGuild, *, available: bool) -> JSONDict:
+    def _guild_payload(self, guild_id: int, intents: int) -> JSONDict:
+        """GUILD_CREATE of a guild that was there at READY, for the gateway."""
+        guild = self._guild_by_id(guild_id)
+        return self._guild_create_payload(
+            guild, available=True, members=bool(intents & Intent.GUILD_MEMBERS)
+        )
+
+    def _guild_create_payload(
+        self, guild: FakeGuild, *, available: bool, members: bool | None = None
+    ) -> JSONDict:
         server = self.server
         member_ids = list(server.guild_members[guild.id])
         # Without the members intent Discord only sends the bot's own member.
-        listed = member_ids if self.intents.members else [server.bot_id]
+        with_members = self.intents.members if members is None else members
+        listed = member_ids if with_members else [server.bot_id]
         channels = [
             c.payload(server.users) for c in server.channels.values() if c.guild_id == guild.id
         ]
@@ -798,44 +760,8 @@ class DiscordDriver:
     # ------------------------------------------------------------------ gateway feed
 
     def feed(self, event: str, payload: JSONDict) -> None:
-        """Deliver one raw gateway DISPATCH event, JSON round-tripped like off the wire."""
-        self._internals.feed(event, json.loads(json.dumps(payload)))
-
-    def _on_server_message(self, event: str, message: StoredMessage) -> None:
-        """Discord also sends the bot gateway events for messages the bot itself made."""
-        if not (self.echo_own_messages and self._connected and not self._closed):
-            return
-        intents = self.intents
-        if not (intents.guild_messages if message.guild_id is not None else intents.dm_messages):
-            return
-        if event == "MESSAGE_DELETE":
-            payload: JSONDict = {"id": str(message.id), "channel_id": str(message.channel_id)}
-            if message.guild_id is not None:
-                payload["guild_id"] = str(message.guild_id)
-            self.feed(event, payload)
-            return
-        self.feed(event, self._gateway_message(message))
-
-    def _gateway_message(self, message: StoredMessage) -> JSONDict:
-        """A MESSAGE_CREATE/UPDATE payload, honouring the message content intent."""
-        payload = message.payload(self.server.url)
-        if message.guild_id is not None:
-            payload["guild_id"] = str(message.guild_id)
-            members = self.server.guild_members.get(message.guild_id, {})
-            if message.author_id in members:
-                payload["member"] = self.server.member_payload(
-                    message.guild_id, message.author_id, with_user=False
-                )
-            mentioned_self = f"<@{self.server.bot_id}>" in message.content or (
-                f"<@!{self.server.bot_id}>" in message.content
-            )
-            if (
-                not self.intents.message_content
-                and message.author_id != self.server.bot_id
-                and not mentioned_self
-            ):
-                payload.update(content="", embeds=[], attachments=[], components=[])
-        return payload
+        """Send one gateway DISPATCH event to the bot over its websocket."""
+        self.gateway.dispatch(event, payload)
 
     # ------------------------------------------------------------------ users acting
 
@@ -844,8 +770,7 @@ class DiscordDriver:
         await self.settle()
         channel_id = self.server.dm_channel_id(user.id)
         message = self.server.store_user_message(channel_id, user.id, text)
-        if self.intents.dm_messages:
-            self.feed("MESSAGE_CREATE", self._gateway_message(message))
+        self.gateway.dispatch_message("MESSAGE_CREATE", message)
         await self.settle()
         return message
 
@@ -863,8 +788,7 @@ class DiscordDriver:
         if channel.guild_id is None or user.id not in self.server.guild_members[channel.guild_id]:
             raise PermissionError(f"{user.name!r} cannot post in channel {target}")
         message = self.server.store_user_message(target, user.id, text)
-        if self.intents.guild_messages:
-            self.feed("MESSAGE_CREATE", self._gateway_message(message))
+        self.gateway.dispatch_message("MESSAGE_CREATE", message)
         await self.settle()
         return message
 
@@ -1327,6 +1251,7 @@ class DiscordDriver:
             for _ in range(5):
                 await asyncio.sleep(0)
             timers = inspector.timers()
+            behind = self._connected and self._internals.received_seq() < self.gateway.last_seq
             busy = [
                 t
                 for t in asyncio.all_tasks(loop)
@@ -1339,20 +1264,25 @@ class DiscordDriver:
             ]
             self._watched.update(busy)
             self._harvest()
-            if not busy:
+            if not busy and not behind:
                 quiet_rounds += 1
                 continue
             quiet_rounds = 0
             remaining = deadline - loop.time()
             if remaining <= 0:
                 details = "\n  ".join(inspector.describe(t) for t in busy)
+                if behind:
+                    details += "\n  (the client has not received every gateway event yet)"
                 raise SettleTimeout(
                     f"bot still busy after {limit}s:\n  {details}\n"
                     "(a hang, an endless loop, or a long-lived task to pass to ignore_tasks())"
                 )
-            await asyncio.wait(
-                busy, timeout=min(remaining, 0.1), return_when=asyncio.FIRST_COMPLETED
-            )
+            if busy:
+                await asyncio.wait(
+                    busy, timeout=min(remaining, 0.1), return_when=asyncio.FIRST_COMPLETED
+                )
+            else:
+                await asyncio.sleep(0.001)
         self._harvest()
         self._raise_pending_errors()
 

@@ -30,6 +30,8 @@ from typing import Any
 
 from aiohttp import web
 
+from .gateway import GATEWAY_PATH, FakeGateway
+
 __all__ = [
     "API_PREFIX",
     "EPHEMERAL",
@@ -546,12 +548,15 @@ class FakeDiscord:
         self._api_routes: list[_Route] = []
         self._cdn_routes: list[_Route] = []
         self._install_routes()
+        self.gateway = FakeGateway(self)
+        """The websocket side: READY, heartbeats, resume, and every event the bot receives."""
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
         """Bind a free loopback port and start serving."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get(GATEWAY_PATH, self.gateway.handle)
         app.router.add_route("*", "/{tail:.*}", self._dispatch)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -725,6 +730,24 @@ class FakeDiscord:
             self._command_ids[key] = self.next_id()
         return self._command_ids[key]
 
+    def message_event_payload(self, message: StoredMessage, *, message_content: bool) -> JSONDict:
+        """A MESSAGE_CREATE/UPDATE payload; without the message content intent a guild
+        message from someone else arrives blank unless it mentions the bot, as on Discord."""
+        payload = message.payload(self.url)
+        if message.guild_id is not None:
+            payload["guild_id"] = str(message.guild_id)
+            members = self.guild_members.get(message.guild_id, {})
+            if message.author_id in members:
+                payload["member"] = self.member_payload(
+                    message.guild_id, message.author_id, with_user=False
+                )
+            mentioned_self = f"<@{self.bot_id}>" in message.content or (
+                f"<@!{self.bot_id}>" in message.content
+            )
+            if not message_content and message.author_id != self.bot_id and not mentioned_self:
+                payload.update(content="", embeds=[], attachments=[], components=[])
+        return payload
+
     # ------------------------------------------------------------------ queries
 
     def messages_in(
@@ -826,6 +849,8 @@ class FakeDiscord:
 
     def _install_routes(self) -> None:
         api: list[tuple[str, str, Handler]] = [
+            ("GET", "/gateway/bot", self._get_gateway),
+            ("GET", "/gateway", self._get_gateway),
             ("GET", "/users/@me", self._get_me),
             ("GET", "/users/{user_id}", self._get_user),
             ("POST", "/users/@me/channels", self._open_dm),
@@ -1383,6 +1408,9 @@ class FakeDiscord:
         return message
 
     # ------------------------------------------------------------------ user / app routes
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return _json_response(200, self.gateway.bot_gateway())
 
     async def _get_me(self, request: web.Request) -> web.Response:
         return _json_response(200, self.bot_user)

@@ -1,0 +1,360 @@
+"""Discord's v10 gateway on the loopback server: the websocket a real discord.py client keeps.
+
+It speaks the part of the protocol a bot meets: HELLO, IDENTIFY (token and intents
+checked), READY and a GUILD_CREATE per guild, heartbeats and their acks, RESUME with a
+replay of every event the client missed while it was away, RECONNECT, INVALID_SESSION and
+Discord's close codes. Payloads go out zlib-stream compressed when the client asks for it
+(discord.py's default), or as plain JSON text.
+
+Tests act on it through :meth:`FakeGateway.dispatch` (deliver an event to the bot) and the
+fault switches :meth:`FakeGateway.drop` and :meth:`FakeGateway.request_reconnect`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord, StoredMessage
+
+__all__ = ["GATEWAY_PATH", "FakeGateway", "GatewaySession", "Intent"]
+
+JSONDict = dict[str, Any]
+GATEWAY_PATH = "/gateway"
+TASK_PREFIX = "fake-discord"
+"""Name prefix of the server's own tasks, which a test never waits for."""
+
+# Opcodes.
+DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE_UPDATE = 0, 1, 2, 3
+RESUME, RECONNECT, REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 6, 7, 8, 9, 10, 11
+
+# Close codes.
+UNKNOWN_ERROR = 4000
+UNKNOWN_OPCODE = 4001
+DECODE_ERROR = 4002
+NOT_AUTHENTICATED = 4003
+AUTHENTICATION_FAILED = 4004
+ALREADY_AUTHENTICATED = 4005
+INVALID_API_VERSION = 4012
+DISALLOWED_INTENTS = 4014
+
+
+class Intent:
+    """The intent bits the fake gateway filters on."""
+
+    GUILDS = 1 << 0
+    GUILD_MEMBERS = 1 << 1
+    GUILD_PRESENCES = 1 << 8
+    GUILD_MESSAGES = 1 << 9
+    DIRECT_MESSAGES = 1 << 12
+    MESSAGE_CONTENT = 1 << 15
+    PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
+
+
+class _Connection:
+    """One websocket: frames are queued and written in order by a single writer task."""
+
+    def __init__(self, ws: web.WebSocketResponse, compress: str | None) -> None:
+        self.ws = ws
+        self._compressor = zlib.compressobj() if compress == "zlib-stream" else None
+        self._queue: asyncio.Queue[JSONDict | int] = asyncio.Queue()
+        self.writer = asyncio.get_running_loop().create_task(
+            self._write(), name=f"{TASK_PREFIX}-gateway-writer"
+        )
+        self.session: GatewaySession | None = None
+
+    def send(self, frame: JSONDict) -> None:
+        self._queue.put_nowait(frame)
+
+    def close(self, code: int) -> None:
+        """Close after every frame queued so far went out."""
+        self._queue.put_nowait(code)
+
+    async def _write(self) -> None:
+        while True:
+            item = await self._queue.get()
+            if isinstance(item, int):
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await self.ws.close(code=item)
+                return
+            text = json.dumps(item)
+            try:
+                if self._compressor is None:
+                    await self.ws.send_str(text)
+                else:
+                    data = self._compressor.compress(text.encode())
+                    await self.ws.send_bytes(data + self._compressor.flush(zlib.Z_SYNC_FLUSH))
+            except (ConnectionError, RuntimeError):
+                return
+
+
+@dataclass
+class GatewaySession:
+    """A gateway session: it outlives its connection, so a client can resume it."""
+
+    id: str
+    intents: int
+    seq: int = 0
+    events: list[JSONDict] = field(default_factory=list)
+    connection: _Connection | None = None
+    presences: list[JSONDict] = field(default_factory=list)
+
+    def wants(self, bits: int) -> bool:
+        return bool(self.intents & bits)
+
+
+class FakeGateway:
+    """The gateway side of :class:`~tests.discord_stub.server.FakeDiscord`."""
+
+    def __init__(
+        self,
+        server: FakeDiscord,
+        *,
+        heartbeat_interval_ms: int = 41_250,
+        privileged_intents: int = 0,
+    ) -> None:
+        self.server = server
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.privileged_intents = privileged_intents
+        """Privileged intents the application is allowed (others close with 4014)."""
+        self.token: str | None = None
+        """The bot token IDENTIFY must carry; None accepts any token."""
+        self.sessions: dict[str, GatewaySession] = {}
+        self.session: GatewaySession | None = None
+        """The newest identified session: where events go."""
+        self.identifies = 0
+        self.resumes = 0
+        self.heartbeats = 0
+        self.close_codes: list[int] = []
+        self.echo_own_messages = True
+        """Whether the bot hears of its own messages, as it does on Discord."""
+        self.guild_payload: Callable[[int, int], JSONDict] | None = None
+        """Builds a guild's GUILD_CREATE for an intents value (set by the driver)."""
+        server.add_listener(self._echo)
+
+    # ------------------------------------------------------------------ what tests use
+
+    @property
+    def url(self) -> str:
+        """The gateway URL, as ``GET /gateway/bot`` and READY's resume URL give it."""
+        return self.server.url.replace("http://", "ws://") + GATEWAY_PATH
+
+    @property
+    def connected(self) -> bool:
+        session = self.session
+        return session is not None and session.connection is not None
+
+    @property
+    def last_seq(self) -> int:
+        """Sequence number of the newest event of the current session (0 before READY)."""
+        return self.session.seq if self.session is not None else 0
+
+    def dispatch(self, event: str, data: JSONDict, *, intent: int = 0) -> None:
+        """Deliver one DISPATCH event to the current session, if its intents take it.
+
+        A session whose connection dropped keeps the event and replays it on RESUME.
+        """
+        session = self.session
+        if session is None or (intent and not session.wants(intent)):
+            return
+        session.seq += 1
+        frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
+        session.events.append(frame)
+        if session.connection is not None:
+            session.connection.send(frame)
+
+    def dispatch_message(self, event: str, message: StoredMessage) -> None:
+        """MESSAGE_CREATE/UPDATE/DELETE as Discord sends it, honouring the intents."""
+        session = self.session
+        if session is None:
+            return
+        intent = Intent.GUILD_MESSAGES if message.guild_id is not None else Intent.DIRECT_MESSAGES
+        if event == "MESSAGE_DELETE":
+            data: JSONDict = {"id": str(message.id), "channel_id": str(message.channel_id)}
+            if message.guild_id is not None:
+                data["guild_id"] = str(message.guild_id)
+        else:
+            data = self.server.message_event_payload(
+                message, message_content=session.wants(Intent.MESSAGE_CONTENT)
+            )
+        self.dispatch(event, data, intent=intent)
+
+    def drop(self, code: int = UNKNOWN_ERROR) -> None:
+        """Close the connection as a network fault or Discord would; the session survives."""
+        session = self.session
+        if session is not None and session.connection is not None:
+            session.connection.close(code)
+            session.connection = None
+
+    def request_reconnect(self) -> None:
+        """Send RECONNECT (op 7): the client must resume on a new connection."""
+        session = self.session
+        if session is not None and session.connection is not None:
+            session.connection.send({"op": RECONNECT, "d": None})
+            session.connection = None
+
+    async def wait_connected(self, timeout: float = 10.0) -> None:
+        """Until a session is identified or resumed and has a connection."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.connected:
+            if loop.time() > deadline:
+                raise TimeoutError("the bot did not (re)connect to the gateway")
+            await asyncio.sleep(0.01)
+
+    # ------------------------------------------------------------------ protocol
+
+    def bot_gateway(self) -> JSONDict:
+        """``GET /gateway/bot``: where to connect, one shard, plenty of session starts."""
+        return {
+            "url": self.url,
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 14_400_000,
+                "max_concurrency": 1,
+            },
+        }
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """One websocket connection, from HELLO to close."""
+        ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        await ws.prepare(request)
+        compress = request.query.get("compress")
+        connection = _Connection(ws, compress if compress == "zlib-stream" else None)
+        try:
+            if request.query.get("v") != "10":
+                connection.close(INVALID_API_VERSION)
+            elif request.query.get("encoding", "json") != "json" or compress not in (
+                None,
+                "zlib-stream",
+            ):
+                connection.close(DECODE_ERROR)
+            else:
+                connection.send(
+                    {"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}}
+                )
+                await self._serve(ws, connection)
+        finally:
+            connection.close(ws.close_code or UNKNOWN_ERROR)  # ends the writer once it is idle
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(connection.writer), 5)
+            session = connection.session
+            if session is not None and session.connection is connection:
+                session.connection = None
+            if ws.close_code is not None:
+                self.close_codes.append(ws.close_code)
+        return ws
+
+    async def _serve(self, ws: web.WebSocketResponse, connection: _Connection) -> None:
+        async for message in ws:
+            if message.type is not WSMsgType.TEXT:
+                if message.type is WSMsgType.BINARY:
+                    connection.close(DECODE_ERROR)
+                continue
+            try:
+                payload = json.loads(message.data)
+                op = payload["op"]
+            except (ValueError, KeyError, TypeError):
+                connection.close(DECODE_ERROR)
+                continue
+            data = payload.get("d")
+            if op == HEARTBEAT:
+                self.heartbeats += 1
+                connection.send({"op": HEARTBEAT_ACK})
+            elif op == IDENTIFY:
+                self._identify(connection, data or {})
+            elif op == RESUME:
+                self._resume(connection, data or {})
+            elif connection.session is None:
+                connection.close(NOT_AUTHENTICATED)
+            elif op == PRESENCE_UPDATE:
+                connection.session.presences.append(data)
+            elif op != REQUEST_MEMBERS:
+                connection.close(UNKNOWN_OPCODE)
+
+    def _token_ok(self, token: object) -> bool:
+        expected = self.token
+        given = str(token or "").removeprefix("Bot ")
+        return expected is None or given == expected
+
+    def _identify(self, connection: _Connection, data: JSONDict) -> None:
+        if connection.session is not None:
+            connection.close(ALREADY_AUTHENTICATED)
+            return
+        if not self._token_ok(data.get("token")):
+            connection.close(AUTHENTICATION_FAILED)
+            return
+        intents = int(data.get("intents") or 0)
+        if intents & Intent.PRIVILEGED & ~self.privileged_intents:
+            connection.close(DISALLOWED_INTENTS)
+            return
+        if self.session is not None and self.session.connection is not None:
+            # One bot, one session: a new identify ends the previous connection.
+            self.session.connection.close(UNKNOWN_ERROR)
+        session = GatewaySession(id=secrets.token_hex(16), intents=intents)
+        self.identifies += 1
+        self.sessions[session.id] = session
+        self.session = session
+        session.connection = connection
+        connection.session = session
+        server = self.server
+        self.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": server.bot_user,
+                "guilds": [{"id": str(g), "unavailable": True} for g in server.guilds],
+                "session_id": session.id,
+                "resume_gateway_url": self.url,
+                "session_type": "normal",
+                "shard": data.get("shard") or [0, 1],
+                "application": {"id": str(server.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": [],
+                "auth": {},
+                "user_settings": {},
+            },
+        )
+        for guild_id in server.guilds:
+            self.dispatch("GUILD_CREATE", self.guild_create(guild_id, intents))
+
+    def guild_create(self, guild_id: int, intents: int) -> JSONDict:
+        """The GUILD_CREATE payload for a guild, as the session's intents shape it."""
+        if self.guild_payload is not None:
+            return self.guild_payload(guild_id, intents)
+        return self.server.guilds[guild_id]
+
+    def _resume(self, connection: _Connection, data: JSONDict) -> None:
+        session = self.sessions.get(str(data.get("session_id")))
+        if session is None or not self._token_ok(data.get("token")) or session is not self.session:
+            connection.send({"op": INVALID_SESSION, "d": False})
+            return
+        if session.connection is not None:
+            session.connection.close(UNKNOWN_ERROR)
+        self.resumes += 1
+        session.connection = connection
+        connection.session = session
+        seen = int(data.get("seq") or 0)
+        for frame in session.events:
+            if frame["s"] > seen:
+                connection.send(frame)
+        self.dispatch("RESUMED", {})
+
+    def _echo(self, event: str, message: StoredMessage) -> None:
+        """Discord tells the bot about messages, its own included, over the gateway."""
+        if self.echo_own_messages:
+            self.dispatch_message(event, message)

@@ -1,0 +1,116 @@
+"""The loopback gateway: the protocol as a raw client sees it, and the bot riding out a drop."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.cog_helpers import game_in_play, open_water, player, seat_to_move, stored_game
+from tests.discord_stub import DiscordDriver, FakeDiscord, FakeUser
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as fake:
+        fake.gateway.token = "right-token"
+        yield fake
+
+
+class RawClient:
+    """A bare websocket client that inflates zlib-stream frames like discord.py does."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self._inflate = zlib.decompressobj()
+
+    async def receive(self) -> dict[str, Any]:
+        message = await self.ws.receive(timeout=5)
+        assert message.type is aiohttp.WSMsgType.BINARY, message
+        return json.loads(self._inflate.decompress(message.data))  # type: ignore[no-any-return]
+
+    async def send(self, op: int, data: object) -> None:
+        await self.ws.send_str(json.dumps({"op": op, "d": data}))
+
+
+async def connect(server: FakeDiscord, session: aiohttp.ClientSession) -> RawClient:
+    ws = await session.ws_connect(f"{server.gateway.url}?v=10&encoding=json&compress=zlib-stream")
+    return RawClient(ws)
+
+
+async def test_hello_identify_ready_heartbeat_and_resume(server: FakeDiscord) -> None:
+    guild_id = server.next_id()
+    server.add_guild(guild_id, "Harbour", int(server.owner_user["id"]))
+    async with aiohttp.ClientSession() as session:
+        client = await connect(server, session)
+        hello = await client.receive()
+        assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
+        await client.send(1, None)
+        assert (await client.receive())["op"] == 11
+        await client.send(2, {"token": "right-token", "intents": 1 | 1 << 12, "properties": {}})
+        ready = await client.receive()
+        assert (ready["t"], ready["s"]) == ("READY", 1)
+        assert ready["d"]["resume_gateway_url"] == server.gateway.url
+        created = await client.receive()
+        assert (created["t"], created["d"]["id"]) == ("GUILD_CREATE", str(guild_id))
+        session_id = ready["d"]["session_id"]
+
+        server.gateway.drop()
+        await client.ws.receive(timeout=5)
+        assert client.ws.close_code == 4000
+        server.gateway.dispatch("TYPING_START", {"channel_id": "1"})  # missed while away
+
+        again = await connect(server, session)
+        assert (await again.receive())["op"] == 10
+        await again.send(6, {"token": "right-token", "session_id": session_id, "seq": 2})
+        replayed = await again.receive()
+        assert (replayed["t"], replayed["s"]) == ("TYPING_START", 3)
+        assert (await again.receive())["t"] == "RESUMED"
+        assert (server.gateway.identifies, server.gateway.resumes) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("identify", "code"),
+    [
+        pytest.param({"token": "wrong", "intents": 1}, 4004, id="bad-token"),
+        pytest.param({"token": "right-token", "intents": 1 << 15}, 4014, id="privileged-intent"),
+    ],
+)
+async def test_identify_is_refused_with_discords_close_code(
+    server: FakeDiscord, identify: dict[str, Any], code: int
+) -> None:
+    async with aiohttp.ClientSession() as session:
+        client = await connect(server, session)
+        await client.receive()
+        await client.send(2, identify)
+        message = await client.ws.receive(timeout=5)
+        assert message.type is aiohttp.WSMsgType.CLOSE and client.ws.close_code == code
+
+
+async def test_an_unknown_session_cannot_resume(server: FakeDiscord) -> None:
+    async with aiohttp.ClientSession() as session:
+        client = await connect(server, session)
+        await client.receive()
+        await client.send(6, {"token": "right-token", "session_id": "nope", "seq": 1})
+        assert await client.receive() == {"op": 9, "d": False}
+
+
+async def test_the_bot_resumes_after_a_drop_and_the_game_goes_on(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """A move sent while the connection is down arrives once, replayed on RESUME."""
+    record = await game_in_play(driver, alice, bob)
+    shooter = player(driver, record, seat_to_move(record))
+    water = open_water(record, 1 - seat_to_move(record))[0]
+
+    driver.gateway.drop()
+    await driver.dm(shooter, water)
+
+    after = await stored_game(driver, record.id)
+    assert after.ply == record.ply + 1
+    assert (driver.gateway.identifies, driver.gateway.resumes) == (1, 1)
+    assert driver.dms_to(shooter)[-1].content.count(water) >= 1
