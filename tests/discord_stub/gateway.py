@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -137,6 +138,8 @@ class FakeGateway:
         self.close_codes: list[int] = []
         self.echo_own_messages = True
         """Whether the bot hears of its own messages, as it does on Discord."""
+        self.last_dispatch_at = 0.0
+        """``time.monotonic()`` of the newest event sent, to tell when the bot is idle."""
         self.guild_payload: Callable[[int, int], JSONDict] | None = None
         """Builds a guild's GUILD_CREATE for an intents value (set by the driver)."""
         server.add_listener(self._echo)
@@ -167,6 +170,7 @@ class FakeGateway:
         if session is None or (intent and not session.wants(intent)):
             return
         session.seq += 1
+        self.last_dispatch_at = time.monotonic()
         frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         session.events.append(frame)
         if session.connection is not None:

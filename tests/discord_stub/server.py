@@ -533,6 +533,10 @@ class FakeDiscord:
         self.sent: list[Sent] = []
         self.unhandled: list[str] = []
         self.requests: list[RequestRecord] = []
+        self.last_request_at = 0.0
+        """``time.monotonic()`` when the last request arrived, to tell when the bot is idle."""
+        self.retry_due_at = 0.0
+        """``time.monotonic()`` by which the bot should retry every request answered 429."""
         self.fired_failures: list[FiredFailure] = []
         self.internal_errors: list[str] = []
         self._seq = 0
@@ -814,6 +818,7 @@ class FakeDiscord:
         headers: dict[str, str] = {}
         if failure.status == 429:
             retry_after = failure.retry_after if failure.retry_after is not None else 0.05
+            self.retry_due_at = max(self.retry_due_at, time.monotonic() + retry_after)
             body: JSONDict = {
                 "message": "You are being rate limited.",
                 "retry_after": retry_after,
@@ -907,6 +912,7 @@ class FakeDiscord:
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         """Route a request; every path funnels through here so faults and logs are uniform."""
+        self.last_request_at = time.monotonic()
         full_path = request.path
         if full_path.startswith(API_PREFIX + "/"):
             path = full_path[len(API_PREFIX) :]

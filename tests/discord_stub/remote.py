@@ -1,0 +1,259 @@
+"""Discord and its users for a bot that runs in another process, as ``python -m bot`` runs it.
+
+:class:`RemoteDriver` is the :class:`~tests.discord_stub.driver.DiscordDriver` without a
+client in the test's process: the bot connects on its own to the loopback server's REST API
+and gateway, slash commands are built from what the bot synced (as Discord's client builds
+them), and "settled" means Discord has heard nothing from the bot for a short quiet spell.
+:class:`BotProcess` starts, kills and restarts the bot process itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from .driver import DiscordDriver, FakeUser, InteractionResult, SettleTimeout, _Where
+from .server import FakeDiscord
+
+__all__ = ["BotProcess", "RemoteDriver"]
+
+JSONDict = dict[str, Any]
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+# Application command option types.
+STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
+
+
+class RemoteDriver(DiscordDriver):
+    """Users acting on a bot in another process; only Discord's side lives in the test."""
+
+    def __init__(
+        self,
+        intents: discord.Intents,
+        *,
+        server: FakeDiscord | None = None,
+        token: str = "e2e-token",
+        quiet: float = 0.15,
+        settle_timeout: float = 20.0,
+    ) -> None:
+        super().__init__(
+            None,  # type: ignore[arg-type]  # the client runs in the bot process
+            server=server,
+            token=token,
+            settle_timeout=settle_timeout,
+        )
+        self._intents = intents
+        self.quiet = quiet
+        """Seconds without any request from the bot after which it counts as idle."""
+
+    @property
+    def intents(self) -> discord.Intents:
+        return self._intents
+
+    async def open(self) -> None:
+        """Start the loopback server; the bot process connects to it by itself."""
+        if self._opened:
+            raise RuntimeError("driver already opened")
+        self._opened = True
+        if not self.server.running:
+            await self.server.start()
+        self.gateway.token = self.token
+        self.gateway.guild_payload = self._guild_payload
+        self._connected = True
+
+    async def close(self, *, check: bool = True) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        await self.server.stop()
+
+    async def settle(self, timeout: float | None = None) -> None:
+        """Until the bot is connected and has sent nothing for :attr:`quiet` seconds.
+
+        A bot waiting out a 429 sends nothing either, so that wait counts as busy.
+        """
+        limit = self.settle_timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        while True:
+            now = time.monotonic()
+            last = max(
+                self.server.last_request_at, self.gateway.last_dispatch_at, self.server.retry_due_at
+            )
+            if self.gateway.connected and now - last >= self.quiet:
+                break
+            if now > deadline:
+                raise SettleTimeout(f"the bot was still busy or away after {limit}s")
+            await asyncio.sleep(0.02)
+        self._raise_pending_errors()
+
+    async def slash(
+        self,
+        user: FakeUser,
+        name: str,
+        *,
+        guild: bool | Any = True,
+        channel_id: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> InteractionResult:
+        """``user`` runs ``/name``, built from the command as the bot synced it."""
+        where = self._where(user, guild, channel_id)
+        guild_id = where.guild.id if where.guild else None
+        synced = self.server.commands.get(guild_id, []) + self.server.commands.get(None, [])
+        command = next((c for c in synced if c["name"] == name), None)
+        if command is None:
+            raise LookupError(f"the bot never synced /{name}")
+        values = {**(options or {}), **kwargs}
+        data: JSONDict = {"id": command["id"], "name": name, "type": 1}
+        if guild_id is not None and command.get("guild_id"):
+            data["guild_id"] = str(guild_id)
+        given, resolved = self._options(command, values, where)
+        if given:
+            data["options"] = given
+        if resolved:
+            data["resolved"] = resolved
+        return await self._interact(2, user, where, data, command_name=name)
+
+    def _options(
+        self, command: JSONDict, values: Mapping[str, Any], where: _Where
+    ) -> tuple[list[JSONDict], JSONDict]:
+        declared = {o["name"]: o for o in command.get("options", [])}
+        unknown = set(values) - set(declared)
+        if unknown:
+            raise TypeError(f"/{command['name']} has no options {sorted(unknown)}")
+        missing = [n for n, o in declared.items() if o.get("required") and n not in values]
+        if missing:
+            raise ValueError(f"/{command['name']} requires {missing}")
+        given: list[JSONDict] = []
+        resolved: JSONDict = {}
+        for name, value in values.items():
+            kind = declared[name]["type"]
+            if kind == USER:
+                user = value if isinstance(value, FakeUser) else self.users[int(value)]
+                resolved.setdefault("users", {})[str(user.id)] = user.payload
+                if where.guild is not None:
+                    member = self.server.member_payload(where.guild.id, user.id, with_user=False)
+                    member["permissions"] = str(user.permissions.value)
+                    resolved.setdefault("members", {})[str(user.id)] = member
+                value = str(user.id)
+            elif kind == INTEGER:
+                value = int(value)
+            elif kind == STRING:
+                value = str(value)
+            given.append({"name": name, "type": kind, "value": value})
+        return given, resolved
+
+
+class BotProcess:
+    """``python -m bot`` in a subprocess, configured only through its environment."""
+
+    def __init__(
+        self,
+        driver: RemoteDriver,
+        database: Path,
+        *,
+        arguments: tuple[str, ...] = ("--sync-global",),
+        **settings: str,
+    ) -> None:
+        self.driver = driver
+        self.arguments = arguments
+        """Command-line arguments; by default the commands are published everywhere, so
+        they also work in DMs."""
+        self.database = database
+        self.settings = settings
+        self.lines: list[str] = []
+        """Everything the bot process wrote (its log), over every start."""
+        self._process: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    def environment(self) -> dict[str, str]:
+        server = self.driver.server
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD", "LOG_"))
+        }
+        env.update(
+            DISCORD_TOKEN=self.driver.token,
+            DATABASE_PATH=str(self.database),
+            LOG_LEVEL="INFO",
+            DISCORD_API_BASE=server.api_base,
+            DISCORD_GATEWAY_URL=server.gateway.url,
+            PYTHONUNBUFFERED="1",
+        )
+        env.update(self.settings)
+        return env
+
+    async def start(self, timeout: float = 30.0) -> None:
+        """Start the bot and wait until it has connected and said it is ready."""
+        identified = self.driver.gateway.identifies
+        ready_lines = sum("connected as" in line for line in self.lines)
+        self._process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            *self.arguments,
+            cwd=REPOSITORY,
+            env=self.environment(),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        self._reader = asyncio.get_running_loop().create_task(self._read(self._process))
+        deadline = time.monotonic() + timeout
+        while (
+            self.driver.gateway.identifies == identified
+            or sum("connected as" in line for line in self.lines) == ready_lines
+        ):
+            if self._process.returncode is not None:
+                await self._reader
+                raise RuntimeError("the bot exited at start:\n" + "\n".join(self.lines[-30:]))
+            if time.monotonic() > deadline:
+                raise SettleTimeout("the bot did not get ready:\n" + "\n".join(self.lines[-30:]))
+            await asyncio.sleep(0.05)
+        await self.driver.settle()
+
+    async def _read(self, process: asyncio.subprocess.Process) -> None:
+        assert process.stdout is not None
+        async for raw in process.stdout:
+            self.lines.append(raw.decode(errors="replace").rstrip("\n"))
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.returncode is None
+
+    async def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind, as when a machine loses power."""
+        await self._end(signal.SIGKILL)
+
+    async def stop(self) -> None:
+        """Ctrl-C, the way an operator stops the bot."""
+        await self._end(signal.SIGINT)
+
+    async def _end(self, how: signal.Signals) -> None:
+        process = self._process
+        if process is None or process.returncode is not None:
+            return
+        process.send_signal(how)
+        try:
+            await asyncio.wait_for(process.wait(), 15)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._reader, 5)
+        self.driver.server.retry_due_at = 0.0  # no one is left to retry
+        # The server notices the dropped websocket on its own; wait so tests see it.
+        deadline = time.monotonic() + 5
+        while self.driver.gateway.connected and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
