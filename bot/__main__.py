@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 import aiohttp
 import discord
 import yarl
 
+from bot import logs
 from bot.client import RefereeBot
 from bot.settings import Settings, SettingsError
 
@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    logs.setup(settings.log_level, secret=settings.token)
     if settings.api_base:
         discord.http.Route.BASE = settings.api_base.rstrip("/")
     if settings.gateway_url:

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import logging
+import time
 
 import discord
 from discord.ext import commands
 
 from bot.referee import Referee
 from bot.settings import Settings
-from bot.storage import SqliteRepository
+from bot.storage import Clock, SqliteRepository
 
 log = logging.getLogger("referee.client")
 
-EXTENSIONS = ("cogs.errors", "cogs.challenges", "cogs.moves", "cogs.info")
+EXTENSIONS = ("cogs.errors", "cogs.challenges", "cogs.moves", "cogs.info", "cogs.timekeeping")
 
 
 def intents() -> discord.Intents:
@@ -34,7 +35,9 @@ class RefereeBot(commands.Bot):
     referee: Referee
     repository: SqliteRepository
 
-    def __init__(self, settings: Settings, *, sync_global: bool = False) -> None:
+    def __init__(
+        self, settings: Settings, *, sync_global: bool = False, clock: Clock = time.time
+    ) -> None:
         # The bot never joins voice, so discord.py's warnings about missing voice
         # libraries would only worry operators.
         discord.VoiceClient.warn_nacl = False
@@ -47,10 +50,11 @@ class RefereeBot(commands.Bot):
         )
         self.settings = settings
         self.sync_global = sync_global
+        self.clock = clock
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and, only where asked, sync slash commands."""
-        self.repository = await SqliteRepository.open(self.settings.database_path)
+        self.repository = await SqliteRepository.open(self.settings.database_path, self.clock)
         self.referee = Referee(self.repository)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -31,6 +32,7 @@ from bot.games.core import (
     other,
 )
 from bot.games.grid import shorten
+from bot.logs import fields
 from bot.storage import (
     ChallengeRecord,
     ChallengeStatus,
@@ -42,6 +44,8 @@ from bot.storage import (
     StaleGameError,
     Tidings,
 )
+
+log = logging.getLogger("referee.referee")
 
 _GAME_PREFIX = re.compile(r"^\s*#\s*(\d{1,9})\s*(.*)$", re.S)
 MAX_MOVE_LENGTH = 600
@@ -55,6 +59,17 @@ STATE_CACHE_SIZE = 1024
 
 class RefereeError(GameError):
     """A request the referee refuses; the message is a sentence for the person who asked."""
+
+
+class GameFault(RefereeError):
+    """Something broke inside one game (a bug, a full disk): the game stays as it was."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"Something went wrong with game #{game_id} on my side, so your request changed "
+            "nothing: the game is as it was. Try again later, or check it with `/board`."
+        )
+        self.game_id = game_id
 
 
 @dataclass(frozen=True)
@@ -273,6 +288,51 @@ class Referee:
                 ),
             )
 
+    # -- waiting times ------------------------------------------------------------------------
+
+    async def time_out(self, game_id: int, ply: int) -> Report | None:
+        """End a game on time: whoever is to move lost it. None if it moved meanwhile.
+
+        Ends go through ``_conclude`` like resignations, so a game ended on time is stored
+        and counted exactly like any other end.
+        """
+        async with self._lock(game_id):
+            record = await self.repository.get_game(game_id)
+            if record is None or record.end_reason is not None or record.ply != ply:
+                return None
+            engine = _engine(record.game)
+            state = self._state_of(engine, record)
+            late = sorted(engine.view(state, None).movers)
+            if not late:
+                return None
+            table = _Table(record, engine, state, late[0])
+            if len(late) == 1:
+                loser, winner = late[0], other(late[0])
+                events = (
+                    Event(loser, "You ran out of time, so you lost this game."),
+                    Event(winner, "Your opponent ran out of time: you win!"),
+                    Event(None, f"{name_of(loser)} ran out of time; {name_of(winner)} wins."),
+                )
+                return await self._conclude(
+                    table, Outcome(winner, EndReason.TIMEOUT, "on time"), events
+                )
+            said = "Neither player was ready in time: the game ends without a winner."
+            events = (Event(0, said), Event(1, said), Event(None, said))
+            return await self._conclude(table, Outcome(None, EndReason.TIMEOUT, "on time"), events)
+
+    def reminders(self, record: GameRecord, text: str) -> tuple[Notice, ...]:
+        """``text`` for each player the game is waiting for, with their board."""
+        engine = _engine(record.game)
+        state = self._state_of(engine, record)
+        waiting = sorted(engine.view(state, None).movers)
+        return tuple(Notice(record, seat, (text,), engine.view(state, seat)) for seat in waiting)
+
+    async def expire(self, challenge_id: int) -> ChallengeRecord | None:
+        """Close a challenge nobody answered; None if it was answered meanwhile."""
+        if not await self.repository.close_challenge(challenge_id, ChallengeStatus.EXPIRED):
+            return None
+        return await self.repository.get_challenge(challenge_id)
+
     async def board(self, user_id: int, game_id: int | None = None) -> Notice:
         """The player's private board again."""
         record = await self.game_of(user_id, game_id, purpose="board")
@@ -349,7 +409,15 @@ class Referee:
             engine = _engine(record.game)
             seat = record.seat_of(user_id)
             assert seat is not None  # _load refuses a game the user does not play
-            yield _Table(record, engine, self._state_of(engine, record), seat)
+            try:
+                yield _Table(record, engine, self._state_of(engine, record), seat)
+            except GameError:
+                raise
+            except Exception as error:
+                # Nothing was stored (a change is one transaction, stored last), so the
+                # game is as it was; the player hears so, the log keeps the cause.
+                log.exception("game %s: %s failed", game_id, purpose, extra=fields(game_id))
+                raise GameFault(game_id) from error
 
     async def _load(self, game_id: int, user_id: int) -> GameRecord:
         """The game as stored now; under a lock, no other move can land meanwhile."""

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dotenv import load_dotenv
+
+from bot.timekeeping import HOUR, Deadlines
 
 DEFAULT_DATABASE = Path("data") / "referee.sqlite3"
 
@@ -27,6 +29,8 @@ class Settings:
     """Discord's REST base URL, for a proxy in front of Discord or a local stand-in."""
     gateway_url: str | None = None
     """Discord's gateway websocket URL, for a proxy in front of Discord or a local stand-in."""
+    deadlines: Deadlines = field(default_factory=Deadlines)
+    """How long players and challenges may wait."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -52,7 +56,28 @@ class Settings:
             log_level=level,
             api_base=environ.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=_websocket_url(environ.get("DISCORD_GATEWAY_URL", "")),
+            deadlines=Deadlines(
+                remind_after=_hours(environ, "REMIND_AFTER_HOURS", Deadlines.remind_after),
+                forfeit_after=_hours(environ, "FORFEIT_AFTER_HOURS", Deadlines.forfeit_after),
+                challenge_expiry=_hours(
+                    environ, "CHALLENGE_EXPIRY_HOURS", Deadlines.challenge_expiry
+                ),
+            ),
         )
+
+
+def _hours(environ: Mapping[str, str], name: str, default: float) -> float:
+    """A duration setting, given in hours, as seconds."""
+    text = environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = -1.0
+    if not 0 < hours < 24 * 365:
+        raise SettingsError(f"{name} must be a number of hours, like 24 or 0.5, not {text!r}.")
+    return hours * HOUR
 
 
 def _websocket_url(text: str) -> str | None:

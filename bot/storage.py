@@ -13,7 +13,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -87,6 +87,11 @@ MIGRATIONS: tuple[str, ...] = (
         saved_at REAL    NOT NULL,
         PRIMARY KEY (user_id, game, name)
     );
+    """,
+    # 3: the ply at which the players to move were last reminded, so each wait reminds once
+    """
+    ALTER TABLE games ADD COLUMN reminded_ply INTEGER;
+    CREATE INDEX games_by_status_updated ON games (status, updated_at);
     """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
@@ -252,16 +257,28 @@ class Repository(Protocol):
 
     async def saved_setup_names(self, user_id: int, game: str) -> list[str]: ...
 
+    async def idle_games(self, before: float) -> list[tuple[GameRecord, int | None]]: ...
+
+    async def set_reminded(self, game_id: int, ply: int) -> None: ...
+
+    async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]: ...
+
+
+Clock = Callable[[], float]
+"""Seconds since the epoch; tests pass a clock they move by hand."""
+
 
 class SqliteRepository:
     """The embedded store: one SQLite file in WAL mode, one connection, serialised writes."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: aiosqlite.Connection, clock: Clock = time.time) -> None:
         self._db = connection
         self._write_lock = asyncio.Lock()
+        self.clock = clock
+        """Stamps every change, so waiting times are measured by the same clock."""
 
     @classmethod
-    async def open(cls, path: str | Path) -> SqliteRepository:
+    async def open(cls, path: str | Path, clock: Clock = time.time) -> SqliteRepository:
         """Open (creating if needed) the database file and bring its schema up to date."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -271,7 +288,7 @@ class SqliteRepository:
         await connection.execute("PRAGMA synchronous=NORMAL")
         await connection.execute("PRAGMA foreign_keys=ON")
         await connection.execute("PRAGMA busy_timeout=5000")
-        repository = cls(connection)
+        repository = cls(connection, clock)
         try:
             await repository._migrate()
         except BaseException:
@@ -344,11 +361,12 @@ class SqliteRepository:
         challenger_id: int,
         opponent_id: int,
     ) -> ChallengeRecord:
+        now = self.clock()
         async with self._transaction():
             cursor = await self._db.execute(
                 "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
                 " opponent_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game, _dump(rules), guild_id, channel_id, challenger_id, opponent_id, time.time()),
+                (game, _dump(rules), guild_id, channel_id, challenger_id, opponent_id, now),
             )
             challenge_id = cursor.lastrowid
         challenge = await self.get_challenge(int(challenge_id or 0))
@@ -389,7 +407,7 @@ class SqliteRepository:
             challenge = await self.get_challenge(challenge_id)
             if challenge is None or challenge.status is not ChallengeStatus.OPEN:
                 return None
-            now = time.time()
+            now = self.clock()
             cursor = await self._db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
                 " status, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -439,7 +457,7 @@ class SqliteRepository:
         Raises StaleGameError when the stored game is no longer at ``game.ply``: the same
         move sent twice, or two moves racing, and only the first one counts.
         """
-        now = time.time()
+        now = self.clock()
         status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
         async with self._transaction():
             cursor = await self._db.execute(
@@ -531,7 +549,7 @@ class SqliteRepository:
             game,
             name,
             text,
-            time.time(),
+            self.clock(),
         )
 
     async def saved_setup(self, user_id: int, game: str, name: str) -> str | None:
@@ -549,6 +567,26 @@ class SqliteRepository:
             game,
         )
         return [row[0] for row in rows]
+
+    # -- waiting times ------------------------------------------------------------------------
+
+    async def idle_games(self, before: float) -> list[tuple[GameRecord, int | None]]:
+        """Active games unchanged since ``before``, with the ply last reminded about."""
+        rows = await self._rows(
+            "SELECT * FROM games WHERE status = 'active' AND updated_at <= ? ORDER BY id", before
+        )
+        return [(_game(row), row["reminded_ply"]) for row in rows]
+
+    async def set_reminded(self, game_id: int, ply: int) -> None:
+        await self._write("UPDATE games SET reminded_ply = ? WHERE id = ?", ply, game_id)
+
+    async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]:
+        """Open challenges made at or before ``before``."""
+        rows = await self._rows(
+            "SELECT * FROM challenges WHERE status = 'open' AND created_at <= ? ORDER BY id",
+            before,
+        )
+        return [_challenge(row) for row in rows]
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
         return [_game(row) for row in await self._rows(sql, *params)]

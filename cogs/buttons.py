@@ -19,9 +19,9 @@ def _cog(interaction: discord.Interaction, name: str) -> Any:
     return interaction.client.get_cog(name)  # type: ignore[attr-defined]
 
 
-def _guard(interaction: discord.Interaction, what: str) -> Any:
+def _guard(interaction: discord.Interaction, what: str, game_id: int | None = None) -> Any:
     """discord.py only logs a failing button, so each click answers its own errors."""
-    return answering_errors(lambda text: tell(interaction, text), what)
+    return answering_errors(lambda text: tell(interaction, text), what, game_id)
 
 
 class AcceptButton(
@@ -95,7 +95,7 @@ class MoveButton(
         return cls(int(match["id"]), match["move"], getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async with _guard(interaction, f"game {self.game_id}: button {self.move}"):
+        async with _guard(interaction, f"game {self.game_id}: button {self.move}", self.game_id):
             await _cog(interaction, "Moves").press(interaction, self.game_id, self.move)
 
 
@@ -117,5 +117,5 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"board:(?
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async with _guard(interaction, f"game {self.game_id}: board button"):
+        async with _guard(interaction, f"game {self.game_id}: board button", self.game_id):
             await _cog(interaction, "Moves").show_board(interaction, self.game_id)

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.client import RefereeBot
 from bot.games import ENGINES
 from bot.games.core import GameError
+from bot.logs import fields
 from bot.storage import ChallengeRecord
 from cogs.buttons import AcceptButton, DeclineButton
 from cogs.courier import CANNOT_DM, Courier
@@ -151,7 +152,12 @@ class Challenges(commands.Cog):
             )
             return
         report = await self.bot.referee.accept(challenge_id, interaction.user.id)
-        log.info("game %s: created from challenge %s", report.game.id, challenge_id)
+        log.info(
+            "game %s: created from challenge %s",
+            report.game.id,
+            challenge_id,
+            extra=fields(report.game.id, challenge_id=challenge_id),
+        )
         await interaction.edit_original_response(
             content=f"{challenge_text(challenge)}\n✅ Accepted: game #{report.game.id} is on.",
             view=None,

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.client import RefereeBot
+from bot.logs import fields
 from bot.presenter import Message, fill_names, present_all, title
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
@@ -71,7 +72,13 @@ class Courier:
         """Send every notice; the one for ``answering_seat`` answers ``answering``."""
         game = report.game
         # Never the move itself: during setup it would place a ship in the log.
-        log.info("game %s: ply %d, telling %d audiences", game.id, game.ply, len(report.notices))
+        log.info(
+            "game %s: ply %d, telling %d audiences",
+            game.id,
+            game.ply,
+            len(report.notices),
+            extra=fields(game.id, ply=game.ply),
+        )
         messages = present_all(report.notices)
         live_message_id = game.public_message_id
         for notice, message in zip(report.notices, messages, strict=True):
@@ -90,8 +97,14 @@ class Courier:
     async def redeliver(self) -> None:
         """Deliver what a stopped process had stored but not sent, oldest first."""
         for report in await self.bot.referee.undelivered():
-            log.info("game %s: delivering ply %d after a restart", report.game.id, report.game.ply)
-            async with answering_errors(_nobody, f"game {report.game.id}: redelivery"):
+            game = report.game
+            log.info(
+                "game %s: delivering ply %d after a restart",
+                game.id,
+                game.ply,
+                extra=fields(game.id, ply=game.ply),
+            )
+            async with answering_errors(_nobody, f"game {game.id}: redelivery", game.id):
                 await self.deliver(report)
 
     async def answer(
@@ -123,7 +136,12 @@ class Courier:
         except discord.Forbidden as error:
             if error.code != CANNOT_DM:
                 raise
-            log.info("game %s: cannot DM seat %s", notice.game.id, notice.audience)
+            log.info(
+                "game %s: cannot DM seat %s",
+                notice.game.id,
+                notice.audience,
+                extra=fields(notice.game.id),
+            )
             await self.channel(notice.game).send(
                 f"<@{user_id}>, I cannot send you your board for {title(notice.game)}: allow "
                 "direct messages from this server's members, then use `/board`.",
@@ -147,7 +165,7 @@ class Courier:
                 )
                 return game.public_message_id
             except discord.NotFound:
-                log.info("game %s: live message gone, posting a new one", game.id)
+                log.info("game %s: live message gone, posting anew", game.id, extra=fields(game.id))
         posted = await channel.send(message.content, file=as_file(message), view=or_missing(view))
         await self.bot.repository.set_public_message(game.id, posted.id)
         return posted.id

@@ -32,15 +32,18 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
 
 @asynccontextmanager
 async def answering_errors(
-    reply: Callable[[str], Awaitable[object]], what: str
+    reply: Callable[[str], Awaitable[object]], what: str, game_id: int | None = None
 ) -> AsyncIterator[None]:
-    """Run a player's request; turn a refusal or a fault into a reply to them."""
+    """Run a player's request; turn a refusal or a fault into a reply to them.
+
+    ``game_id``, when the request is about a known game, goes into the log as a field.
+    """
     try:
         yield
     except GameError as error:
         await _reply_safely(reply, str(error), what)
     except Exception:
-        log.exception("%s failed", what)
+        log.exception("%s failed", what, extra={"game_id": game_id})
         await _reply_safely(reply, SORRY, what)
 
 

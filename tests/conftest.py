@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -9,12 +10,13 @@ import pytest
 
 from bot.client import RefereeBot
 from bot.settings import Settings
+from bot.storage import Clock
 from tests.discord_stub import DiscordDriver, FakeUser
 
 
-def make_bot(database: Path) -> RefereeBot:
+def make_bot(database: Path, clock: Clock = time.time) -> RefereeBot:
     """The production client, built exactly as ``python -m bot`` builds it."""
-    return RefereeBot(Settings(token="test-token", database_path=database))
+    return RefereeBot(Settings(token="test-token", database_path=database), clock=clock)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import pytest
 
 from bot.client import RefereeBot, intents
 from bot.settings import DEFAULT_DATABASE, Settings, SettingsError
+from bot.timekeeping import HOUR, Deadlines
 from tests.conftest import make_bot
 from tests.discord_stub import DiscordDriver
 
@@ -43,12 +44,36 @@ def test_settings_defaults_and_values() -> None:
     assert settings.gateway_url is None
 
 
+def test_waiting_times_default_to_a_day_and_are_set_in_hours() -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": "abc"}).deadlines == Deadlines(
+        remind_after=24 * HOUR, forfeit_after=24 * HOUR, challenge_expiry=24 * HOUR
+    )
+    custom = Settings.from_env(
+        {
+            "DISCORD_TOKEN": "abc",
+            "REMIND_AFTER_HOURS": "12",
+            "FORFEIT_AFTER_HOURS": "0.5",
+            "CHALLENGE_EXPIRY_HOURS": "72",
+        }
+    )
+    assert custom.deadlines == Deadlines(12 * HOUR, 0.5 * HOUR, 72 * HOUR)
+
+
 def test_a_gateway_url_must_be_a_websocket() -> None:
     with pytest.raises(SettingsError, match=r"DISCORD_GATEWAY_URL must start with wss://"):
         Settings.from_env({"DISCORD_TOKEN": "abc", "DISCORD_GATEWAY_URL": "https://x/"})
 
 
-@pytest.mark.parametrize(("name", "value"), [("DEV_GUILD_ID", "my-server"), ("LOG_LEVEL", "LOUD")])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("DEV_GUILD_ID", "my-server"),
+        ("LOG_LEVEL", "LOUD"),
+        ("REMIND_AFTER_HOURS", "soon"),
+        ("FORFEIT_AFTER_HOURS", "-3"),
+        ("CHALLENGE_EXPIRY_HOURS", "0"),
+    ],
+)
 def test_malformed_settings_are_refused_by_name(name: str, value: str) -> None:
     with pytest.raises(SettingsError, match=name):
         Settings.from_env({"DISCORD_TOKEN": "abc", name: value})

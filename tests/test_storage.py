@@ -19,7 +19,7 @@ from typing import Any, cast
 import pytest
 
 from bot.games.core import EndReason, GameError, Phase
-from bot.referee import Referee, RefereeError, Report, replay
+from bot.referee import GameFault, Referee, RefereeError, Report, replay
 from bot.storage import (
     MIGRATIONS,
     SCHEMA,
@@ -292,8 +292,9 @@ async def test_a_move_that_fails_to_log_leaves_the_snapshot_untouched(
         game.id,
         game.ply + 1,
     )
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(GameFault) as raised:
         await referee.act(BOB, "random")
+    assert isinstance(raised.value.__cause__, sqlite3.IntegrityError)
 
     assert await repo.get_game(game.id) == game, "the snapshot moved without its log entry"
     [(ply, state)] = sql(path, "SELECT ply, state FROM games WHERE id = ?", game.id)

@@ -1,0 +1,91 @@
+"""The clock: reminders to players who stopped moving, losses on time, expired challenges."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.client import RefereeBot
+from bot.logs import fields
+from bot.presenter import present
+from bot.storage import ChallengeRecord
+from bot.timekeeping import Timekeeper
+from cogs.challenges import challenge_text
+from cogs.courier import Courier
+from cogs.replies import answering_errors
+
+log = logging.getLogger("referee.timekeeping")
+
+TICK_SECONDS = 60.0
+"""How often the clock is read; deadlines are hours, so a minute late is on time."""
+
+
+async def _nobody(text: str) -> None:
+    """No one asked for the clock to tick, so a failed tick is only logged."""
+
+
+class Timekeeping(commands.Cog):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        self.courier = Courier(bot)
+        self.timekeeper = Timekeeper(bot.referee, bot.repository, bot.settings.deadlines)
+
+    async def cog_load(self) -> None:
+        self.tick.start()
+
+    async def cog_unload(self) -> None:
+        self.tick.cancel()
+
+    @tasks.loop(seconds=TICK_SECONDS)
+    async def tick(self) -> None:
+        async with answering_errors(_nobody, "timekeeping"):
+            await self.sweep()
+
+    @tick.before_loop
+    async def _after_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def sweep(self) -> None:
+        """Act on everything the time that passed calls for."""
+        due = await self.timekeeper.due()
+        for challenge in due.expired:
+            await self._show_expired(challenge)
+        for notice in due.reminders:
+            async with answering_errors(
+                _nobody, f"game {notice.game.id}: reminder", notice.game.id
+            ):
+                await self.courier.send_dm(notice, present(notice))
+                await self.timekeeper.reminded(notice)
+                log.info(
+                    "game %s: reminded seat %s",
+                    notice.game.id,
+                    notice.audience,
+                    extra=fields(notice.game.id),
+                )
+        for report in due.endings:
+            log.info("game %s: lost on time", report.game.id, extra=fields(report.game.id))
+            async with answering_errors(
+                _nobody, f"game {report.game.id}: time out", report.game.id
+            ):
+                await self.courier.deliver(report)
+
+    async def _show_expired(self, challenge: ChallengeRecord) -> None:
+        if challenge.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(
+            challenge.channel_id, guild_id=challenge.guild_id
+        )
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            await channel.get_partial_message(challenge.message_id).edit(
+                content=challenge_text(
+                    challenge, "⌛ Nobody answered in time: the challenge expired."
+                ),
+                view=None,
+            )
+
+
+async def setup(bot: RefereeBot) -> None:
+    await bot.add_cog(Timekeeping(bot))

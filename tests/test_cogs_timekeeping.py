@@ -1,0 +1,162 @@
+"""Waiting times through Discord: reminders by DM, losses on time, expired challenges.
+
+The bot's clock is a hand-moved fake, so a day passes in a line and no test sleeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.games.core import EndReason
+from bot.storage import ChallengeStatus, GameStatus
+from bot.timekeeping import HOUR
+from tests.cog_helpers import (
+    challenge_message,
+    channel_messages,
+    game_in_play,
+    player,
+    repository,
+    seat_to_move,
+    shoot,
+    start_game,
+    stored_game,
+)
+from tests.conftest import make_bot
+from tests.discord_stub import DiscordDriver, FakeUser
+
+
+class Clock:
+    """A clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += hours * HOUR
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def driver(database: Path, clock: Clock) -> AsyncIterator[DiscordDriver]:
+    async with DiscordDriver.start(make_bot(database, clock)) as drv:
+        drv.add_guild("Harbour")
+        await drv.settle()
+        yield drv
+        assert drv.server.unhandled == []
+
+
+async def tick(driver: DiscordDriver) -> None:
+    """One tick of the bot's clock, as its minute loop runs it."""
+    cog = driver.client.get_cog("Timekeeping")  # type: ignore[attr-defined]
+    assert cog is not None, "the clock's cog is not loaded"
+    await cog.sweep()
+    await driver.settle()
+
+
+async def test_a_player_who_stops_moving_is_reminded_once_then_loses_on_time(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+) -> None:
+    record = await game_in_play(driver, alice, bob)
+    late = player(driver, record, seat_to_move(record))
+    other = bob if late == alice else alice
+    seq = driver.server.last_seq
+
+    clock.advance(23.9)
+    await tick(driver)
+    assert driver.server.last_seq == seq  # not yet a day
+
+    clock.advance(0.2)
+    await tick(driver)
+    reminder = driver.dms_to(late)[-1]
+    assert "waiting for your move" in reminder.content and "24 hours" in reminder.content
+    assert len(driver.pngs(reminder.id)) == 1  # the board comes with it
+    assert all(s.channel_id == driver.dm_channel_id(late) for s in driver.server.sent[seq:])
+
+    seq = driver.server.last_seq
+    clock.advance(12)
+    await tick(driver)
+    assert driver.server.last_seq == seq  # one reminder per wait
+
+    clock.advance(12)
+    await tick(driver)
+    final = await stored_game(driver, record.id)
+    assert final.status is GameStatus.FINISHED
+    assert final.end_reason == EndReason.TIMEOUT.value
+    assert final.winner == record.seats.index(other.id)
+    assert "ran out of time" in driver.dms_to(late)[-1].content
+    assert driver.dms_to(other)[-1].content.startswith(f"**Sea Battle #{record.id}**")
+    assert "you win" in driver.dms_to(other)[-1].content
+    assert channel_messages(driver)[-1].content.startswith("🏁")
+    log = await repository(driver).log(record.id)
+    assert log[-1].kind.value == "end"
+
+
+async def test_a_move_restarts_the_wait(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+) -> None:
+    record = await game_in_play(driver, alice, bob)
+    clock.advance(47)
+    await shoot(driver, record.id, hit=False)
+    clock.advance(2)
+    seq = driver.server.last_seq
+    await tick(driver)
+    assert driver.server.last_seq == seq
+    assert (await stored_game(driver, record.id)).status is GameStatus.ACTIVE
+
+
+async def test_nobody_ready_in_time_ends_the_game_without_a_winner(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+) -> None:
+    record = await start_game(driver, alice, bob)
+    clock.advance(24.5)
+    await tick(driver)
+    assert "waiting for your move" in driver.dms_to(alice)[-1].content
+    assert "waiting for your move" in driver.dms_to(bob)[-1].content
+    clock.advance(24)
+    await tick(driver)
+    final = await stored_game(driver, record.id)
+    assert final.end_reason == EndReason.TIMEOUT.value and final.winner is None
+
+
+async def test_the_wait_survives_a_restart(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock, database: Path
+) -> None:
+    record = await game_in_play(driver, alice, bob)
+    clock.advance(25)
+    await tick(driver)
+    late = player(driver, record, seat_to_move(record))
+    reminders = len(driver.dms_to(late))
+    await driver.close()
+
+    again = DiscordDriver(make_bot(database, clock), server=driver.server)
+    again.guilds.extend(driver.guilds)
+    again.users.update(driver.users)
+    async with again:
+        await tick(again)
+        assert len(again.dms_to(late)) == reminders  # already reminded before the restart
+        clock.advance(24)
+        await tick(again)
+        assert (await stored_game(again, record.id)).end_reason == EndReason.TIMEOUT.value
+
+
+async def test_a_challenge_nobody_answers_expires(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+) -> None:
+    message = await challenge_message(driver, alice, bob)
+    clock.advance(25)
+    await tick(driver)
+    assert "the challenge expired" in driver.message(message.id).content
+    assert driver.button_ids(message.id) == []
+    challenge = await repository(driver).get_challenge(1)
+    assert challenge is not None and challenge.status is ChallengeStatus.EXPIRED
+    assert await repository(driver).active_games_of(bob.id) == []
