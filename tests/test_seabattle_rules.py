@@ -706,3 +706,11 @@ def test_suggestions_during_setup_offer_setup_words() -> None:
     confirmed = place(state, 0, ALPHA, ready=True)
     assert E.suggestions(E.view(confirmed, 0), "r") == []
     assert E.suggestions(E.view(confirmed, 1), "c") == ["clear"]
+
+
+def test_an_echoed_input_drops_invisible_direction_and_width_marks() -> None:
+    """A right-to-left override in a move must not turn the bot's answer backwards."""
+    from bot.games.grid import shorten
+
+    assert shorten("\u202eB5\u200b x\u2066y`z") == "B5 xy'z"
+    assert shorten("a" * 30) == "a" * 23 + "…"

@@ -6,6 +6,7 @@ Shared by every game played on a lettered grid, so one parser serves them all.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 
 from bot.games.core import NotationError
@@ -53,6 +54,11 @@ def neighbours(cell: Cell, columns: int, rows: int, *, diagonal: bool) -> Iterat
 
 
 def shorten(text: str, limit: int = 24) -> str:
-    """Echo a player's input back safely: short, one line, no code-span breakers."""
-    flat = " ".join(text.split()).replace("`", "'")
+    """Echo a player's input back safely: short, one line, no code-span breakers.
+
+    Invisible format and control characters (right-to-left overrides, zero-width spaces)
+    are dropped, so an echo cannot turn the sentence around it backwards.
+    """
+    visible = "".join(c for c in text if unicodedata.category(c) not in ("Cf", "Cc") or c == "\n")
+    flat = " ".join(visible.split()).replace("`", "'")
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
