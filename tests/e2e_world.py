@@ -18,7 +18,7 @@ from bot.games.core import Phase
 from bot.games.grid import cell_name
 from bot.storage import GameRecord, GameStatus, LogEntry, SqliteRepository
 from tests.cog_helpers import open_water, ship_cells, state_of
-from tests.discord_stub import FakeUser, StoredMessage
+from tests.discord_stub import FakeUser, Sent, StoredMessage
 from tests.discord_stub.remote import BotProcess, RemoteDriver
 
 TOKEN = "e2e.token-that-must-never-be-shown.Xy9"
@@ -118,3 +118,25 @@ async def running_bot(tmp_path: Path, **settings: str) -> AsyncIterator[World]:
             await bot.stop()
     finally:
         await driver.close()
+
+
+MESSAGE_KINDS = {"message", "edit", "response", "update", "followup", "followup_edit"}
+
+
+def pings(sent: Sent) -> tuple[set[str], set[int]]:
+    """Which mention kinds and which users a message is allowed to ping."""
+    allowed = sent.payload.get("allowed_mentions")
+    assert allowed is not None, f"no allowed_mentions on {sent.kind}: {sent.content!r}"
+    return set(allowed.get("parse") or []), {int(u) for u in allowed.get("users") or []}
+
+
+def assert_never_pinged(world: World, since: int, *, expected: set[int]) -> None:
+    for sent in world.driver.server.sent:
+        if sent.seq <= since or sent.kind not in MESSAGE_KINDS:
+            continue
+        kinds, users = pings(sent)
+        assert kinds == set(), f"{sent.kind} may ping {kinds}: {sent.content!r}"
+        assert users <= expected, f"{sent.kind} may ping {users}: {sent.content!r}"
+        assert not sent.payload["allowed_mentions"].get("roles")
+        assert not sent.mention_everyone
+        assert set(sent.mentioned_user_ids) <= expected

@@ -136,17 +136,16 @@ async def test_strangers_get_a_private_answer_and_change_nothing(world: World) -
     driver = world.driver
     carol = driver.add_user("carol")
     challenge = await world.challenge(world.alice, world.bob)
-    seq = driver.server.last_seq
     answer = await driver.click(carol, challenge.id, f"challenge:accept:{1}")
     assert answer.ephemeral and answer.content == "This challenge is not addressed to you."
     await world.accept(world.bob, challenge)
-    record = await world.game()
     for user in (world.alice, world.bob):
         await driver.dm(user, "random")
         await driver.dm(user, "ready")
     record = await world.game()
     live_id = record.public_message_id
     assert live_id is not None
+    seq = driver.server.last_seq
 
     clicked = await driver.click(carol, live_id, f"board:{record.id}")
     assert clicked.ephemeral and clicked.content == f"You are not playing a game #{record.id}."
@@ -156,7 +155,9 @@ async def test_strangers_get_a_private_answer_and_change_nothing(world: World) -
     assert driver.dms_to(carol)[-1].content == f"You are not playing a game #{record.id}."
     after = await world.game()
     assert (after.ply, after.state) == (record.ply, record.state)
-    assert all(s.ephemeral or s.user_id == carol.id for s in sent_since(world, seq)[:1])
+    told = sent_since(world, seq)
+    assert len(told) == 3 and all(s.user_id == carol.id for s in told)
+    assert all(s.ephemeral or s.channel_id == driver.dm_channel_id(carol) for s in told)
 
 
 async def test_closed_dms_at_the_challenge_create_no_game(world: World) -> None:

@@ -10,7 +10,7 @@ import pytest
 from bot.games.core import Phase
 from bot.storage import GameStatus, LogKind
 from tests.cog_helpers import open_water, state_of
-from tests.e2e_world import World, running_bot
+from tests.e2e_world import World, assert_never_pinged, running_bot
 
 
 @pytest.fixture
@@ -45,6 +45,7 @@ async def test_a_full_game_from_play_to_result_by_dm_and_by_move(world: World) -
     log = await world.log()
     assert len(log) == final.ply and all(entry.kind is LogKind.MOVE for entry in log)
     assert not driver.server.unhandled and not driver.server.internal_errors
+    assert_never_pinged(world, 0, expected={bob.id})  # only the challenge pings, and only Bob
 
 
 async def test_a_move_out_of_turn_is_refused_privately_and_changes_nothing(world: World) -> None:

@@ -13,8 +13,7 @@ import unicodedata
 from pathlib import Path
 
 from tests.cog_helpers import state_of
-from tests.discord_stub import Sent
-from tests.e2e_world import World, running_bot
+from tests.e2e_world import World, assert_never_pinged, running_bot
 
 ROLE = 1_200_000_000_000_000_000
 ODD = "\u202eB5\u200b\u0301\u0301 Ｂ５ 🏴\u200d☠️"
@@ -28,27 +27,6 @@ CLEAR_ANSWERS = (
     "is not a cell: write a letter and a number, like `B7`.",
     "That message is too long to be a move.",
 )
-
-MESSAGE_KINDS = {"message", "edit", "response", "update", "followup", "followup_edit"}
-
-
-def pings(sent: Sent) -> tuple[set[str], set[int]]:
-    """Which mention kinds and which users a message is allowed to ping."""
-    allowed = sent.payload.get("allowed_mentions")
-    assert allowed is not None, f"no allowed_mentions on {sent.kind}: {sent.content!r}"
-    return set(allowed.get("parse") or []), {int(u) for u in allowed.get("users") or []}
-
-
-def assert_never_pinged(world: World, since: int, *, expected: set[int]) -> None:
-    for sent in world.driver.server.sent:
-        if sent.seq <= since or sent.kind not in MESSAGE_KINDS:
-            continue
-        kinds, users = pings(sent)
-        assert kinds == set(), f"{sent.kind} may ping {kinds}: {sent.content!r}"
-        assert users <= expected, f"{sent.kind} may ping {users}: {sent.content!r}"
-        assert not sent.payload["allowed_mentions"].get("roles")
-        assert not sent.mention_everyone
-        assert set(sent.mentioned_user_ids) <= expected
 
 
 async def test_hostile_names_and_texts_get_clear_answers_and_ping_no_one(

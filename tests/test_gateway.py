@@ -114,3 +114,17 @@ async def test_the_bot_resumes_after_a_drop_and_the_game_goes_on(
     assert after.ply == record.ply + 1
     assert (driver.gateway.identifies, driver.gateway.resumes) == (1, 1)
     assert driver.dms_to(shooter)[-1].content.count(water) >= 1
+
+
+async def test_the_bot_follows_a_reconnect_request_and_resumes(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    record = await game_in_play(driver, alice, bob)
+    shooter = player(driver, record, seat_to_move(record))
+    water = open_water(record, 1 - seat_to_move(record))[0]
+
+    driver.gateway.request_reconnect()
+    await driver.dm(shooter, water)
+
+    assert (await stored_game(driver, record.id)).ply == record.ply + 1
+    assert (driver.gateway.identifies, driver.gateway.resumes) == (1, 1)
