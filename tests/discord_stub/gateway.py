@@ -140,6 +140,9 @@ class FakeGateway:
         """Whether the bot hears of its own messages, as it does on Discord."""
         self.last_dispatch_at = 0.0
         """``time.monotonic()`` of the newest event sent, to tell when the bot is idle."""
+        self.last_prompt_at = 0.0
+        """``time.monotonic()`` of the newest event a bot answers: an interaction or a
+        message someone else wrote."""
         self.guild_payload: Callable[[int, int], JSONDict] | None = None
         """Builds a guild's GUILD_CREATE for an intents value (set by the driver)."""
         server.add_listener(self._echo)
@@ -171,6 +174,11 @@ class FakeGateway:
             return
         session.seq += 1
         self.last_dispatch_at = time.monotonic()
+        if event == "INTERACTION_CREATE" or (
+            event == "MESSAGE_CREATE"
+            and data.get("author", {}).get("id") != self.server.bot_user["id"]
+        ):
+            self.last_prompt_at = self.last_dispatch_at
         frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         session.events.append(frame)
         if session.connection is not None:

@@ -42,7 +42,7 @@ class RemoteDriver(DiscordDriver):
         *,
         server: FakeDiscord | None = None,
         token: str = "e2e-token",
-        quiet: float = 0.15,
+        quiet: float = 0.25,
         settle_timeout: float = 20.0,
     ) -> None:
         super().__init__(
@@ -79,7 +79,9 @@ class RemoteDriver(DiscordDriver):
     async def settle(self, timeout: float | None = None) -> None:
         """Until the bot is connected and has sent nothing for :attr:`quiet` seconds.
 
-        A bot waiting out a 429 sends nothing either, so that wait counts as busy.
+        The bot answers every DM and every interaction, so after a user acted it must also
+        have made a request since; a bot slow to start on a busy machine is not idle. A bot
+        waiting out a 429 sends nothing either, so that wait counts as busy.
         """
         limit = self.settle_timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
@@ -88,7 +90,8 @@ class RemoteDriver(DiscordDriver):
             last = max(
                 self.server.last_request_at, self.gateway.last_dispatch_at, self.server.retry_due_at
             )
-            if self.gateway.connected and now - last >= self.quiet:
+            answered = self.server.last_request_at >= self.gateway.last_prompt_at
+            if self.gateway.connected and answered and now - last >= self.quiet:
                 break
             if now > deadline:
                 raise SettleTimeout(f"the bot was still busy or away after {limit}s")
