@@ -1,4 +1,7 @@
-"""Loopback Discord for tests: a fake REST API plus a gateway/user driver for discord.py.
+"""Loopback Discord for tests: Discord's REST API and gateway, and drivers playing its users.
+
+:class:`DiscordDriver` drives a discord.py client in the test's own process;
+:class:`RemoteDriver` with :class:`BotProcess` drives the bot as ``python -m bot`` runs it.
 
 Typical use::
 
@@ -21,6 +24,8 @@ from .driver import (
     InteractionResult,
     SettleTimeout,
 )
+from .gateway import FakeGateway
+from .remote import BotProcess, RemoteDriver
 from .server import (
     ChannelInfo,
     FakeDiscord,
@@ -37,16 +42,19 @@ __all__ = [
     "DEFAULT_APP_PERMISSIONS",
     "DEFAULT_MEMBER_PERMISSIONS",
     "BotError",
+    "BotProcess",
     "CapturedError",
     "ChannelInfo",
     "DiscordDriver",
     "FakeDiscord",
+    "FakeGateway",
     "FakeGuild",
     "FakeUser",
     "FiredFailure",
     "InjectedFailure",
     "InteractionResult",
     "InteractionState",
+    "RemoteDriver",
     "RequestRecord",
     "Sent",
     "SettleTimeout",
