@@ -116,6 +116,8 @@ async def running_bot(tmp_path: Path, **settings: str) -> AsyncIterator[World]:
             yield World(driver, bot, alice, bob, tmp_path / "referee.sqlite3")
         finally:
             await bot.stop()
+        assert driver.server.unhandled == [], "the bot called routes the stand-in lacks"
+        assert driver.server.internal_errors == []
     finally:
         await driver.close()
 

@@ -40,6 +40,9 @@ async def until(condition: object, timeout: float = 15.0) -> None:
 async def test_sigkill_mid_game_then_restart_loses_and_doubles_nothing(world: World) -> None:
     driver = world.driver
     record = await world.game_in_play()
+    carol, dave = driver.add_user("carol"), driver.add_user("dave")
+    await world.accept(dave, await world.challenge(carol, dave))  # a second game, in setup
+    await driver.dm(carol, "random")
     await world.shoot(record.id, hit=False)
     live_id = (await world.game()).public_message_id
     assert live_id is not None
@@ -71,6 +74,12 @@ async def test_sigkill_mid_game_then_restart_loses_and_doubles_nothing(world: Wo
     assert [entry.ply for entry in log] == list(range(1, final.ply + 1))
     assert log[stored_before.ply].text == target  # the stalled move, stored once
     assert final.status is GameStatus.FINISHED
+
+    for user, move in ((dave, "random"), (dave, "ready"), (carol, "ready")):
+        await driver.dm(user, move)
+    second = await world.game(2)
+    assert [entry.text for entry in await world.log(2)] == ["random", "random", "ready", "ready"]
+    assert state_of(second).phase.value == "play"
 
 
 async def _ply_is(world: World, ply: int) -> bool:

@@ -23,6 +23,7 @@ import struct
 import time
 import traceback
 import urllib.parse
+import warnings
 import zlib
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
@@ -1059,7 +1060,11 @@ class FakeDiscord:
                 if part is None:
                     break
                 name = getattr(part, "name", None) or ""
-                data = await part.read(decode=False)  # type: ignore[union-attr]
+                with warnings.catch_warnings():
+                    # aiohttp's reader calls its own deprecated unread_data() on some
+                    # chunk boundaries; that is aiohttp's business, not the bot's.
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    data = await part.read(decode=False)  # type: ignore[union-attr]
                 if name == "payload_json":
                     payload = json.loads(bytes(data).decode())
                 else:
