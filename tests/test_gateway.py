@@ -128,3 +128,10 @@ async def test_the_bot_follows_a_reconnect_request_and_resumes(
 
     assert (await stored_game(driver, record.id)).ply == record.ply + 1
     assert (driver.gateway.identifies, driver.gateway.resumes) == (1, 1)
+
+
+async def test_an_unknown_compression_is_refused_with_a_decode_error(server: FakeDiscord) -> None:
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(f"{server.gateway.url}?v=10&encoding=json&compress=brotli")
+        message = await ws.receive(timeout=5)
+        assert message.type is aiohttp.WSMsgType.CLOSE and ws.close_code == 4002

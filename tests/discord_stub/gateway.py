@@ -3,8 +3,9 @@
 It speaks the part of the protocol a bot meets: HELLO, IDENTIFY (token and intents
 checked), READY and a GUILD_CREATE per guild, heartbeats and their acks, RESUME with a
 replay of every event the client missed while it was away, RECONNECT, INVALID_SESSION and
-Discord's close codes. Payloads go out zlib-stream compressed when the client asks for it
-(discord.py's default), or as plain JSON text.
+Discord's close codes. Payloads go out zlib-stream or zstd-stream compressed, whichever the
+client asks for (discord.py picks zstd when it can decompress it, zlib otherwise), or as
+plain JSON.
 
 Tests act on it through :meth:`FakeGateway.dispatch` (deliver an event to the bot) and the
 fault switches :meth:`FakeGateway.drop` and :meth:`FakeGateway.request_reconnect`.
@@ -61,12 +62,55 @@ class Intent:
     PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 
 
+Compressor = Callable[[bytes], bytes]
+
+
+def _zlib_stream() -> Compressor:
+    """One zlib stream per connection; each message ends on a sync flush (``00 00 ff ff``)."""
+    stream = zlib.compressobj()
+    return lambda data: stream.compress(data) + stream.flush(zlib.Z_SYNC_FLUSH)
+
+
+def _zstd_stream() -> Compressor | None:
+    """One zstd stream per connection, flushed per message; None without a zstd module.
+
+    discord.py asks for zstd-stream instead of zlib-stream whenever it can decompress it
+    (Python 3.14's ``compression.zstd``, or the ``zstandard`` package).
+    """
+    try:
+        from compression import zstd  # type: ignore[import-not-found]
+    except ImportError:
+        try:
+            import zstandard  # type: ignore[import-not-found]
+        except ImportError:
+            return None
+        stream = zstandard.ZstdCompressor().compressobj()
+        flush = zstandard.COMPRESSOBJ_FLUSH_BLOCK
+        return lambda data: stream.compress(data) + stream.flush(flush)  # type: ignore[no-any-return]
+    compressor = zstd.ZstdCompressor()
+    block = zstd.ZstdCompressor.FLUSH_BLOCK
+    return lambda data: compressor.compress(data, mode=block)  # type: ignore[no-any-return]
+
+
+def compressor_for(kind: str | None) -> Compressor | None:
+    """The stream compressor a ``compress`` query asks for; raises ValueError if unknown."""
+    if kind is None:
+        return None
+    if kind == "zlib-stream":
+        return _zlib_stream()
+    if kind == "zstd-stream":
+        found = _zstd_stream()
+        if found is not None:
+            return found
+    raise ValueError(f"unsupported compression {kind!r}")
+
+
 class _Connection:
     """One websocket: frames are queued and written in order by a single writer task."""
 
-    def __init__(self, ws: web.WebSocketResponse, compress: str | None) -> None:
+    def __init__(self, ws: web.WebSocketResponse, compressor: Compressor | None) -> None:
         self.ws = ws
-        self._compressor = zlib.compressobj() if compress == "zlib-stream" else None
+        self._compressor = compressor
         self._queue: asyncio.Queue[JSONDict | int] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(
             self._write(), name=f"{TASK_PREFIX}-gateway-writer"
@@ -92,8 +136,7 @@ class _Connection:
                 if self._compressor is None:
                     await self.ws.send_str(text)
                 else:
-                    data = self._compressor.compress(text.encode())
-                    await self.ws.send_bytes(data + self._compressor.flush(zlib.Z_SYNC_FLUSH))
+                    await self.ws.send_bytes(self._compressor(text.encode()))
             except (ConnectionError, RuntimeError):
                 return
 
@@ -242,15 +285,17 @@ class FakeGateway:
         """One websocket connection, from HELLO to close."""
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
-        compress = request.query.get("compress")
-        connection = _Connection(ws, compress if compress == "zlib-stream" else None)
+        try:
+            compressor = compressor_for(request.query.get("compress"))
+        except ValueError:
+            compressor, refused = None, True
+        else:
+            refused = request.query.get("encoding", "json") != "json"
+        connection = _Connection(ws, compressor)
         try:
             if request.query.get("v") != "10":
                 connection.close(INVALID_API_VERSION)
-            elif request.query.get("encoding", "json") != "json" or compress not in (
-                None,
-                "zlib-stream",
-            ):
+            elif refused:
                 connection.close(DECODE_ERROR)
             else:
                 connection.send(
