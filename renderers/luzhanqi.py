@@ -154,7 +154,7 @@ def _ties(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int]) -> 
 def _station(draw: ImageDraw.ImageDraw, where: Station, bottom: Colour) -> None:
     x, y = centre_of(where, bottom)
     if where in CAMPS:
-        r = 19
+        r = 22
         draw.ellipse(
             (x - r, y - r, x + r, y + r), fill=PALETTE["camp"], outline=PALETTE["outline"], width=2
         )
