@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from bot.games.core import SEATS, GameError, Phase, Transition, other
 from bot.games.luzhanqi import actions as act
+from bot.games.luzhanqi.board import name
 from bot.games.luzhanqi.pieces import Kind, Piece
 from bot.games.luzhanqi.state import LuzhanqiState
 from renderers.luzhanqi import alt_text, render
@@ -177,6 +178,33 @@ def quiet_watcher_moves(state: LuzhanqiState, watcher: int) -> list[act.Action]:
     ]
 
 
+def answers(state: LuzhanqiState, watcher: int, seed: float) -> list[str]:
+    """What the watcher hears for 60 moves from their pieces (9.5): whether each is refused,
+    and why, may depend only on what the watcher knows. Most moves aim at occupied stations,
+    where hidden pieces could make a difference; the same ``seed`` asks both twins the same.
+    """
+    draw = random.Random(seed)
+    seen = E.view(state, watcher).pieces
+    mine = state.colour_of(watcher)
+    starts = [s for s, p in enumerate(seen) if p is not None and p.colour is mine]
+    others = [s for s, p in enumerate(seen) if p is not None and p.colour is not mine]
+    if not starts:
+        return []
+    pairs = [(a, b) for a in starts for b in others]
+    asked = draw.sample(pairs, min(40, len(pairs)))
+    asked += [(draw.choice(starts), draw.randrange(60)) for _ in range(20)]
+    heard = []
+    for start, target in asked:
+        try:
+            transition = E.act(state, watcher, f"{name(start)}-{name(target)}")
+        except GameError as error:
+            heard.append(f"refused: {error}")
+        else:  # an attack's result is what attacking is for: only its acceptance must match
+            said = transition.for_audience(watcher)
+            heard.append("attack" if seen[target] else " | ".join(e.text for e in said))
+    return heard
+
+
 @pytest.mark.parametrize("hidden", SEATS)
 @pytest.mark.parametrize("preset", PRESETS)
 @settings(SEEDED)
@@ -197,6 +225,8 @@ def test_hidden_pieces_do_not_reach_the_other_seat_or_the_channel(
     for _ in range(3):
         for audience in audiences:
             assert shown_to(state, audience) == shown_to(twin, audience), audience
+        asked = rng.random()
+        assert answers(state, watcher, asked) == answers(twin, watcher, asked)
         if state.phase is Phase.SETUP:
             if watcher not in E.to_move(state):
                 return

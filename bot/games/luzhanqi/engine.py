@@ -430,8 +430,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         if view.seat is None or view.seat not in view.movers:
             return []
         if view.phase is Phase.SETUP:
-            candidates = ["ready", "random", "swap "]
-            return [c for c in candidates if c.startswith(wanted)][:limit]
+            return [t for t in _setup_texts(view) if t.startswith(wanted)][:limit]
         texts = (
             str(a)
             for a in _play_actions(view.pieces, view.colour, view.rules, view.mines_by_colour())
@@ -557,6 +556,23 @@ def _swap_allowed(layout: Layout, i: int, j: int) -> bool:
     except IllegalActionError:
         return False
     return True
+
+
+def _setup_texts(view: LuzhanqiView) -> list[str]:
+    """The deployment moves open to the viewer: the words, then every allowed swap."""
+    texts = ["ready", "random"]
+    if view.colour is None:
+        return texts
+    stations = half(view.colour)
+    kinds = [view.pieces[where] for where in stations]
+    layout = tuple(p.kind for p in kinds if p is not None and p.kind is not None)
+    if len(layout) != len(stations):
+        return texts
+    for i in range(len(layout)):
+        for j in range(i + 1, len(layout)):
+            if layout[i] != layout[j] and _swap_allowed(layout, i, j):
+                texts.append(str(act.Swap(stations[i], stations[j])))
+    return texts
 
 
 def _with_board(state: LuzhanqiState, changes: Mapping[Station, Piece | None]) -> LuzhanqiState:
