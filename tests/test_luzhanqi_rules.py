@@ -604,3 +604,20 @@ def test_options_are_words_typed_at_play() -> None:
         E.configure("classic", "m9")
     assert E.configure("Variant C") == VARIANT_C
     assert "m2" in E.option_suggestions(CLASSIC, "m")
+
+
+def test_autocomplete_offers_the_allowed_swaps_and_the_legal_moves() -> None:
+    state = new_setup()
+    red = state.red_seat
+    assert red is not None
+    offered = E.suggestions(E.view(state, red), "swap a1", limit=500)
+    legal = {str(a) for a in E.legal_actions(state, red)}
+    assert offered and all(text.startswith("swap a1 ") for text in offered)
+    assert set(offered) == {text for text in legal if text.startswith("swap a1 ")}
+    assert E.suggestions(E.view(state, red), "r") == ["ready", "random"]
+    assert E.suggestions(E.view(state, None), "") == []
+    playing = position(RAIL_RUN)
+    assert E.suggestions(E.view(playing, 0), "a3-a") == [
+        "a3-a2",
+        *(f"a3-a{r}" for r in range(4, 10)),
+    ]
