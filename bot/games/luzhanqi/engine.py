@@ -261,7 +261,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         new = replace(new, quiet=0, last=LastMove(start, target, clash.removal))
         result = clash.removal.value
         if rules.flip:  # A12: everything is public
-            fight = f"{mover.kind.title} attacks {defender.kind.title} {step}: {result}."
+            fight = f"{mover.kind.title} attacks a {defender.kind.title}, {step}: {result}."
             said = [
                 Event(seat, f"Your {fight}"),
                 Event(other(seat), f"Your opponent's {fight}"),
@@ -278,7 +278,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             ]
         if clash.flag_taken:
             return self._end(
-                new,
+                replace(new, plies=new.plies + 1),
                 Outcome(seat, EndReason.RULES, "captured the flag"),
                 said,
                 ("You captured the enemy flag: you win!", "Your flag was captured: you lose."),
