@@ -157,3 +157,27 @@ async def test_a_clash_tells_each_audience_only_the_removal(
     assert png_of(driver, defender_dm.id) == image_for(after, 1 - seat)
     assert png_of(driver, mover_dm.id) == image_for(after, seat)
     assert seen_by(driver, defender, seq)
+
+
+async def test_a_whole_flip_game_by_dm_ends_with_the_board_revealed(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    game = await start(driver, alice, bob, "flip")
+    rng = random.Random(8)
+    for _ in range(2000):
+        record = await stored_game(driver, game.id)
+        state = state_of(record)
+        if state.phase is Phase.FINISHED:
+            break
+        assert state.turn is not None
+        actions = list(E.legal_actions(state, state.turn))
+        attacks = [a for a in actions if isinstance(a, Move) and state.board[a.target]]
+        action = rng.choice(attacks or actions)  # keen fighters end a game sooner
+        await driver.dm(player(driver, record, state.turn), str(action))
+    else:
+        raise AssertionError("the game did not end")
+    assert record.end_reason is not None
+    live = live_message(driver, record)
+    assert png_of(driver, live.id) == image_for(record, None)
+    assert all(p is None or p.face_up for p in E.view(state, None).pieces)
+    assert any("wins" in m.content or "drawn" in m.content for m in channel_messages(driver))
