@@ -257,6 +257,8 @@ def _footer(view: LuzhanqiView) -> str:
             parts.append(move if last.removal is None else f"{move}, {last.removal.value}")
     if view.phase is Phase.PLAY:
         parts.append(f"{view.quiet}/{view.rules.quiet_limit} plies without attack")
+    if view.phase is Phase.SETUP and view.seat in view.movers:
+        parts.append("Edit: swap a1 b3, random, save <name>, load <name>, then ready")
     return "   ·   ".join(parts)
 
 
