@@ -366,6 +366,25 @@ class Referee:
             raise RefereeError(f"Game #{game_id} is over.")
         return record
 
+    async def finished(self, game_id: int) -> tuple[GameRecord, View, str]:
+        """A finished game, its public view (which reveals all) and how it ended.
+
+        A running game is refused: its public view would be only a board without the
+        summary, and its end is what this is for.
+        """
+        record = await self.repository.get_game(game_id)
+        if record is None:
+            raise RefereeError(f"There is no game #{game_id}.")
+        if record.end_reason is None:
+            raise RefereeError(
+                f"Game #{game_id} is still being played; its board is shown here once it is "
+                "over. `/games` lists the games running in a server."
+            )
+        engine = _engine(record.game)
+        state = self._state_of(engine, record)
+        view = engine.view(state, None)
+        return record, view, status_line(view, engine.outcome(state))
+
     async def games_in(self, guild_id: int) -> list[tuple[GameRecord, str]]:
         """Active games of a server with a public one-line status each."""
         lines = []

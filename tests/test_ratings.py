@@ -360,3 +360,16 @@ async def test_two_games_ending_at_once_for_one_player_both_count(
     after_one = rate((Skill(), Skill()), 0)[0]
     after_both = rate((after_one, Skill()), 0)[0]
     assert alice.skill == after_both, "the second end was rated from the first one's result"
+
+
+async def test_an_end_redelivered_after_a_restart_still_carries_the_rating_changes(
+    repo: SqliteRepository, referee: Referee
+) -> None:
+    game = await shoot(referee, await new_game(referee), hit=False)
+    ended = await referee.resign(ALICE, game.id)
+
+    restarted = Referee(repo)
+    (pending,) = [r for r in await restarted.undelivered() if r.game.ply == ended.game.ply]
+
+    assert pending.finished
+    assert pending.results == ended.results and len(pending.results) == 2
