@@ -33,7 +33,7 @@ CREATE TABLE ratings (
     updated_at REAL    NOT NULL,
     PRIMARY KEY (user_id, game)
 );
-CREATE INDEX ratings_by_game ON ratings (game, mu);
+CREATE INDEX ratings_by_game ON ratings (game, mu, sigma);
 CREATE TABLE results (
     game_id      INTEGER NOT NULL REFERENCES games(id),
     seat         INTEGER NOT NULL,
@@ -253,10 +253,11 @@ class Records:
         ranked = await self._rows(
             f"SELECT count(*) {scope} AND r.sigma < ?", game, *params, PROVISIONAL_SIGMA
         )
-        settled = []
-        for row in settled_rows:
+        settled: list[Standing] = []
+        for row in settled_rows:  # in order, so ranks need no query; equal ratings share one
             standing = _standing(row)
-            settled.append(await self._ranked(standing, scope, params))
+            tied = settled and settled[-1].skill.mu == standing.skill.mu
+            settled.append(replace(standing, rank=settled[-1].rank if tied else len(settled) + 1))
         return Leaderboard(
             game=game,
             guild_id=guild_id,
