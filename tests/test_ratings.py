@@ -22,7 +22,15 @@ from bot.games.seabattle.state import SeaBattleState
 from bot.ratings import PROVISIONAL_SIGMA, Skill, counts_for_rating, rate
 from bot.referee import Referee, Report
 from bot.results import Score
-from bot.storage import Ending, GameRecord, GameStatus, LogKind, SqliteRepository
+from bot.storage import (
+    MIGRATIONS,
+    SCHEMA,
+    Ending,
+    GameRecord,
+    GameStatus,
+    LogKind,
+    SqliteRepository,
+)
 
 E = ENGINES["seabattle"]
 ALICE, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
@@ -266,39 +274,6 @@ async def test_streaks_count_consecutive_rated_results(
 # -- storage: atomic and serialised ---------------------------------------------------------------
 
 
-async def finished(
-    repo: SqliteRepository,
-    winner_id: int,
-    loser_id: int,
-    *,
-    guild: int | None = GUILD,
-    rated: bool = True,
-    draw: bool = False,
-) -> GameRecord:
-    """A game stored and ended through the repository alone: fast, for many results."""
-    challenge = await repo.create_challenge(
-        game="seabattle",
-        rules=E.presets["classic"].to_json(),
-        guild_id=guild,
-        channel_id=700,
-        challenger_id=winner_id,
-        opponent_id=loser_id,
-        rated=rated,
-    )
-    game = await repo.accept_challenge(
-        challenge.id, seed=1, seats=(winner_id, loser_id), state={"placeholder": True}
-    )
-    assert game is not None
-    return await repo.append(
-        game,
-        seat=1,
-        kind=LogKind.END,
-        text="{}",
-        state=game.state,
-        ending=Ending(None if draw else 0, EndReason.RULES.value, rated=rated),
-    )
-
-
 async def test_a_failure_between_the_writes_leaves_neither_end_nor_result(
     repo: SqliteRepository, referee: Referee
 ) -> None:
@@ -373,3 +348,63 @@ async def test_an_end_redelivered_after_a_restart_still_carries_the_rating_chang
 
     assert pending.finished
     assert pending.results == ended.results and len(pending.results) == 2
+
+
+async def test_a_database_from_before_ratings_is_upgraded_and_its_games_count_as_rated(
+    tmp_path: Path,
+) -> None:
+    """Games started before ratings existed were all played for a result: they stay rated."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.executescript(SCHEMA)
+        old.executescript(MIGRATIONS[0])
+        old.execute("PRAGMA user_version = 2")
+        old.execute(
+            "INSERT INTO challenges (game, rules, channel_id, challenger_id, opponent_id,"
+            " created_at) VALUES ('seabattle', '{}', 1, 2, 3, 0)"
+        )
+    repository = await SqliteRepository.open(path)
+    try:
+        challenge = await repository.get_challenge(1)
+        assert challenge is not None and challenge.rated
+        game = await repository.accept_challenge(1, seed=1, seats=(2, 3), state={})
+        assert game is not None and game.rated
+        await repository.append(
+            game,
+            seat=1,
+            kind=LogKind.END,
+            text="{}",
+            state={},
+            ending=Ending(0, EndReason.RESIGNATION.value, rated=True),
+        )
+        (standing,) = await repository.records.standings_of(2)
+        assert (standing.games, standing.wins) == (1, 1)
+    finally:
+        await repository.close()
+
+
+async def test_leaderboard_ranks_the_top_ten_sharing_ranks_on_equal_ratings(
+    repo: SqliteRepository,
+) -> None:
+    """Twelve settled players (two tied at 30) and one provisional, written as stored ratings."""
+    mus = [35.0, 30.0, 30.0, 29.0, 28.0, 27.0, 26.0, 25.0, 24.0, 23.0, 22.0, 21.0]
+    for user, mu in enumerate(mus, start=1):
+        await repo._db.execute(
+            "INSERT INTO ratings VALUES (?, 'seabattle', ?, 5.0, 9, 5, 4, 0, 1, 0)", (user, mu)
+        )
+    await repo._db.execute(
+        "INSERT INTO ratings VALUES (99, 'seabattle', 40.0, 8.0, 1, 1, 0, 0, 1, 0)"
+    )
+
+    board = await repo.records.leaderboard("seabattle", None, caller_id=12)
+
+    assert [(s.user_id, s.rank) for s in board.settled] == [
+        (1, 1), (2, 2), (3, 2), (4, 4), (5, 5), (6, 6), (7, 7), (8, 8), (9, 9), (10, 10)
+    ]  # fmt: skip
+    assert [s.user_id for s in board.provisional] == [99]
+    assert board.ranked == 12
+    assert board.caller is not None and (board.caller.user_id, board.caller.rank) == (12, 12)
+    tied = await repo.records.leaderboard("seabattle", None, caller_id=3)
+    assert tied.caller is not None and tied.caller.rank == 2
+    server = await repo.records.leaderboard("seabattle", GUILD, caller_id=3)
+    assert (server.settled, server.provisional, server.caller) == ((), (), None)
