@@ -219,9 +219,7 @@ class Referee:
         view = engine.view(table.state, seat)
         text = engine.setup_text(view)
         if text is None:
-            raise RefereeError(
-                "There is no setup to save now: save yours while you set up, before `ready`."
-            )
+            raise RefereeError("There is nothing to save yet: set up your side first.")
         user_id = record.seats[seat]
         names = await self.repository.saved_setup_names(user_id, record.game)
         if name not in names and len(names) >= MAX_SAVED_SETUPS:

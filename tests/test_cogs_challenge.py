@@ -168,6 +168,31 @@ async def test_variant_autocomplete_lists_matching_presets(
     assert [c["value"] for c in choices] == ["classic", "corners"]
 
 
+async def test_options_a_game_does_not_have_are_refused(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Option words are checked by the game before any challenge is posted."""
+    result = await driver.slash(
+        alice, "play", game="seabattle", opponent=bob, options={"options": "salvo"}
+    )
+
+    assert result.ephemeral
+    assert result.content == "Sea Battle has no options; leave `options` empty."
+    assert await repository(driver).get_challenge(1) is None
+    assert channel_messages(driver) == []
+    assert (
+        await driver.autocomplete(
+            alice,
+            "play",
+            focused="options",
+            game="seabattle",
+            opponent=bob,
+            options={"options": "s"},
+        )
+        == []
+    )
+
+
 async def test_decline_by_the_opponent_closes_the_challenge(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
