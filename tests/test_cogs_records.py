@@ -18,6 +18,7 @@ from tests.cog_helpers import (
     challenge_message,
     channel_messages,
     game_in_play,
+    plant_button,
     png_of,
     render_for,
     repository,
@@ -283,3 +284,22 @@ async def test_game_refuses_a_running_games_board_and_unknown_ids(
     )
     assert running.original is not None and running.original.attachments == []
     assert unknown.content == "There is no game #99."
+
+
+async def test_a_history_button_from_before_a_restart_still_turns_the_page(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """The button is rebuilt from its custom_id alone: the bot keeps no memory of the page."""
+    for _ in range(11):
+        await store_finished(driver, alice, bob)
+    custom_id = f"history:{alice.id}:all:1"
+    message = plant_button(driver, driver.channel_id, custom_id, "Older ▶")
+
+    result = await driver.click(bob, message.id, custom_id)
+
+    assert result.callback_type == 7
+    page = driver.message(message.id)
+    header, only = page.content.splitlines()
+    assert header == f"**Games of {alice.mention}** · page 2 of 2"
+    assert only.startswith(f"#1 Sea Battle vs {bob.mention}: won (+")
+    assert page.custom_ids == [f"history:{alice.id}:all:0", f"history:{alice.id}:all:1"]
