@@ -4,7 +4,8 @@
 stored as over without its result and rating change, nor the other way round; it reads the
 players' ratings inside that same write transaction, so two games ending at once for one
 player both count. ``Records`` answers the read-only questions of ``/leaderboard``,
-``/profile``, ``/history`` and ``/game``, each from an index.
+``/profile``, ``/history`` and ``/game``, each from an index. The tables are schema
+version 3 (``bot.storage.MIGRATIONS``).
 """
 
 from __future__ import annotations
@@ -16,50 +17,6 @@ from typing import Any
 import aiosqlite
 
 from bot.ratings import PROVISIONAL_SIGMA, Skill, rate
-
-MIGRATION = """
-ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
-ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
-CREATE TABLE ratings (
-    user_id    INTEGER NOT NULL,
-    game       TEXT    NOT NULL,
-    mu         REAL    NOT NULL,
-    sigma      REAL    NOT NULL,
-    games      INTEGER NOT NULL,
-    wins       INTEGER NOT NULL,
-    losses     INTEGER NOT NULL,
-    draws      INTEGER NOT NULL,
-    streak     INTEGER NOT NULL,
-    updated_at REAL    NOT NULL,
-    PRIMARY KEY (user_id, game)
-);
-CREATE INDEX ratings_by_game ON ratings (game, mu, sigma);
-CREATE TABLE results (
-    game_id      INTEGER NOT NULL REFERENCES games(id),
-    seat         INTEGER NOT NULL,
-    user_id      INTEGER NOT NULL,
-    opponent_id  INTEGER NOT NULL,
-    game         TEXT    NOT NULL,
-    guild_id     INTEGER,
-    score        REAL    NOT NULL,
-    rated        INTEGER NOT NULL,
-    mu_before    REAL,
-    sigma_before REAL,
-    mu_after     REAL,
-    sigma_after  REAL,
-    ended_at     REAL    NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX results_by_player ON results (user_id, ended_at);
-CREATE INDEX results_by_player_game ON results (user_id, game, ended_at);
-CREATE TABLE rated_in_servers (
-    guild_id INTEGER NOT NULL,
-    game     TEXT    NOT NULL,
-    user_id  INTEGER NOT NULL,
-    PRIMARY KEY (guild_id, game, user_id)
-) WITHOUT ROWID;
-"""
-"""Schema version 3: the ``rated`` flag, ratings, results, and who played rated where."""
 
 
 class Score(Enum):

@@ -91,8 +91,50 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, game, name)
     );
     """,
-    # 3: rated games, ratings and results
-    results.MIGRATION,
+    # 3: rated games; ratings per player and game; each side's result of every finished
+    # game; and who played rated in which server (the server scope of leaderboards)
+    """
+    ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    CREATE TABLE ratings (
+        user_id    INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        wins       INTEGER NOT NULL,
+        losses     INTEGER NOT NULL,
+        draws      INTEGER NOT NULL,
+        streak     INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (user_id, game)
+    );
+    CREATE INDEX ratings_by_game ON ratings (game, mu, sigma);
+    CREATE TABLE results (
+        game_id      INTEGER NOT NULL REFERENCES games(id),
+        seat         INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        opponent_id  INTEGER NOT NULL,
+        game         TEXT    NOT NULL,
+        guild_id     INTEGER,
+        score        REAL    NOT NULL,
+        rated        INTEGER NOT NULL,
+        mu_before    REAL,
+        sigma_before REAL,
+        mu_after     REAL,
+        sigma_after  REAL,
+        ended_at     REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_by_player ON results (user_id, ended_at);
+    CREATE INDEX results_by_player_game ON results (user_id, game, ended_at);
+    CREATE TABLE rated_in_servers (
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        user_id  INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    ) WITHOUT ROWID;
+    """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 
