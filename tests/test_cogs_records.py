@@ -172,6 +172,8 @@ async def test_leaderboard_scopes_a_server_or_everyone(
     )
     assert everywhere.content.startswith("**Sea Battle leaderboard** · all servers")
     assert all(u.mention in everywhere.content for u in (alice, bob, carol))
+    in_dm = await driver.slash(alice, "leaderboard", game="seabattle", guild=False)
+    assert in_dm.content == everywhere.content and not in_dm.ephemeral
 
 
 async def test_an_empty_leaderboard_says_so(driver: DiscordDriver, alice: FakeUser) -> None:
