@@ -78,7 +78,7 @@ async def new_game(
     return game
 
 
-async def shoot(referee: Referee, game: GameRecord, *, hit: bool) -> GameRecord:
+async def fire(referee: Referee, game: GameRecord, *, hit: bool) -> Report:
     """Whoever is to move fires at a ship cell (a hit) or at open water (a miss)."""
     state = state_of(game)
     seat = state.turn
@@ -87,8 +87,11 @@ async def shoot(referee: Referee, game: GameRecord, *, hit: bool) -> GameRecord:
     fired = state.shots[seat]
     cells = [(c, r) for r in range(10) for c in range(10) if (c, r) not in fired]
     target = next(cell for cell in cells if (cell in ships) == hit)
-    report = await referee.act(game.seats[seat], f"#{game.id} {cell_name(target)}")
-    return report.game
+    return await referee.act(game.seats[seat], f"#{game.id} {cell_name(target)}")
+
+
+async def shoot(referee: Referee, game: GameRecord, *, hit: bool) -> GameRecord:
+    return (await fire(referee, game, hit=hit)).game
 
 
 async def play_out(referee: Referee, game: GameRecord, winner_id: int) -> Report:
@@ -97,11 +100,11 @@ async def play_out(referee: Referee, game: GameRecord, winner_id: int) -> Report
         state = state_of(game)
         assert state.turn is not None
         seat = state.turn
-        before = game
-        game = await shoot(referee, game, hit=game.seats[seat] == winner_id)
-        if game.end_reason is not None:
-            assert before.seats[seat] == winner_id
-            return Report(game, (), results=await referee._results(game))
+        report = await fire(referee, game, hit=game.seats[seat] == winner_id)
+        game = report.game
+        if report.finished:
+            assert game.seats[seat] == winner_id
+            return report
 
 
 async def time_out(referee: Referee, game: GameRecord, loser_id: int) -> Report:
