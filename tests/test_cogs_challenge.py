@@ -47,7 +47,7 @@ async def test_play_posts_a_challenge_that_pings_only_the_opponent(
     assert response.channel_id == driver.channel_id
     assert response.content is not None
     assert response.content.startswith(f"{bob.mention}, {alice.mention} challenges you to")
-    assert "**Sea Battle** (classic)" in response.content
+    assert "**Sea Battle** (classic, rated)" in response.content
     assert response.custom_ids == ["challenge:accept:1", "challenge:decline:1"]
     labels = [c.get("label") for c in result.original.iter_components() if c.get("type") == 2]
     assert labels == ["Accept", "Decline"]
