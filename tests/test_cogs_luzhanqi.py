@@ -68,7 +68,7 @@ async def test_play_offers_the_variants_and_options_and_starts_variant_c(
     game = await start(driver, alice, bob, "variant C", "m3")
     assert state_of(game).rules == E.configure("variant-c", "m3")
     challenge = channel_messages(driver)[0]
-    assert "**Luzhanqi** (variant-c m3)" in challenge.content
+    assert "**Luzhanqi** (variant-c m3" in challenge.content
 
 
 async def test_the_secret_deployment_by_dm(
