@@ -14,7 +14,14 @@ from bot.storage import Clock, SqliteRepository
 
 log = logging.getLogger("referee.client")
 
-EXTENSIONS = ("cogs.errors", "cogs.challenges", "cogs.moves", "cogs.info", "cogs.timekeeping")
+EXTENSIONS = (
+    "cogs.errors",
+    "cogs.challenges",
+    "cogs.moves",
+    "cogs.info",
+    "cogs.records",
+    "cogs.timekeeping",
+)
 
 
 def intents() -> discord.Intents:

@@ -22,6 +22,9 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from bot import results
+from bot.games.core import EndReason
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS challenges (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -88,7 +91,51 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, game, name)
     );
     """,
-    # 3: the ply at which the players to move were last reminded, so each wait reminds once
+    # 3: rated games; ratings per player and game; each side's result of every finished
+    # game; and who played rated in which server (the server scope of leaderboards)
+    """
+    ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    CREATE TABLE ratings (
+        user_id    INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        wins       INTEGER NOT NULL,
+        losses     INTEGER NOT NULL,
+        draws      INTEGER NOT NULL,
+        streak     INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (user_id, game)
+    );
+    CREATE INDEX ratings_by_game ON ratings (game, mu, sigma);
+    CREATE TABLE results (
+        game_id      INTEGER NOT NULL REFERENCES games(id),
+        seat         INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        opponent_id  INTEGER NOT NULL,
+        game         TEXT    NOT NULL,
+        guild_id     INTEGER,
+        score        REAL    NOT NULL,
+        rated        INTEGER NOT NULL,
+        mu_before    REAL,
+        sigma_before REAL,
+        mu_after     REAL,
+        sigma_after  REAL,
+        ended_at     REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_by_player ON results (user_id, ended_at);
+    CREATE INDEX results_by_player_game ON results (user_id, game, ended_at);
+    CREATE TABLE rated_in_servers (
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        user_id  INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    ) WITHOUT ROWID;
+    """,
+    # 4: the ply at which the players to move were last reminded, so each wait reminds once
     """
     ALTER TABLE games ADD COLUMN reminded_ply INTEGER;
     CREATE INDEX games_by_status_updated ON games (status, updated_at);
@@ -138,6 +185,7 @@ class ChallengeRecord:
     status: ChallengeStatus
     game_id: int | None
     created_at: float
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -159,6 +207,8 @@ class GameRecord:
     end_reason: str | None
     created_at: float
     updated_at: float
+    rated: bool = True
+    """Whether the game's result changes ratings (chosen at ``/play``)."""
 
     def seat_of(self, user_id: int) -> int | None:
         return self.seats.index(user_id) if user_id in self.seats else None
@@ -191,10 +241,19 @@ class Ending:
 
     winner: int | None
     reason: str
+    rated: bool = False
+    """Whether this end changes ratings (``bot.ratings.counts_for_rating``)."""
+
+    @property
+    def has_result(self) -> bool:
+        """An aborted game has none: nothing goes into the players' records."""
+        return self.reason != EndReason.ABORTED.value
 
 
 class Repository(Protocol):
     """What the referee needs from storage."""
+
+    records: results.Records
 
     async def create_challenge(
         self,
@@ -205,6 +264,7 @@ class Repository(Protocol):
         channel_id: int,
         challenger_id: int,
         opponent_id: int,
+        rated: bool = True,
     ) -> ChallengeRecord: ...
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
@@ -276,6 +336,8 @@ class SqliteRepository:
         self._write_lock = asyncio.Lock()
         self.clock = clock
         """Stamps every change, so waiting times are measured by the same clock."""
+        self.records = results.Records(connection)
+        """Leaderboards, profiles and histories: reads that take no lock."""
 
     @classmethod
     async def open(cls, path: str | Path, clock: Clock = time.time) -> SqliteRepository:
@@ -360,13 +422,23 @@ class SqliteRepository:
         channel_id: int,
         challenger_id: int,
         opponent_id: int,
+        rated: bool = True,
     ) -> ChallengeRecord:
         now = self.clock()
         async with self._transaction():
             cursor = await self._db.execute(
                 "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                " opponent_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game, _dump(rules), guild_id, channel_id, challenger_id, opponent_id, now),
+                " opponent_id, rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game,
+                    _dump(rules),
+                    guild_id,
+                    channel_id,
+                    challenger_id,
+                    opponent_id,
+                    int(rated),
+                    now,
+                ),
             )
             challenge_id = cursor.lastrowid
         challenge = await self.get_challenge(int(challenge_id or 0))
@@ -410,7 +482,8 @@ class SqliteRepository:
             now = self.clock()
             cursor = await self._db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, state, rated, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     challenge.game,
                     _dump(challenge.rules),
@@ -421,6 +494,7 @@ class SqliteRepository:
                     seats[1],
                     GameStatus.ACTIVE.value,
                     _dump(state),
+                    int(challenge.rated),
                     now,
                     now,
                 ),
@@ -454,6 +528,9 @@ class SqliteRepository:
     ) -> GameRecord:
         """Log one entry, store the new snapshot and hold its tidings, atomically.
 
+        An ``ending`` with a result writes the players' results and new ratings in the same
+        transaction, so no crash can keep the one without the other.
+
         Raises StaleGameError when the stored game is no longer at ``game.ply``: the same
         move sent twice, or two moves racing, and only the first one counts.
         """
@@ -481,6 +558,17 @@ class SqliteRepository:
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
             await self._hold(game.id, game.ply + 1, tidings, now)
+            if ending is not None and ending.has_result:
+                await results.record_results(
+                    self._db,
+                    game_id=game.id,
+                    game=game.game,
+                    guild_id=game.guild_id,
+                    seats=game.seats,
+                    winner=ending.winner,
+                    rated=ending.rated,
+                    now=now,
+                )
             # The live message may have been posted since ``game`` was read.
             live_message_id = await self._scalar(
                 "SELECT public_message_id FROM games WHERE id = ?", game.id
@@ -609,6 +697,7 @@ def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
         status=ChallengeStatus(row["status"]),
         game_id=row["game_id"],
         created_at=row["created_at"],
+        rated=bool(row["rated"]),
     )
 
 
@@ -629,4 +718,5 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         end_reason=row["end_reason"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        rated=bool(row["rated"]),
     )

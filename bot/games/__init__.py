@@ -4,9 +4,10 @@ This package imports only the standard library: no discord, no Pillow, no sqlite
 """
 
 from bot.games.core import Engine
+from bot.games.luzhanqi import Luzhanqi
 from bot.games.seabattle import SeaBattle
 
-ENGINES: dict[str, Engine] = {engine.key: engine for engine in (SeaBattle(),)}
+ENGINES: dict[str, Engine] = {engine.key: engine for engine in (SeaBattle(), Luzhanqi())}
 """Every playable game by its stored key."""
 
 
