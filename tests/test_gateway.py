@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 
 from tests.cog_helpers import game_in_play, open_water, player, seat_to_move, stored_game
@@ -135,3 +136,18 @@ async def test_an_unknown_compression_is_refused_with_a_decode_error(server: Fak
         ws = await session.ws_connect(f"{server.gateway.url}?v=10&encoding=json&compress=brotli")
         message = await ws.receive(timeout=5)
         assert message.type is aiohttp.WSMsgType.CLOSE and ws.close_code == 4002
+
+
+async def test_gateway_bot_names_the_loopback_websocket(server: FakeDiscord) -> None:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{server.api_base}/gateway/bot", headers={"Authorization": "Bot x"}) as got,
+    ):
+        body = await got.json()
+    assert body["url"] == server.gateway.url and body["shards"] == 1
+
+
+async def test_the_driven_client_really_speaks_over_the_websocket(driver: DiscordDriver) -> None:
+    assert isinstance(driver.client.ws, discord.gateway.DiscordWebSocket)
+    assert driver.gateway.identifies == 1 and driver.gateway.heartbeats >= 1
+    assert driver.client.ws.sequence == driver.gateway.last_seq
