@@ -42,7 +42,8 @@ async def test_hostile_names_and_texts_get_clear_answers_and_ping_no_one(
         refused = await driver.slash(
             mallory, "play", game="seabattle", opponent=world.bob, variant=hostile(world)
         )
-        assert refused.ephemeral and "variant" in (refused.content or "").lower()
+        assert refused.ephemeral and (refused.content or "").startswith("Sea Battle has no variant")
+        assert not any(unicodedata.category(c) in ("Cf", "Cc") for c in refused.content or "")
         message = await world.challenge(mallory, world.bob)
         assert message.mentions == [world.bob.payload]
         await world.accept(world.bob, message)

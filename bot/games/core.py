@@ -11,6 +11,7 @@ Audiences follow one convention everywhere: a seat number (0 or 1) is that playe
 
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,15 @@ SEATS: tuple[int, int] = (0, 1)
 def other(seat: int) -> int:
     """The opponent's seat."""
     return 1 - seat
+
+
+def visible(text: str) -> str:
+    """``text`` without invisible format and control characters, newlines kept.
+
+    A player's text echoed back must not carry a right-to-left override or a zero-width
+    character that would turn the sentence around it backwards or hide part of it.
+    """
+    return "".join(c for c in text if c == "\n" or unicodedata.category(c) not in ("Cf", "Cc"))
 
 
 def name_of(seat: int) -> str:
@@ -232,7 +242,8 @@ class Engine(ABC, Generic[R, S, A, V]):
         name = (variant or self.default_variant).strip().lower()
         if name not in self.presets:
             listed = ", ".join(f"`{preset}`" for preset in self.presets)
-            raise GameError(f"{self.title} has no variant `{name[:40]}`; choose {listed}.")
+            shown = visible(name)[:40].replace("`", "'")
+            raise GameError(f"{self.title} has no variant `{shown}`; choose {listed}.")
         rules = self.presets[name]
         words = options.lower().replace(",", " ").split()
         return self.with_options(rules, words) if words else rules

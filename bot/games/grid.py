@@ -6,10 +6,9 @@ Shared by every game played on a lettered grid, so one parser serves them all.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 
-from bot.games.core import NotationError
+from bot.games.core import NotationError, visible
 
 Cell = tuple[int, int]
 """(column, row), both counted from 0; ``(0, 0)`` is ``A1``."""
@@ -59,6 +58,5 @@ def shorten(text: str, limit: int = 24) -> str:
     Invisible format and control characters (right-to-left overrides, zero-width spaces)
     are dropped, so an echo cannot turn the sentence around it backwards.
     """
-    visible = "".join(c for c in text if unicodedata.category(c) not in ("Cf", "Cc") or c == "\n")
-    flat = " ".join(visible.split()).replace("`", "'")
+    flat = " ".join(visible(text).split()).replace("`", "'")
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
