@@ -257,15 +257,6 @@ class FakeGateway:
             session.connection.send({"op": RECONNECT, "d": None})
             session.connection = None
 
-    async def wait_connected(self, timeout: float = 10.0) -> None:
-        """Until a session is identified or resumed and has a connection."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not self.connected:
-            if loop.time() > deadline:
-                raise TimeoutError("the bot did not (re)connect to the gateway")
-            await asyncio.sleep(0.01)
-
     # ------------------------------------------------------------------ protocol
 
     def bot_gateway(self) -> JSONDict:
