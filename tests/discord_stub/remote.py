@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import signal
 import sys
@@ -28,6 +29,8 @@ __all__ = ["BotProcess", "RemoteDriver"]
 
 JSONDict = dict[str, Any]
 REPOSITORY = Path(__file__).resolve().parents[2]
+
+PR_SET_PDEATHSIG = 1
 
 # Application command option types.
 STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
@@ -156,6 +159,15 @@ class RemoteDriver(DiscordDriver):
         return given, resolved
 
 
+def _die_with_parent() -> None:
+    """On Linux, the bot is killed when the test process dies, so no run leaves one behind.
+
+    Without this a bot whose test runner was killed would retry its gateway forever.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 class BotProcess:
     """``python -m bot`` in a subprocess, configured only through its environment."""
 
@@ -210,6 +222,7 @@ class BotProcess:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
+            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         self._reader = asyncio.get_running_loop().create_task(self._read(self._process))
         deadline = time.monotonic() + timeout
