@@ -49,8 +49,21 @@ class World:
         finally:
             await repository.close()
 
+    async def has_game(self, game_id: int) -> bool:
+        repository = await SqliteRepository.open(self.database)
+        try:
+            return await repository.get_game(game_id) is not None
+        finally:
+            await repository.close()
+
     def seated(self, record: GameRecord, seat: int) -> FakeUser:
         return self.driver.users[record.seats[seat]]
+
+    def shooter(self, record: GameRecord) -> tuple[int, FakeUser]:
+        """The seat to shoot and its player (the game must be in play)."""
+        seat = state_of(record).turn
+        assert seat is not None, "the game is not in play"
+        return seat, self.seated(record, seat)
 
     async def challenge(self, challenger: FakeUser, opponent: FakeUser) -> StoredMessage:
         result = await self.driver.slash(challenger, "play", game="seabattle", opponent=opponent)

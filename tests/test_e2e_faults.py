@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -29,10 +29,10 @@ def sent_since(world: World, seq: int) -> list[Sent]:
     return [s for s in world.driver.server.sent if s.seq > seq]
 
 
-async def until(condition: object, timeout: float = 15.0) -> None:
+async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 15.0) -> None:
     """Poll an async predicate until it holds."""
     deadline = time.monotonic() + timeout
-    while not await condition():  # type: ignore[operator]
+    while not await condition():
         assert time.monotonic() < deadline, "timed out waiting"
         await asyncio.sleep(0.02)
 
@@ -93,8 +93,8 @@ async def _changed(world: World, message_id: int, text: str) -> bool:
 async def test_the_gateway_drops_and_the_bot_resumes_with_the_missed_move(world: World) -> None:
     driver = world.driver
     record = await world.game_in_play()
-    shooter = world.seated(record, state_of(record).turn)  # type: ignore[arg-type]
-    target = open_water(record, 1 - state_of(record).turn)[0]  # type: ignore[operator]
+    seat, shooter = world.shooter(record)
+    target = open_water(record, 1 - seat)[0]
 
     driver.gateway.drop()
     await driver.dm(shooter, target)  # sent while the bot is away: replayed on RESUME
@@ -107,8 +107,8 @@ async def test_the_gateway_drops_and_the_bot_resumes_with_the_missed_move(world:
 async def test_a_429_makes_the_bot_wait_and_the_message_arrives_once(world: World) -> None:
     driver = world.driver
     record = await world.game_in_play()
-    shooter = world.seated(record, state_of(record).turn)  # type: ignore[arg-type]
-    target = open_water(record, 1 - state_of(record).turn)[0]  # type: ignore[operator]
+    seat, shooter = world.shooter(record)
+    target = open_water(record, 1 - seat)[0]
     channel = driver.dm_channel_id(shooter)
     driver.server.fail_next("POST", rf"^/channels/{channel}/messages$", 429, retry_after=0.5)
     seq = driver.server.last_seq
@@ -177,20 +177,11 @@ async def test_closed_dms_at_the_challenge_create_no_game(world: World) -> None:
 
     text = driver.message(challenge.id).content
     assert f"I cannot send direct messages to <@{world.bob.id}>" in text
-    repository_games = await _games(world)
-    assert repository_games == 0
+    assert not await world.has_game(1)
 
     driver.open_dms(world.bob)
     await world.accept(world.bob, challenge)
     assert "game #1 is on" in driver.message(challenge.id).content
-
-
-async def _games(world: World) -> int:
-    try:
-        await world.game(1)
-    except AssertionError:
-        return 0
-    return 1
 
 
 async def test_closed_dms_mid_game_keep_the_move_and_say_who_must_open_them(

@@ -50,8 +50,9 @@ async def test_a_full_game_from_play_to_result_by_dm_and_by_move(world: World) -
 
 async def test_a_move_out_of_turn_is_refused_privately_and_changes_nothing(world: World) -> None:
     record = await world.game_in_play()
-    waiting = world.seated(record, 1 - state_of(record).turn)  # type: ignore[operator]
-    target = open_water(record, state_of(record).turn)[0]  # type: ignore[arg-type]
+    seat, _ = world.shooter(record)
+    waiting = world.seated(record, 1 - seat)
+    target = open_water(record, seat)[0]
     seq = world.driver.server.last_seq
 
     await world.driver.dm(waiting, target)
