@@ -101,6 +101,9 @@ class RemoteDriver(DiscordDriver):
             await asyncio.sleep(0.02)
         self._raise_pending_errors()
 
+    async def autocomplete_result(self, *args: Any, **kwargs: Any) -> InteractionResult:
+        raise NotImplementedError("autocomplete needs the bot's command tree in this process")
+
     async def slash(
         self,
         user: FakeUser,
@@ -191,15 +194,17 @@ class BotProcess:
         self._reader: asyncio.Task[None] | None = None
 
     def environment(self) -> dict[str, str]:
+        """Every setting given, empty where the default applies, so that a developer's own
+        ``.env`` (read for settings missing from the environment) cannot leak in."""
         server = self.driver.server
-        env = {
-            key: value
-            for key, value in os.environ.items()
-            if not key.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD", "LOG_"))
-        }
+        env = dict(os.environ)
         env.update(
             DISCORD_TOKEN=self.driver.token,
             DATABASE_PATH=str(self.database),
+            DEV_GUILD_ID="",
+            REMIND_AFTER_HOURS="",
+            FORFEIT_AFTER_HOURS="",
+            CHALLENGE_EXPIRY_HOURS="",
             LOG_LEVEL="INFO",
             DISCORD_API_BASE=server.api_base,
             DISCORD_GATEWAY_URL=server.gateway.url,
