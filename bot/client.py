@@ -54,6 +54,7 @@ class RefereeBot(commands.Bot):
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            proxy=settings.proxy,
         )
         self.settings = settings
         self.sync_global = sync_global

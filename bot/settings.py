@@ -29,6 +29,8 @@ class Settings:
     """Discord's REST base URL, for a proxy in front of Discord or a local stand-in."""
     gateway_url: str | None = None
     """Discord's gateway websocket URL, for a proxy in front of Discord or a local stand-in."""
+    proxy: str | None = None
+    """An HTTP proxy every connection to Discord goes through (REST and gateway)."""
     deadlines: Deadlines = field(default_factory=Deadlines)
     """How long players and challenges may wait."""
 
@@ -56,6 +58,7 @@ class Settings:
             log_level=level,
             api_base=environ.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=_websocket_url(environ.get("DISCORD_GATEWAY_URL", "")),
+            proxy=_proxy_url(environ.get("DISCORD_PROXY", "")),
             deadlines=Deadlines(
                 remind_after=_hours(environ, "REMIND_AFTER_HOURS", Deadlines.remind_after),
                 forfeit_after=_hours(environ, "FORFEIT_AFTER_HOURS", Deadlines.forfeit_after),
@@ -64,6 +67,15 @@ class Settings:
                 ),
             ),
         )
+
+
+def _proxy_url(text: str) -> str | None:
+    url = text.strip()
+    if not url:
+        return None
+    if not url.startswith(("http://", "https://")):
+        raise SettingsError(f"DISCORD_PROXY must be an http:// proxy URL, not {url!r}.")
+    return url
 
 
 def _hours(environ: Mapping[str, str], name: str, default: float) -> float:

@@ -62,6 +62,14 @@ def test_waiting_times_default_to_a_day_and_are_set_in_hours() -> None:
     assert custom.deadlines == Deadlines(12 * HOUR, 0.5 * HOUR, 72 * HOUR)
 
 
+def test_a_proxy_carries_every_connection_to_discord(tmp_path: Path) -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": "abc", "DISCORD_PROXY": "http://p:3128"})
+    assert settings.proxy == "http://p:3128"
+    assert RefereeBot(replace(settings, database_path=tmp_path / "x")).http.proxy == settings.proxy
+    with pytest.raises(SettingsError, match="DISCORD_PROXY"):
+        Settings.from_env({"DISCORD_TOKEN": "abc", "DISCORD_PROXY": "proxy:3128"})
+
+
 def test_a_gateway_url_must_be_a_websocket() -> None:
     with pytest.raises(SettingsError, match=r"DISCORD_GATEWAY_URL must start with wss://"):
         Settings.from_env({"DISCORD_TOKEN": "abc", "DISCORD_GATEWAY_URL": "https://x/"})

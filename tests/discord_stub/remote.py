@@ -202,6 +202,7 @@ class BotProcess:
             DISCORD_TOKEN=self.driver.token,
             DATABASE_PATH=str(self.database),
             DEV_GUILD_ID="",
+            DISCORD_PROXY="",
             REMIND_AFTER_HOURS="",
             FORFEIT_AFTER_HOURS="",
             CHALLENGE_EXPIRY_HOURS="",
