@@ -5,8 +5,9 @@ This package imports only the standard library: no discord, no Pillow, no sqlite
 
 from bot.games.core import Engine
 from bot.games.seabattle import SeaBattle
+from bot.games.warships import Warships
 
-ENGINES: dict[str, Engine] = {engine.key: engine for engine in (SeaBattle(),)}
+ENGINES: dict[str, Engine] = {engine.key: engine for engine in (SeaBattle(), Warships())}
 """Every playable game by its stored key."""
 
 
