@@ -151,6 +151,17 @@ def _zones(draw: ImageDraw.ImageDraw, view: WarshipsView, turned: bool) -> None:
         draw.line((x0 + 3, y1 - 9, x0 + 9, y1 - 3), fill=PALETTE["zone"], width=2)
 
 
+def _manoeuvre_area(draw: ImageDraw.ImageDraw, view: WarshipsView, turned: bool) -> None:
+    """During setup under §15.3, the viewer's initial-manoeuvre area gets corner marks."""
+    if view.phase is not Phase.SETUP or view.seat is None or not view.rules.manoeuvres:
+        return
+    for cell in board.MANOEUVRE_AREAS[view.shore(view.seat)]:
+        x0, y0, x1, y1 = _box(cell, turned)
+        for x, y, dx, dy in ((x0, y0, 1, 1), (x1, y0, -1, 1), (x0, y1, 1, -1), (x1, y1, -1, -1)):
+            draw.line((x + 3 * dx, y + 3 * dy, x + 9 * dx, y + 3 * dy), fill=PALETTE["accent"])
+            draw.line((x + 3 * dx, y + 3 * dy, x + 3 * dx, y + 9 * dy), fill=PALETTE["accent"])
+
+
 def _token(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -254,6 +265,7 @@ def render_image(view: WarshipsView) -> Image.Image:
     image = _board_layer(turned).copy()
     draw = ImageDraw.Draw(image)
     _zones(draw, view, turned)
+    _manoeuvre_area(draw, view, turned)
     for token in view.tokens:
         _token(image, draw, view, token, turned)
         _neutral_count(image, token, turned)

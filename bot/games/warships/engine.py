@@ -697,7 +697,6 @@ def _end_turn(
         decided = Outcome(None, EndReason.RULES, "200 turns without a loss or a mine (§14.4)")
     if decided is not None:
         return _finish(new, seat, events, decided)
-    events.append(Event(other(seat), "Your move."))
     return Transition(new, tuple(events))
 
 
@@ -724,19 +723,8 @@ def _finish(
 ) -> Transition:
     """§6.5, §14.5: the game ends at once and every token is revealed."""
     new = replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome, mined=False)
-    events = list(said)
-    for audience in SEATS:
-        if outcome.winner is None:
-            verdict = "The game is a draw"
-        else:
-            verdict = "You win" if outcome.winner == audience else "You lose"
-        events.append(Event(audience, f"{verdict}: {outcome.detail}. All tokens are revealed."))
-    public = (
-        "The game is a draw"
-        if outcome.winner is None
-        else f"{name_of(outcome.winner)} wins"
-    )
-    events.append(Event(None, f"{public}: {outcome.detail}."))
+    over = f"The game is over: {outcome.detail}. All tokens are revealed."
+    events = [*said, Event(0, over), Event(1, over), Event(None, over)]
     return Transition(new, tuple(events))
 
 
