@@ -16,9 +16,9 @@ from dataclasses import replace
 from bot.games.core import Phase
 from bot.games.grid import Cell, cell_name
 from bot.games.warships import Warships, board, moves
-from bot.games.warships.engine import main_actions
 from bot.games.warships.rules import WarshipsRules
 from bot.games.warships.state import Piece, WarshipsState
+from bot.games.warships.turns import main_actions
 from bot.games.warships.units import Kind
 
 ENGINE = Warships()
