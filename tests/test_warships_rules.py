@@ -769,3 +769,48 @@ def test_setup_notation_round_trips(text: str) -> None:
 def test_bad_text_is_a_notation_error_with_a_hint() -> None:
     with pytest.raises(NotationError, match="C5-C7"):
         E.parse_action(position("A\n 1 ."), 0, "fire!")
+
+
+def test_11_1_a_battery_zone_is_its_eight_neighbours_on_both_sides_of_the_wall() -> None:
+    assert board.zone(f("B4")) == board.fields("A3 A4 A5 B3 B5 C3 C4 C5")
+    assert board.zone(f("K2")) == board.fields("J1 J2 J3 K1 K3 L1 L2 L3")
+    state = position(
+        """
+           A  B
+        6  dd .
+        """,
+        turn=1,
+    )
+    refused(state, "A6-A5", "battery's zone", seat=1)
+    assert kind_at(act(position("A\n 6 dd", turn=1, without="B4"), "A6-A5", seat=1).state, "A5")
+
+
+def test_14_3_losing_the_last_missile_ship_is_no_loss_once_an_enemy_exit_is_open() -> None:
+    state = position(
+        """
+           F  G
+        6  .  bs
+        5  MS .
+        """,
+        without="I15 K15",
+    )
+    state = state.with_pieces([p for p in state.pieces if p.cell != f("B1")])
+    new = act(state, "F5xG6").state
+    assert new.phase is Phase.PLAY and new.outcome is None
+
+
+def test_16_1_refusals_do_not_depend_on_hidden_types() -> None:
+    diagram = """
+           F  G  H
+        6  .  {g} {h}
+        5  CR .  .
+        """
+    state = position(diagram.format(g="bs", h="mn"))
+    twin = position(diagram.format(g="mn", h="bs"))
+    for text in ("F5-G6", "F5xH8", "F5 defuse G6", "G6-G7", "F5-E5xH6"):
+        messages = []
+        for board_state in (state, twin):
+            with pytest.raises(IllegalActionError) as error:
+                act(board_state, text)
+            messages.append(str(error.value))
+        assert messages[0] == messages[1]
