@@ -814,3 +814,10 @@ def test_16_1_refusals_do_not_depend_on_hidden_types() -> None:
                 act(board_state, text)
             messages.append(str(error.value))
         assert messages[0] == messages[1]
+
+
+def test_the_rules_summary_follows_the_options_and_fits_a_message() -> None:
+    plain, fast = E.describe(E.presets["classic"]), E.describe(E.configure(None, "mobility"))
+    assert "missile ship 1" in plain and "missile ship 2" in fast and "landing ship 2" in fast
+    assert "DD beats SS" in plain and "SS beats BS" in plain
+    assert len(fast) < 2000

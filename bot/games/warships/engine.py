@@ -35,7 +35,7 @@ from bot.games.warships.state import (
     state_from_json,
     state_to_json,
 )
-from bot.games.warships.units import Kind
+from bot.games.warships.units import SHIPS, Kind, Result, clash
 from bot.games.warships.view import LossView, TokenView, WarshipsView
 
 
@@ -305,21 +305,32 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         return str(act.WholeSetup.of(placed))
 
     def describe(self, rules: WarshipsRules) -> str:
+        ranges = ", ".join(f"{kind.unit.name} {rules.range_of(kind)}" for kind in SHIPS)
+        beats = "; ".join(
+            f"{attacker.value} beats "
+            + " ".join(
+                defender.value
+                for defender in Kind
+                if clash(attacker, defender) is Result.ATTACKER_WINS
+            )
+            for attacker in SHIPS
+            if attacker is not Kind.LANDING_SHIP
+        )
         return (
             f"**Warships ({self.variant_name(rules)})**: a 12×18 board, A1 south-west to L18 "
             "north-east; each side has 26 face-down ships, 4 shore batteries and 6 mines. "
-            "Ranges: battleship 2, missile ship 1, cruiser 2, destroyer 4, submarine 2, "
-            "escort 3, minesweeper 2, landing ship 1. Ships move by king steps up to their "
-            "range, never through tokens, enemy battery zones or a guarded enemy exit; they "
-            "attack within range, and both players see both types. Win by landing your "
-            "landing ship in the enemy port or by destroying theirs.\n"
+            f"Ranges: {ranges}. Ships move by king steps up to their range, never through "
+            "tokens, enemy battery zones (missile ships excepted) or a guarded enemy exit; "
+            "they attack within range, and both players see both types. "
+            f"When attacking: {beats}; equal types both go; a mine takes its attacker with "
+            "it. Win by landing your landing ship in the enemy port or by destroying theirs.\n"
             "**Setup** (by DM, in secret): you start with a random setup; `random` deals "
             "another, `swap A1 B2` exchanges two fields, `place mine E3` / `remove mine E3`, "
             "`ready` confirms; `save name` / `load name` keep setups.\n"
             "**Play**: `C5-C7` moves; `C5xD7` attacks (a battery as target: take-out); "
             "`C5-C7xD8` moves then attacks; `C5 defuse D7` defuses with a minesweeper; "
-            "`mine E5` lays a mine before your action, ` mine E5` after it "
-            "(`C5-C7 mine C8`); `pass` only when nothing can act.\n"
+            "`mine E5` lays a mine next to your minesweeper before your action, "
+            "`C5-C7 mine C8` after it; `pass` only when nothing can act.\n"
             "Options at `/play`: `harder`, `mobility`, `manoeuvres`, `quick`, `forget`."
         )
 
