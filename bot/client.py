@@ -13,7 +13,7 @@ from bot.storage import SqliteRepository
 
 log = logging.getLogger("referee.client")
 
-EXTENSIONS = ("cogs.errors", "cogs.challenges", "cogs.moves", "cogs.info")
+EXTENSIONS = ("cogs.errors", "cogs.challenges", "cogs.moves", "cogs.info", "cogs.records")
 
 
 def intents() -> discord.Intents:

@@ -31,6 +31,8 @@ from bot.games.core import (
     other,
 )
 from bot.games.grid import shorten
+from bot.ratings import counts_for_rating
+from bot.results import Result
 from bot.storage import (
     ChallengeRecord,
     ChallengeStatus,
@@ -83,6 +85,8 @@ class Report:
     notices: tuple[Notice, ...]
     stored: bool = True
     """False for an answer that changed no game (a saved setup): nothing to confirm."""
+    results: tuple[Result, ...] = ()
+    """For a finished game with a result: each seat's result and rating change."""
 
     @property
     def finished(self) -> bool:
@@ -115,6 +119,7 @@ class Referee:
         challenger_id: int,
         opponent_id: int,
         opponent_is_bot: bool = False,
+        rated: bool = True,
     ) -> ChallengeRecord:
         engine = _engine(game)
         if opponent_id == challenger_id:
@@ -129,6 +134,7 @@ class Referee:
             channel_id=channel_id,
             challenger_id=challenger_id,
             opponent_id=opponent_id,
+            rated=rated,
         )
 
     async def open_challenge(self, challenge_id: int, user_id: int) -> ChallengeRecord:
@@ -213,9 +219,7 @@ class Referee:
         view = engine.view(table.state, seat)
         text = engine.setup_text(view)
         if text is None:
-            raise RefereeError(
-                "There is no setup to save now: save yours while you set up, before `ready`."
-            )
+            raise RefereeError("There is nothing to save yet: set up your side first.")
         user_id = record.seats[seat]
         names = await self.repository.saved_setup_names(user_id, record.game)
         if name not in names and len(names) >= MAX_SAVED_SETUPS:
@@ -360,6 +364,25 @@ class Referee:
             raise RefereeError(f"Game #{game_id} is over.")
         return record
 
+    async def finished(self, game_id: int) -> tuple[GameRecord, View, str]:
+        """A finished game, its public view (which reveals all) and how it ended.
+
+        A running game is refused: its public view would be only a board without the
+        summary, and its end is what this is for.
+        """
+        record = await self.repository.get_game(game_id)
+        if record is None:
+            raise RefereeError(f"There is no game #{game_id}.")
+        if record.end_reason is None:
+            raise RefereeError(
+                f"Game #{game_id} is still being played; its board is shown here once it is "
+                "over. `/games` lists the games running in a server."
+            )
+        engine = _engine(record.game)
+        state = self._state_of(engine, record)
+        view = engine.view(state, None)
+        return record, view, status_line(view, engine.outcome(state))
+
     async def games_in(self, guild_id: int) -> list[tuple[GameRecord, str]]:
         """Active games of a server with a public one-line status each."""
         lines = []
@@ -411,7 +434,15 @@ class Referee:
         engine = table.engine
         views = _Views(engine, state)
         outcome = views.outcome
-        ending = Ending(outcome.winner, outcome.reason.value) if outcome else None
+        ending = None
+        if outcome is not None:
+            # An end from outside the rules is judged by the game as it stood before it.
+            started = engine.has_started(table.state if kind is LogKind.END else state)
+            ending = Ending(
+                outcome.winner,
+                outcome.reason.value,
+                rated=counts_for_rating(table.record.rated, outcome, started),
+            )
         tidings = self._tidings(views, events)
         try:
             stored = await self.repository.append(
@@ -429,7 +460,15 @@ class Referee:
                 "Check your latest board with `/board`."
             ) from None
         self._remember(stored, state)
-        return Report(stored, self._notices(stored, views, tidings))
+        return Report(
+            stored, self._notices(stored, views, tidings), results=await self._results(stored)
+        )
+
+    async def _results(self, game: GameRecord) -> tuple[Result, ...]:
+        """A finished game's results and rating changes, as stored with its end."""
+        if game.end_reason is None:
+            return ()
+        return tuple(await self.repository.records.results_of(game.id))
 
     async def _conclude(self, table: _Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
         """End a game from outside its rules: logged as an END entry with the outcome."""
@@ -474,7 +513,8 @@ class Referee:
             engine = _engine(game.game)
             views = _Views(engine, self._state_of(engine, game))
             notices = self._notices(game, views, pending.tidings)
-            reports.append(Report(replace(game, ply=pending.ply), notices))
+            results = await self._results(game) if game.ply == pending.ply else ()
+            reports.append(Report(replace(game, ply=pending.ply), notices, results=results))
         return reports
 
     async def delivered(self, report: Report) -> None:

@@ -22,6 +22,9 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from bot import results
+from bot.games.core import EndReason
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS challenges (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -88,6 +91,50 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, game, name)
     );
     """,
+    # 3: rated games; ratings per player and game; each side's result of every finished
+    # game; and who played rated in which server (the server scope of leaderboards)
+    """
+    ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    CREATE TABLE ratings (
+        user_id    INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        wins       INTEGER NOT NULL,
+        losses     INTEGER NOT NULL,
+        draws      INTEGER NOT NULL,
+        streak     INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (user_id, game)
+    );
+    CREATE INDEX ratings_by_game ON ratings (game, mu, sigma);
+    CREATE TABLE results (
+        game_id      INTEGER NOT NULL REFERENCES games(id),
+        seat         INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        opponent_id  INTEGER NOT NULL,
+        game         TEXT    NOT NULL,
+        guild_id     INTEGER,
+        score        REAL    NOT NULL,
+        rated        INTEGER NOT NULL,
+        mu_before    REAL,
+        sigma_before REAL,
+        mu_after     REAL,
+        sigma_after  REAL,
+        ended_at     REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_by_player ON results (user_id, ended_at);
+    CREATE INDEX results_by_player_game ON results (user_id, game, ended_at);
+    CREATE TABLE rated_in_servers (
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        user_id  INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    ) WITHOUT ROWID;
+    """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 
@@ -133,6 +180,7 @@ class ChallengeRecord:
     status: ChallengeStatus
     game_id: int | None
     created_at: float
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -154,6 +202,8 @@ class GameRecord:
     end_reason: str | None
     created_at: float
     updated_at: float
+    rated: bool = True
+    """Whether the game's result changes ratings (chosen at ``/play``)."""
 
     def seat_of(self, user_id: int) -> int | None:
         return self.seats.index(user_id) if user_id in self.seats else None
@@ -186,10 +236,19 @@ class Ending:
 
     winner: int | None
     reason: str
+    rated: bool = False
+    """Whether this end changes ratings (``bot.ratings.counts_for_rating``)."""
+
+    @property
+    def has_result(self) -> bool:
+        """An aborted game has none: nothing goes into the players' records."""
+        return self.reason != EndReason.ABORTED.value
 
 
 class Repository(Protocol):
     """What the referee needs from storage."""
+
+    records: results.Records
 
     async def create_challenge(
         self,
@@ -200,6 +259,7 @@ class Repository(Protocol):
         channel_id: int,
         challenger_id: int,
         opponent_id: int,
+        rated: bool = True,
     ) -> ChallengeRecord: ...
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
@@ -259,6 +319,8 @@ class SqliteRepository:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._write_lock = asyncio.Lock()
+        self.records = results.Records(connection)
+        """Leaderboards, profiles and histories: reads that take no lock."""
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteRepository:
@@ -343,12 +405,22 @@ class SqliteRepository:
         channel_id: int,
         challenger_id: int,
         opponent_id: int,
+        rated: bool = True,
     ) -> ChallengeRecord:
         async with self._transaction():
             cursor = await self._db.execute(
                 "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                " opponent_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game, _dump(rules), guild_id, channel_id, challenger_id, opponent_id, time.time()),
+                " opponent_id, rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game,
+                    _dump(rules),
+                    guild_id,
+                    channel_id,
+                    challenger_id,
+                    opponent_id,
+                    int(rated),
+                    time.time(),
+                ),
             )
             challenge_id = cursor.lastrowid
         challenge = await self.get_challenge(int(challenge_id or 0))
@@ -392,7 +464,8 @@ class SqliteRepository:
             now = time.time()
             cursor = await self._db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, state, rated, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     challenge.game,
                     _dump(challenge.rules),
@@ -403,6 +476,7 @@ class SqliteRepository:
                     seats[1],
                     GameStatus.ACTIVE.value,
                     _dump(state),
+                    int(challenge.rated),
                     now,
                     now,
                 ),
@@ -436,6 +510,9 @@ class SqliteRepository:
     ) -> GameRecord:
         """Log one entry, store the new snapshot and hold its tidings, atomically.
 
+        An ``ending`` with a result writes the players' results and new ratings in the same
+        transaction, so no crash can keep the one without the other.
+
         Raises StaleGameError when the stored game is no longer at ``game.ply``: the same
         move sent twice, or two moves racing, and only the first one counts.
         """
@@ -463,6 +540,17 @@ class SqliteRepository:
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
             await self._hold(game.id, game.ply + 1, tidings, now)
+            if ending is not None and ending.has_result:
+                await results.record_results(
+                    self._db,
+                    game_id=game.id,
+                    game=game.game,
+                    guild_id=game.guild_id,
+                    seats=game.seats,
+                    winner=ending.winner,
+                    rated=ending.rated,
+                    now=now,
+                )
             # The live message may have been posted since ``game`` was read.
             live_message_id = await self._scalar(
                 "SELECT public_message_id FROM games WHERE id = ?", game.id
@@ -571,6 +659,7 @@ def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
         status=ChallengeStatus(row["status"]),
         game_id=row["game_id"],
         created_at=row["created_at"],
+        rated=bool(row["rated"]),
     )
 
 
@@ -591,4 +680,5 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         end_reason=row["end_reason"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        rated=bool(row["rated"]),
     )

@@ -24,9 +24,10 @@ GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.key) for e in ENGINES.
 def challenge_text(challenge: ChallengeRecord, note: str = "") -> str:
     engine = ENGINES[challenge.game]
     variant = engine.variant_name(engine.rules_from_json(challenge.rules))
+    rated = "rated" if challenge.rated else "unrated"
     text = (
         f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to "
-        f"**{engine.title}** ({variant}). Accept to play by direct message."
+        f"**{engine.title}** ({variant}, {rated}). Accept to play by direct message."
     )
     return f"{text}\n{note}" if note else text
 
@@ -66,6 +67,7 @@ class Challenges(commands.Cog):
         opponent="Who you challenge",
         variant="Which rules (default: the game's classic rules)",
         options="Optional rules for the variant, as words (see /rules)",
+        rated="Whether the result changes both players' ratings (default: yes)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def play(
@@ -75,6 +77,7 @@ class Challenges(commands.Cog):
         opponent: discord.User,
         variant: str | None = None,
         options: app_commands.Range[str, 1, 100] | None = None,
+        rated: bool = True,
     ) -> None:
         missing = missing_permissions(interaction.app_permissions)
         if missing:
@@ -93,6 +96,7 @@ class Challenges(commands.Cog):
             challenger_id=interaction.user.id,
             opponent_id=opponent.id,
             opponent_is_bot=opponent.bot,
+            rated=rated,
         )
         callback = await interaction.response.send_message(
             challenge_text(challenge),

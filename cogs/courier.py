@@ -15,6 +15,7 @@ import discord
 
 from bot.client import RefereeBot
 from bot.presenter import Message, fill_names, present_all, title
+from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
 from cogs.buttons import BoardButton, MoveButton
@@ -164,6 +165,6 @@ class Courier:
                 f" Final board: https://discord.com/channels/{game.guild_id}/"
                 f"{game.channel_id}/{live_message_id}"
             )
-        await self.channel(game).send(
-            f"🏁 {title(game)} is over. {fill_names(notice.texts[-1], game)}{link}"
-        )
+        text = f"🏁 {title(game)} is over. {fill_names(notice.texts[-1], game)}{link}"
+        changes = rating_changes(report.results)
+        await self.channel(game).send(f"{text}\n{changes}" if changes else text)

@@ -13,7 +13,10 @@ from bot.settings import DEFAULT_DATABASE, Settings, SettingsError
 from tests.conftest import make_bot
 from tests.discord_stub import DiscordDriver
 
-COMMANDS = {"play", "move", "board", "resign", "abort", "games", "rules"}
+COMMANDS = {
+    *("play", "move", "board", "resign", "abort", "games", "rules"),
+    *("leaderboard", "profile", "history", "game"),
+}
 
 
 def test_settings_need_a_token_and_explain_how() -> None:

@@ -47,7 +47,7 @@ async def test_play_posts_a_challenge_that_pings_only_the_opponent(
     assert response.channel_id == driver.channel_id
     assert response.content is not None
     assert response.content.startswith(f"{bob.mention}, {alice.mention} challenges you to")
-    assert "**Sea Battle** (classic)" in response.content
+    assert "**Sea Battle** (classic, rated)" in response.content
     assert response.custom_ids == ["challenge:accept:1", "challenge:decline:1"]
     labels = [c.get("label") for c in result.original.iter_components() if c.get("type") == 2]
     assert labels == ["Accept", "Decline"]
@@ -166,6 +166,31 @@ async def test_variant_autocomplete_lists_matching_presets(
         alice, "play", focused="variant", game="seabattle", opponent=bob, variant="c"
     )
     assert [c["value"] for c in choices] == ["classic", "corners"]
+
+
+async def test_options_a_game_does_not_have_are_refused(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Option words are checked by the game before any challenge is posted."""
+    result = await driver.slash(
+        alice, "play", game="seabattle", opponent=bob, options={"options": "salvo"}
+    )
+
+    assert result.ephemeral
+    assert result.content == "Sea Battle has no options; leave `options` empty."
+    assert await repository(driver).get_challenge(1) is None
+    assert channel_messages(driver) == []
+    assert (
+        await driver.autocomplete(
+            alice,
+            "play",
+            focused="options",
+            game="seabattle",
+            opponent=bob,
+            options={"options": "s"},
+        )
+        == []
+    )
 
 
 async def test_decline_by_the_opponent_closes_the_challenge(

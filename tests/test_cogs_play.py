@@ -415,7 +415,7 @@ async def test_repeated_shot_is_refused(
         pytest.param("hello", "is not a cell: write a letter and a number", id="words"),
         pytest.param("K5", "is off the board, which runs from A1 to J10.", id="off-board"),
         pytest.param("A1 A4", "The fleets are set; now shoot by naming one cell", id="placement"),
-        pytest.param("x" * 300, "That message is too long to be a move.", id="too-long"),
+        pytest.param("x" * 700, "That message is too long to be a move.", id="too-long"),
         pytest.param("   ", "Send your move as text, like `B5`.", id="blank"),
     ],
 )
@@ -562,10 +562,12 @@ async def test_a_whole_game_of_random_shots_ends_with_a_stored_winner(
 
     _, live, announcement = channel_messages(driver)
     assert live.id == live_id
+    ratings = {winner.mention: "1658? (+158)", loser.mention: "1342? (−158)"}
     assert announcement.content == (
         f"🏁 **Sea Battle #1** is over. {winner.mention} won (sank the whole fleet). "
         f"Final board: https://discord.com/channels/{driver.guild_id}/{driver.channel_id}/"
-        f"{live_id}"
+        f"{live_id}\nRatings: {alice.mention} {ratings[alice.mention]} · "
+        f"{bob.mention} {ratings[bob.mention]}"
     )
     assert live.custom_ids == []  # no "My board" button on a finished game
     assert live.content.endswith(f"{winner.mention} won (sank the whole fleet).")
@@ -612,7 +614,8 @@ async def test_resign_ends_the_game_as_a_loss_for_the_resigner(
     posts = [s for s in in_channel_since(driver, seq) if s.kind == "message"]
     assert [p.content for p in posts] == [
         f"🏁 **Sea Battle #1** is over. {bob.mention} won (by resignation). Final board: "
-        f"https://discord.com/channels/{driver.guild_id}/{driver.channel_id}/{live.id}"
+        f"https://discord.com/channels/{driver.guild_id}/{driver.channel_id}/{live.id}\n"
+        f"Ratings: {alice.mention} 1342? (−158) · {bob.mention} 1658? (+158)"
     ]
 
     again = await driver.slash(alice, "resign")

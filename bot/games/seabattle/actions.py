@@ -2,7 +2,8 @@
 
 Setup: ``A1 A4`` places a ship from A1 to A4, ``J10`` a one-cell ship, ``remove B2`` takes
 back the ship on B2, ``clear`` empties the board, ``random`` deals a legal fleet, ``ready``
-confirms. Play: ``B5`` shoots at B5.
+confirms, and ``fleet A1 A4, C1 C3, J10`` lays out a whole fleet at once (what a saved fleet
+plays). Play: ``B5`` shoots at B5.
 """
 
 from __future__ import annotations
@@ -23,6 +24,16 @@ class PlaceShip:
         if self.start == self.end:
             return cell_name(self.start)
         return f"{cell_name(self.start)} {cell_name(self.end)}"
+
+
+@dataclass(frozen=True)
+class PlaceFleet:
+    """A whole layout at once, replacing the board: how a saved fleet is loaded."""
+
+    ships: tuple[PlaceShip, ...]
+
+    def __str__(self) -> str:
+        return "fleet " + ", ".join(str(ship) for ship in self.ships)
 
 
 @dataclass(frozen=True)
@@ -59,7 +70,7 @@ class Shot:
         return cell_name(self.cell)
 
 
-SetupAction = PlaceShip | RemoveShip | RandomFleet | ClearFleet | Ready
+SetupAction = PlaceShip | PlaceFleet | RemoveShip | RandomFleet | ClearFleet | Ready
 Action = SetupAction | Shot
 
 _WORDS: dict[str, SetupAction] = {"random": RandomFleet(), "clear": ClearFleet(), "ready": Ready()}
@@ -87,12 +98,23 @@ def parse(text: str, phase: Phase, size: int) -> Action:
         return _WORDS[lowered]
     if lowered.startswith("remove"):
         return RemoveShip(parse_cell(words[len("remove") :], size, size))
+    if lowered.startswith("fleet"):
+        parts = [part for part in words[len("fleet") :].split(",") if part.strip()]
+        if not parts:
+            raise NotationError("Name the fleet's ships after `fleet`, like `fleet A1 A4, J10`.")
+        return PlaceFleet(tuple(_placement(part, size) for part in parts))
+    return _placement(words, size)
+
+
+def _placement(text: str, size: int) -> PlaceShip:
+    """One ship as its end cells (``A1 A4``) or, for a one-cell ship, one cell (``J10``)."""
+    words = text.strip()
     span = _SPAN.fullmatch(words)
     if span:
         return PlaceShip(
             parse_cell(span.group(1), size, size), parse_cell(span.group(2), size, size)
         )
     if not _LOOKS_LIKE_CELL.fullmatch(words):
-        raise NotationError(f"`{shorten(text)}` is not a setup move. {SETUP_HELP}")
+        raise NotationError(f"`{shorten(words)}` is not a setup move. {SETUP_HELP}")
     cell = parse_cell(words, size, size)  # a cell off the board is refused as such
     return PlaceShip(cell, cell)

@@ -104,6 +104,8 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         match action:
             case act.PlaceShip(start, end):
                 return self._place(state, seat, line_between(start, end))
+            case act.PlaceFleet(ships):
+                return self._lay_out(state, seat, ships)
             case act.RemoveShip(cell):
                 return self._remove(state, seat, cell)
             case act.RandomFleet():
@@ -122,6 +124,19 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         ships = tuple(sorted((*side.ships, ship), key=lambda s: s.kind))
         new = state.with_side(seat, replace(side, ships=ships))
         text = f"Placed your {state.rules.fleet[kind].name} on {ship.span}. "
+        return _private(new, seat, text + _progress(new, seat))
+
+    def _lay_out(
+        self, state: SeaBattleState, seat: int, placements: tuple[act.PlaceShip, ...]
+    ) -> Transition:
+        """Replace the board by a whole layout, each ship checked as if placed by hand."""
+        ships: tuple[Ship, ...] = ()
+        for placement in placements:
+            cells = line_between(placement.start, placement.end)
+            ships = (*ships, Ship(check_new_ship(state.rules, ships, cells), cells))
+        side = replace(state.sides[seat], ships=tuple(sorted(ships, key=lambda s: s.kind)))
+        new = state.with_side(seat, side)
+        text = f"Laid out your fleet of {len(ships)} ship{'s' if len(ships) != 1 else ''}. "
         return _private(new, seat, text + _progress(new, seat))
 
     def _remove(self, state: SeaBattleState, seat: int, cell: Cell) -> Transition:
@@ -345,6 +360,15 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
             moves.append(("Ready", "ready"))
         return tuple(moves)
 
+    def setup_text(self, view: SeaBattleView) -> str | None:
+        """The viewer's fleet as one ``fleet`` move, so it can be saved and laid out again."""
+        if view.seat is None:
+            return None
+        ships = view.fields[view.seat].ships
+        if not ships:
+            return None
+        return str(act.PlaceFleet(tuple(act.PlaceShip(s.cells[0], s.cells[-1]) for s in ships)))
+
     def variant_name(self, rules: SeaBattleRules) -> str:
         return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
 
@@ -366,7 +390,8 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
             f"each ship a straight line. {spacing}\n"
             "**Setup** (by DM, in secret): `random` deals a legal fleet; `A1 A4` places a ship "
             "between two end cells, `J10` a one-cell ship; `remove B2` takes a ship back; "
-            "`clear` empties the board; `ready` confirms.\n"
+            "`clear` empties the board; `ready` confirms. `save <name>` keeps your fleet for "
+            "later games and `load <name>` lays it out again.\n"
             f"**Play**: name a cell to shoot, like `B5`. {turns} The first to sink the whole "
             "enemy fleet wins. With several games running, pick one with `#<id> B5`."
         )

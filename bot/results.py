@@ -1,0 +1,304 @@
+"""Results and ratings in SQLite: written with a game's end, read for leaderboards and records.
+
+``record_results`` runs inside the transaction that finishes a game, so a game is never
+stored as over without its result and rating change, nor the other way round; it reads the
+players' ratings inside that same write transaction, so two games ending at once for one
+player both count. ``Records`` answers the read-only questions of ``/leaderboard``,
+``/profile``, ``/history`` and ``/game``, each from an index. The tables are schema
+version 3 (``bot.storage.MIGRATIONS``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any
+
+import aiosqlite
+
+from bot.ratings import PROVISIONAL_SIGMA, Skill, rate
+
+
+class Score(Enum):
+    WIN = 1.0
+    DRAW = 0.5
+    LOSS = 0.0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's rating and record in one game, and their rank where one was asked for."""
+
+    user_id: int
+    game: str
+    skill: Skill
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    streak: int
+    """Positive: that many rated wins in a row; negative: losses; zero after a draw."""
+    rank: int | None = None
+    """1 for the best settled player of the scope; ``None`` while provisional."""
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    game: str
+    guild_id: int | None
+    """The server the board is limited to, or ``None`` for everyone."""
+    settled: tuple[Standing, ...]
+    provisional: tuple[Standing, ...]
+    ranked: int
+    """How many settled players the scope has."""
+    caller: Standing | None
+    """The caller's own line (with their rank when settled), if they are in the scope."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """One player's side of one finished game."""
+
+    game_id: int
+    game: str
+    user_id: int
+    opponent_id: int
+    score: Score
+    rated: bool
+    before: Skill | None
+    after: Skill | None
+    """Ratings around the game; ``None`` when it was not rated."""
+    ended_at: float
+
+    @property
+    def change(self) -> int | None:
+        if self.before is None or self.after is None:
+            return None
+        return self.after.display - self.before.display
+
+
+async def record_results(
+    db: aiosqlite.Connection,
+    *,
+    game_id: int,
+    game: str,
+    guild_id: int | None,
+    seats: tuple[int, int],
+    winner: int | None,
+    rated: bool,
+    now: float,
+) -> None:
+    """Write both players' results and, for a rated game, their new ratings.
+
+    Must run inside the write transaction that ends the game.
+    """
+    scores = tuple(_score(seat, winner) for seat in (0, 1))
+    before: tuple[Skill, Skill] | None = None
+    after: tuple[Skill, Skill] | None = None
+    if rated:
+        before = (await _skill(db, seats[0], game), await _skill(db, seats[1], game))
+        after = rate(before, winner)
+    for seat in (0, 1):
+        old = before[seat] if before else None
+        new = after[seat] if after else None
+        await db.execute(
+            "INSERT INTO results (game_id, seat, user_id, opponent_id, game, guild_id, score,"
+            " rated, mu_before, sigma_before, mu_after, sigma_after, ended_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                seat,
+                seats[seat],
+                seats[1 - seat],
+                game,
+                guild_id,
+                scores[seat].value,
+                int(rated),
+                old.mu if old else None,
+                old.sigma if old else None,
+                new.mu if new else None,
+                new.sigma if new else None,
+                now,
+            ),
+        )
+    if after is None:
+        return
+    for seat in (0, 1):
+        await _store_rating(db, seats[seat], game, after[seat], scores[seat], now)
+        if guild_id is not None:
+            await db.execute(
+                "INSERT OR IGNORE INTO rated_in_servers (guild_id, game, user_id) VALUES (?, ?, ?)",
+                (guild_id, game, seats[seat]),
+            )
+
+
+def _score(seat: int, winner: int | None) -> Score:
+    if winner is None:
+        return Score.DRAW
+    return Score.WIN if winner == seat else Score.LOSS
+
+
+async def _skill(db: aiosqlite.Connection, user_id: int, game: str) -> Skill:
+    rows = list(
+        await db.execute_fetchall(
+            "SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ?", (user_id, game)
+        )
+    )
+    return Skill(rows[0][0], rows[0][1]) if rows else Skill()
+
+
+async def _store_rating(
+    db: aiosqlite.Connection, user_id: int, game: str, skill: Skill, score: Score, now: float
+) -> None:
+    win, loss = int(score is Score.WIN), int(score is Score.LOSS)
+    streak = 1 if win else -1 if loss else 0
+    await db.execute(
+        "INSERT INTO ratings (user_id, game, mu, sigma, games, wins, losses, draws, streak,"
+        " updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (user_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+        " games = games + 1, wins = wins + excluded.wins, losses = losses + excluded.losses,"
+        " draws = draws + excluded.draws, updated_at = excluded.updated_at,"
+        " streak = CASE"
+        "   WHEN excluded.streak > 0 AND streak > 0 THEN streak + 1"
+        "   WHEN excluded.streak < 0 AND streak < 0 THEN streak - 1"
+        "   ELSE excluded.streak END",
+        (user_id, game, skill.mu, skill.sigma, win, loss, 1 - win - loss, streak, now),
+    )
+
+
+_STANDING = "r.user_id, r.game, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws, r.streak"
+
+
+class Records:
+    """Read-only queries over results and ratings; every one is served by an index."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def _rows(self, sql: str, *params: Any) -> list[aiosqlite.Row]:
+        return list(await self._db.execute_fetchall(sql, params))
+
+    def _scope(self, guild_id: int | None) -> tuple[str, tuple[Any, ...]]:
+        """FROM and WHERE for the players of a game in a scope (``?`` for the game first)."""
+        if guild_id is None:
+            return "FROM ratings r WHERE r.game = ?", ()
+        return (
+            "FROM rated_in_servers s JOIN ratings r ON r.user_id = s.user_id AND r.game = s.game"
+            " WHERE s.game = ? AND s.guild_id = ?",
+            (guild_id,),
+        )
+
+    async def leaderboard(
+        self, game: str, guild_id: int | None, caller_id: int, limit: int = 10
+    ) -> Leaderboard:
+        """The best settled players, the best provisional ones apart, and where the caller is."""
+        scope, params = self._scope(guild_id)
+        settled_rows = await self._rows(
+            f"SELECT {_STANDING} {scope} AND r.sigma < ? ORDER BY r.mu DESC, r.user_id LIMIT ?",
+            game,
+            *params,
+            PROVISIONAL_SIGMA,
+            limit,
+        )
+        provisional_rows = await self._rows(
+            f"SELECT {_STANDING} {scope} AND r.sigma >= ? ORDER BY r.mu DESC, r.user_id LIMIT ?",
+            game,
+            *params,
+            PROVISIONAL_SIGMA,
+            limit // 2,
+        )
+        ranked = await self._rows(
+            f"SELECT count(*) {scope} AND r.sigma < ?", game, *params, PROVISIONAL_SIGMA
+        )
+        settled: list[Standing] = []
+        for row in settled_rows:  # in order, so ranks need no query; equal ratings share one
+            standing = _standing(row)
+            tied = settled and settled[-1].skill.mu == standing.skill.mu
+            settled.append(replace(standing, rank=settled[-1].rank if tied else len(settled) + 1))
+        return Leaderboard(
+            game=game,
+            guild_id=guild_id,
+            settled=tuple(settled),
+            provisional=tuple(_standing(row) for row in provisional_rows),
+            ranked=ranked[0][0],
+            caller=await self._caller(game, caller_id, scope, params),
+        )
+
+    async def _caller(
+        self, game: str, caller_id: int, scope: str, params: tuple[Any, ...]
+    ) -> Standing | None:
+        rows = await self._rows(
+            f"SELECT {_STANDING} {scope} AND r.user_id = ?", game, *params, caller_id
+        )
+        if not rows:
+            return None
+        return await self._ranked(_standing(rows[0]), scope, params)
+
+    async def _ranked(self, standing: Standing, scope: str, params: tuple[Any, ...]) -> Standing:
+        """The standing with its rank: one more than the settled players rated higher."""
+        if standing.skill.provisional:
+            return standing
+        rows = await self._rows(
+            f"SELECT count(*) {scope} AND r.sigma < ? AND r.mu > ?",
+            standing.game,
+            *params,
+            PROVISIONAL_SIGMA,
+            standing.skill.mu,
+        )
+        return replace(standing, rank=rows[0][0] + 1)
+
+    async def standings_of(self, user_id: int) -> list[Standing]:
+        """A player's rating and record in every game they have played rated."""
+        rows = await self._rows(
+            f"SELECT {_STANDING} FROM ratings r WHERE r.user_id = ? ORDER BY r.game", user_id
+        )
+        return [_standing(row) for row in rows]
+
+    async def history(
+        self, user_id: int, game: str | None, *, offset: int, limit: int
+    ) -> tuple[list[Result], int]:
+        """A page of a player's finished games, newest first, and how many there are in all."""
+        where = "user_id = ?" if game is None else "user_id = ? AND game = ?"
+        params: tuple[Any, ...] = (user_id,) if game is None else (user_id, game)
+        rows = await self._rows(
+            f"SELECT * FROM results WHERE {where} ORDER BY ended_at DESC, game_id DESC"
+            " LIMIT ? OFFSET ?",
+            *params,
+            limit,
+            offset,
+        )
+        total = await self._rows(f"SELECT count(*) FROM results WHERE {where}", *params)
+        return [_result(row) for row in rows], total[0][0]
+
+    async def results_of(self, game_id: int) -> list[Result]:
+        """Both sides of one finished game, seat 0 first (empty when it had no result)."""
+        rows = await self._rows("SELECT * FROM results WHERE game_id = ? ORDER BY seat", game_id)
+        return [_result(row) for row in rows]
+
+
+def _standing(row: aiosqlite.Row) -> Standing:
+    return Standing(
+        user_id=row[0],
+        game=row[1],
+        skill=Skill(row[2], row[3]),
+        games=row[4],
+        wins=row[5],
+        losses=row[6],
+        draws=row[7],
+        streak=row[8],
+    )
+
+
+def _result(row: aiosqlite.Row) -> Result:
+    rated = bool(row["rated"])
+    return Result(
+        game_id=row["game_id"],
+        game=row["game"],
+        user_id=row["user_id"],
+        opponent_id=row["opponent_id"],
+        score=Score(row["score"]),
+        rated=rated,
+        before=Skill(row["mu_before"], row["sigma_before"]) if rated else None,
+        after=Skill(row["mu_after"], row["sigma_after"]) if rated else None,
+        ended_at=row["ended_at"],
+    )
