@@ -182,6 +182,13 @@ def _clash_news(
     else:
         result = (f"their {theirs} was removed", f"your {theirs} was lost")
     gone = " and ".join(cell_name(c) for c in sorted(emptied)) or "no field"
+    aim = "took out the battery on" if target.kind is Kind.BATTERY else "attacked"
+    who = name_of(seat)
+    public = (
+        f"{who} moved {path} and {aim} {tname}: {gone} emptied."
+        if action.via
+        else f"{who} {aim} {tname} from {path}: {gone} emptied."
+    )
     return [
         Event(
             seat,
@@ -192,7 +199,7 @@ def _clash_news(
             other(seat),
             f"Your opponent's {mine} ({path}) {verb} your {theirs} on {tname}: {result[1]}.",
         ),
-        Event(None, f"{name_of(seat)} moved {path} and attacked {tname}: {gone} emptied."),
+        Event(None, public),
     ]
 
 
