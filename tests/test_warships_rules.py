@@ -821,3 +821,32 @@ def test_the_rules_summary_follows_the_options_and_fits_a_message() -> None:
     assert "missile ship 1" in plain and "missile ship 2" in fast and "landing ship 2" in fast
     assert "DD beats SS" in plain and "SS beats BS" in plain
     assert len(fast) < 2000
+
+
+def test_setup_autocomplete_offers_legal_setup_moves_either_way_round() -> None:
+    state = E.new_game(E.presets["classic"], 5)
+    seat = state.south
+    view = E.view(state, seat)
+    offered = E.suggestions(view, "")
+    assert offered[:2] == ["random", "ready"] and offered[2].startswith("place mine")
+    own = next(p.cell for p in state.own(seat) if p.kind.is_ship)
+    typed = f"swap {cell_name(own)}"
+    swaps = E.suggestions(view, typed.lower())
+    assert swaps and all(text.startswith(typed) for text in swaps)
+    for text in swaps:
+        E.act(state, seat, text)  # each one is legal
+    assert E.suggestions(E.view(state, None), "") == []
+
+
+def test_play_autocomplete_lists_only_legal_moves_of_the_mover() -> None:
+    state = position(
+        """
+           F  G
+        6  .  bs
+        5  MW .
+        """
+    )
+    offered = E.suggestions(E.view(state, 0), "f5")
+    assert "F5xG6" in offered and "F5 defuse G6" in offered and "F5-F6" in offered
+    assert all(str(E.parse_action(state, 0, text)) == text for text in offered)
+    assert E.suggestions(E.view(state, 1), "") == []

@@ -266,14 +266,13 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         if view.seat is None or view.seat not in view.movers:
             return []
         prefix = " ".join(typed.lower().split())
-        if view.phase is Phase.SETUP:
-            words = ["random", "ready", "swap ", "place mine ", "remove mine "]
-            return [w.strip() for w in words if w.startswith(prefix)][:limit]
-        state = seen_by(view)
         found: list[str] = []
-        for action in self.legal_actions(state, view.seat):
-            text = str(action)
-            if text.lower().startswith(prefix):
+        for action in self.legal_actions(seen_by(view, view.seat), view.seat):
+            texts = [str(action)]
+            if isinstance(action, act.Swap):  # a swap reads the same either way round
+                texts.append(str(act.Swap(action.second, action.first)))
+            text = next((t for t in texts if t.lower().startswith(prefix)), None)
+            if text is not None:
                 found.append(text)
                 if len(found) >= limit:
                     break
@@ -412,6 +411,12 @@ def _setup_actions(state: WarshipsState, seat: int) -> Iterator[act.SetupAction]
     layout = _layout(state, seat)
     shore = state.shore(seat)
     fields = sorted(setup.placement_fields(state.rules, shore))
+    for cell in fields:
+        kind = layout.get(cell)
+        if kind is Kind.MINE:
+            yield act.RemoveMine(cell)
+        elif kind is None and cell in board.SETUP_FIELDS[shore] and state.sides[seat].reserve:
+            yield act.PlaceMine(cell)
     for i, first in enumerate(fields):
         for second in fields[i + 1 :]:
             if first in layout or second in layout:
@@ -420,18 +425,12 @@ def _setup_actions(state: WarshipsState, seat: int) -> Iterator[act.SetupAction]
                 except IllegalActionError:
                     continue
                 yield act.Swap(first, second)
-    for cell in fields:
-        kind = layout.get(cell)
-        if kind is Kind.MINE:
-            yield act.RemoveMine(cell)
-        elif kind is None and cell in board.SETUP_FIELDS[shore] and state.sides[seat].reserve:
-            yield act.PlaceMine(cell)
 
 
 # -- autocomplete ------------------------------------------------------------------------------
 
 
-def seen_by(view: WarshipsView) -> WarshipsState:
+def seen_by(view: WarshipsView, seat: int) -> WarshipsState:
     """A stand-in state built from a player's view: enough to list that player's legal moves.
 
     Legality depends only on public facts and the mover's own types (§16.1), so unknown
@@ -443,8 +442,8 @@ def seen_by(view: WarshipsView) -> WarshipsState:
     base = WarshipsState(
         rules=view.rules, seed=0, south=view.south, phase=view.phase, turn=view.turn
     )
-    side = replace(base.sides[view.seat or 0], reserve=view.reserves[view.seat or 0])
-    return base.with_pieces(pieces).with_side(view.seat or 0, side)
+    side = replace(base.sides[seat], reserve=view.reserves[seat])
+    return base.with_pieces(pieces).with_side(seat, side)
 
 
 def _private(state: WarshipsState, seat: int, text: str) -> Transition:
