@@ -60,7 +60,7 @@ CELL = 34
 MARGIN = 16
 AXIS = 20
 HEADER = 34
-FOOTER = 86
+FOOTER = 112
 WIDTH = MARGIN * 2 + AXIS * 2 + CELL * board.COLUMNS
 HEIGHT = MARGIN * 2 + HEADER + AXIS * 2 + CELL * board.ROWS + FOOTER
 TOP = MARGIN + HEADER + AXIS
@@ -238,6 +238,12 @@ def status(view: WarshipsView) -> str:
     return "Your move." if view.turn == view.seat else "Your opponent's move."
 
 
+LEGEND = (
+    "SB battery · MN mine · red rim: enemy battery zone · dots: neutral water",
+    "yellow frame: last move · X: emptied · corner mark: known to enemy · digit: range",
+)
+
+
 def _footer(image: Image.Image, view: WarshipsView) -> None:
     y = TOP + CELL * board.ROWS + AXIS + 8
     for seat in sorted((0, 1), key=lambda s: s != (view.seat if view.seat is not None else 0)):
@@ -256,6 +262,8 @@ def _footer(image: Image.Image, view: WarshipsView) -> None:
         if codes:
             PALETTE.text(image, (MARGIN, y + 17), codes[:72], 12, "muted", "background")
         y += 36
+    PALETTE.text(image, (MARGIN, y + 2), LEGEND[0], 11, "muted", "background")
+    PALETTE.text(image, (MARGIN, y + 16), LEGEND[1], 11, "muted", "background")
     rules = view.variant if len(view.variant) < 60 else view.variant[:57] + "..."
     PALETTE.text(image, (WIDTH - MARGIN, MARGIN + 4), rules, 12, "muted", "background", "ra")
 
