@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.core import SEATS, CorruptStateError, GameError, Phase, other
+from bot.games.warships.actions import Move
 from bot.games.warships.rules import WarshipsRules
 from bot.games.warships.state import WarshipsState
 from bot.games.warships.units import Kind
@@ -194,3 +195,31 @@ def test_the_opponents_hidden_types_never_reach_a_view() -> None:
 def test_rules_survive_json() -> None:
     rules = WarshipsRules(True, False, True, False, True)
     assert WarshipsRules.from_json(json.loads(json.dumps(rules.to_json()))) == rules
+
+
+@pytest.mark.parametrize("options", ["", "harder mobility"])
+def test_a_move_tells_the_opponent_and_the_channel_nothing_of_the_movers_hidden_types(
+    options: str,
+) -> None:
+    """Shuffle the mover's face-down types: a move legal in both worlds sounds the same."""
+    rng = random.Random(options)
+    checked = 0
+    for state in sample_states(options, 8):
+        if state.phase is not Phase.PLAY or state.turn is None:
+            continue
+        mover = state.turn
+        twin = shuffle_hidden(state, mover, rng)
+        moves = [a for a in E.legal_actions(state, mover) if isinstance(a, Move)]
+        for action in rng.sample(moves, min(10, len(moves))):
+            try:
+                other_world = E.apply(twin, mover, action)
+            except GameError:
+                continue  # the twin's unit on that field cannot go there: a private refusal
+            this_world = E.apply(state, mover, action)
+            for audience in (other(mover), None):
+                assert this_world.for_audience(audience) == other_world.for_audience(audience)
+                assert shown_to(this_world.state, audience) == shown_to(
+                    other_world.state, audience
+                )
+            checked += 1
+    assert checked > 0
