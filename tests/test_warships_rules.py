@@ -850,3 +850,8 @@ def test_play_autocomplete_lists_only_legal_moves_of_the_mover() -> None:
     assert "F5xG6" in offered and "F5 defuse G6" in offered and "F5-F6" in offered
     assert all(str(E.parse_action(state, 0, text)) == text for text in offered)
     assert E.suggestions(E.view(state, 1), "") == []
+
+
+def test_setup_words_in_play_are_refused_with_a_hint() -> None:
+    with pytest.raises(NotationError, match="setups are done"):
+        E.parse_action(position("A\n 1 ."), 0, "setup BS:A1")

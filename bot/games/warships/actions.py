@@ -167,6 +167,8 @@ def parse(text: str, phase: Phase) -> Action:
         raise NotationError("This game is over.")
     if phase is Phase.SETUP:
         return _parse_setup(words, lowered)
+    if lowered.split(" ", 1)[0] in ("random", "ready", "swap", "place", "remove", "setup"):
+        raise NotationError(f"The setups are done and can no longer change. {PLAY_HELP}")
     if lowered == "pass":
         return Pass()
     if lowered.startswith("mine "):
