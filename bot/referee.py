@@ -174,12 +174,18 @@ class Referee:
         rules = engine.rules_from_json(challenge.rules)
         state = engine.new_game(rules, seed)
         setup = f"Your {engine.title} game has begun. {engine.setup_instructions(rules)}"
+        views = _Views(engine, state)
+        secret_setup = views[None].phase is Phase.SETUP  # a game may deal setups and start
         events = (
             Event(0, setup),
             Event(1, setup),
-            Event(None, "Challenge accepted: both players are setting up in secret."),
+            Event(
+                None,
+                "Challenge accepted: both players are setting up in secret."
+                if secret_setup
+                else "Challenge accepted: the game begins.",
+            ),
         )
-        views = _Views(engine, state)
         tidings = self._tidings(views, events)
         game = await self.repository.accept_challenge(
             challenge_id,

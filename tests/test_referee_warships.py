@@ -120,3 +120,19 @@ async def test_suggestions_offer_legal_moves_from_the_players_view(referee: Refe
     assert set(choices) <= legal
     waiting = game.seats[1 - (state.turn or 0)]
     assert await referee.suggestions(waiting, "") == []
+
+
+async def test_a_quick_game_is_announced_as_begun_not_as_setting_up(referee: Referee) -> None:
+    challenge = await referee.challenge(
+        game="warships",
+        variant=None,
+        options="quick",
+        guild_id=500,
+        channel_id=700,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+    )
+    report = await referee.accept(challenge.id, BOB)
+    channel = report.to(None)
+    assert channel is not None and channel.texts[0] == "Challenge accepted: the game begins."
+    assert state_of(report.game).phase is Phase.PLAY
