@@ -315,11 +315,22 @@ def _decided(state: WarshipsState) -> Outcome | None:
     return None
 
 
+ENDINGS = {
+    "landed in the enemy port": "a landing ship reached the enemy port (§14.1)",
+    "destroyed the enemy landing ship": "a landing ship was lost (§14.2)",
+    "the enemy has no missile ship left": (
+        "a side has no missile ship left while both enemy exits stay guarded (§14.3)"
+    ),
+}
+"""The end as told to everyone; ``Outcome.detail`` stays short for the winner's status line."""
+
+
 def _finish(
     state: WarshipsState, seat: int, said: Sequence[Event], outcome: Outcome
 ) -> Transition:
     """§6.5, §14.5: the game ends at once and every token is revealed."""
     new = replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome, mined=False)
-    over = f"The game is over: {outcome.detail}. All tokens are revealed."
+    why = ENDINGS.get(outcome.detail, outcome.detail)
+    over = f"The game is over: {why}. All tokens are revealed."
     events = [*said, Event(0, over), Event(1, over), Event(None, over)]
     return Transition(new, tuple(events))
