@@ -91,9 +91,16 @@ def owner_at(state: WarshipsState, name: str) -> int | None:
 
 
 def play_step(state: WarshipsState, seat: int, rng: random.Random) -> str:
-    """A random legal move text, found without listing every legal move (fast playouts)."""
+    """A random legal move text, found without listing every legal move (fast playouts).
+
+    Now and then it lays a mine (alone, or after a move) and minesweepers sometimes defuse,
+    so random games reach laid, defused and triggered mines too.
+    """
     if state.phase is Phase.SETUP:
         return "ready" if rng.random() < 0.5 else rng.choice(["random", "swap A1 B2", "ready"])
+    spots = sorted(moves.mine_fields(state, seat))
+    if spots and rng.random() < 0.05:
+        return f"mine {cell_name(rng.choice(spots))}"
     ships = [p for p in state.own(seat) if p.kind.is_ship]
     rng.shuffle(ships)
     for piece in ships:
@@ -101,21 +108,22 @@ def play_step(state: WarshipsState, seat: int, rng: random.Random) -> str:
         options: list[str] = []
         for via, steps in [(None, 0), *reachable.items()]:
             origin = via or piece.cell
+            path = cell_name(piece.cell) + (f"-{cell_name(via)}" if via else "")
             for target in moves.targets(state, piece, origin, steps):
-                path = board_name(piece.cell) + (f"-{board_name(via)}" if via else "")
-                options.append(f"{path}x{board_name(target)}")
+                options.append(f"{path}x{cell_name(target)}")
+            for target in moves.targets(state, piece, origin, steps, defuse=True):
+                options.append(f"{path} defuse {cell_name(target)}")
         if options and rng.random() < 0.6:
             return rng.choice(options)
         if reachable:
             end = rng.choice(sorted(reachable))
-            return f"{board_name(piece.cell)}-{board_name(end)}"
+            text = f"{cell_name(piece.cell)}-{cell_name(end)}"
+            if piece.kind is Kind.MINESWEEPER and state.sides[seat].reserve and rng.random() < 0.3:
+                text += f" mine {cell_name(rng.choice(sorted(board.open_steps(end))))}"
+            return text
     if next(iter(main_actions(state, seat)), None) is None:
         return "pass"
     return str(next(iter(main_actions(state, seat))))
-
-
-def board_name(cell: Cell) -> str:
-    return cell_name(cell)
 
 
 def random_game(
