@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from bot.games.core import EndReason, IllegalActionError, NotationError, Phase
+from bot.games.core import EndReason, IllegalActionError, NotationError, Phase, Transition
 from bot.games.grid import cell_name
 from bot.games.warships import board, moves
 from bot.games.warships.rules import WarshipsRules
-from bot.games.warships.state import Cause
+from bot.games.warships.state import Cause, WarshipsState
 from bot.games.warships.units import CLASH, SHIPS, UNITS, Kind, Result
 from tests.warships_positions import ENGINE, f, kind_at, position
 
@@ -18,11 +18,13 @@ E = ENGINE
 HARDER = WarshipsRules(harder=True)
 
 
-def act(state, text, seat=None):  # type: ignore[no-untyped-def]
-    return E.act(state, state.turn if seat is None else seat, text)
+def act(state: WarshipsState, text: str, seat: int | None = None) -> Transition:
+    """``text`` played by ``seat`` (by default whoever is to move)."""
+    return E.act(state, (state.turn or 0) if seat is None else seat, text)
 
 
-def refused(state, text, words, seat=None):  # type: ignore[no-untyped-def]
+def refused(state: WarshipsState, text: str, words: str, seat: int | None = None) -> None:
+    """``text`` is refused with a sentence containing ``words``."""
     with pytest.raises(IllegalActionError) as error:
         act(state, text, seat)
     assert words in str(error.value)
