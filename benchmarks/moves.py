@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import ENGINES
+from bot.games.core import Phase
 from bot.presenter import present_all
 from bot.referee import Referee
 from bot.storage import SqliteRepository
@@ -72,7 +73,9 @@ async def play(game_key: str, games: int, database: Path) -> dict[str, list[floa
             opponent_id=players[1],
         )
         game = (await referee.accept(challenge.id, players[1])).game
-        pending = [(seat, word) for seat in (0, 1) for word in ("random", "ready")]
+        has_setup = engine.from_json(game.state).phase is Phase.SETUP
+        words = ("random", "ready") if has_setup else ()  # Luzhanqi's flip game has none
+        pending = [(seat, word) for seat in (0, 1) for word in words]
         while True:
             if pending:
                 seat, text = pending.pop(0)

@@ -174,18 +174,13 @@ class Referee:
         rules = engine.rules_from_json(challenge.rules)
         state = engine.new_game(rules, seed)
         setup = f"Your {engine.title} game has begun. {engine.setup_instructions(rules)}"
-        views = _Views(engine, state)
-        secret_setup = views[None].phase is Phase.SETUP  # a game may deal setups and start
-        events = (
-            Event(0, setup),
-            Event(1, setup),
-            Event(
-                None,
-                "Challenge accepted: both players are setting up in secret."
-                if secret_setup
-                else "Challenge accepted: the game begins.",
-            ),
+        begun = (
+            "both players are setting up in secret."
+            if engine.view(state, None).phase is Phase.SETUP
+            else "the game begins."  # a game without a setup, like Luzhanqi's flip game
         )
+        events = (Event(0, setup), Event(1, setup), Event(None, f"Challenge accepted: {begun}"))
+        views = _Views(engine, state)
         tidings = self._tidings(views, events)
         game = await self.repository.accept_challenge(
             challenge_id,

@@ -1,0 +1,637 @@
+"""The Luzhanqi rule engine (docs/rules/luzhanqi.md), behind the common engine contract."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bot.games.core import (
+    SEATS,
+    EndReason,
+    Engine,
+    Event,
+    GameError,
+    IllegalActionError,
+    NotYourTurnError,
+    Outcome,
+    Phase,
+    Transition,
+    name_of,
+    other,
+)
+from bot.games.luzhanqi import actions as act
+from bot.games.luzhanqi import moves
+from bot.games.luzhanqi.board import CAMPS, STATIONS, Colour, Station, half, name
+from bot.games.luzhanqi.clash import Removal, resolve
+from bot.games.luzhanqi.deployment import (
+    SLOTS,
+    Layout,
+    check_layout,
+    check_piece,
+    layout_text,
+    random_layout,
+)
+from bot.games.luzhanqi.pieces import ARMY, Kind, Piece
+from bot.games.luzhanqi.rules import PRESETS, LuzhanqiRules, WinRule, option_words
+from bot.games.luzhanqi.rules import with_options as rules_with_options
+from bot.games.luzhanqi.state import LastMove, LuzhanqiState, Side, state_from_json, state_to_json
+from bot.games.luzhanqi.view import LuzhanqiView
+
+
+class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
+    key = "luzhanqi"
+    title = "Luzhanqi"
+    presets = PRESETS
+
+    # -- a new game ---------------------------------------------------------------------------
+
+    def new_game(self, rules: LuzhanqiRules, seed: int) -> LuzhanqiState:
+        if rules.flip:  # A1, A2: dealt face down, a random first player, colours unknown
+            pieces = [Piece(c, k, face_up=False) for c in Colour for k in ARMY]
+            random.Random(f"luzhanqi:{seed}:deal").shuffle(pieces)
+            stations = [s for s in STATIONS if s not in CAMPS]
+            board: list[Piece | None] = [None] * len(STATIONS)
+            for where, piece in zip(stations, pieces, strict=True):
+                board[where] = piece
+            first = random.Random(f"luzhanqi:{seed}:first").randrange(2)
+            return LuzhanqiState(
+                rules, seed, Phase.PLAY, red_seat=None, board=tuple(board), turn=first
+            )
+        red_seat = random.Random(f"luzhanqi:{seed}:colours").randrange(2)  # 4.6
+        sides = tuple(
+            Side(random_layout(random.Random(f"luzhanqi:{seed}:layout:{seat}:0")), random_draws=1)
+            for seat in SEATS
+        )
+        return LuzhanqiState(rules, seed, Phase.SETUP, red_seat, sides=sides)  # type: ignore[arg-type]
+
+    # -- whose move ---------------------------------------------------------------------------
+
+    def to_move(self, state: LuzhanqiState) -> frozenset[int]:
+        if state.phase is Phase.SETUP:
+            return frozenset(seat for seat in SEATS if not state.sides[seat].ready)
+        if state.phase is Phase.PLAY and state.turn is not None:
+            return frozenset({state.turn})
+        return frozenset()
+
+    def legal_actions(self, state: LuzhanqiState, seat: int) -> Iterator[act.Action]:
+        if seat not in self.to_move(state):
+            return
+        if state.phase is Phase.SETUP:
+            yield act.RandomLayout()
+            yield act.Ready()
+            yield from self._legal_swaps(state, seat)
+            return
+        yield from _play_actions(
+            state.board, state.colour_of(seat), state.rules, state.mines_left()
+        )
+
+    def _legal_swaps(self, state: LuzhanqiState, seat: int) -> Iterator[act.Swap]:
+        layout = state.sides[seat].layout
+        stations = half(_colour(state, seat))
+        for i in range(len(layout)):
+            for j in range(i + 1, len(layout)):
+                if layout[i] != layout[j] and _swap_allowed(layout, i, j):
+                    yield act.Swap(stations[i], stations[j])
+
+    # -- moves --------------------------------------------------------------------------------
+
+    def parse_action(self, state: LuzhanqiState, seat: int, text: str) -> act.Action:
+        return act.parse(text, state.phase, state.rules.flip)
+
+    def apply(self, state: LuzhanqiState, seat: int, action: act.Action) -> Transition:
+        if state.phase is Phase.FINISHED:
+            raise IllegalActionError("This game is over.")
+        if isinstance(action, act.Move | act.Flip):
+            if state.phase is Phase.SETUP:
+                raise IllegalActionError(
+                    "The game has not started: both armies must be deployed first."
+                )
+            if state.turn != seat:
+                raise NotYourTurnError("It is your opponent's turn; wait for their move.")
+            if isinstance(action, act.Flip):
+                return self._flip(state, seat, action.where)
+            return self._move(state, seat, action.start, action.target)
+        if state.phase is not Phase.SETUP:
+            raise IllegalActionError("The armies are deployed and can no longer change.")
+        if state.sides[seat].ready:
+            raise IllegalActionError(
+                "You have confirmed your deployment; it can no longer change. "
+                "Wait for your opponent to confirm theirs."
+            )
+        match action:
+            case act.Swap(first, second):
+                return self._swap(state, seat, first, second)
+            case act.RandomLayout():
+                return self._deal(state, seat)
+            case act.Deploy(layout):
+                return self._deploy(state, seat, layout)
+            case act.Ready():
+                return self._ready(state, seat)
+        raise IllegalActionError("That is not a Luzhanqi move.")
+
+    # -- deployment (section 4) ---------------------------------------------------------------
+
+    def _swap(self, state: LuzhanqiState, seat: int, first: Station, second: Station) -> Transition:
+        stations = half(_colour(state, seat))
+        for where in (first, second):
+            if where not in stations:
+                what = "a camp, which stays empty" if where in CAMPS else "not on your half"
+                raise IllegalActionError(
+                    f"{name(where)} is {what}: swap two of your own pieces (rule 4.1)."
+                )
+        if first == second:
+            raise IllegalActionError("Name two different stations to swap.")
+        layout = list(state.sides[seat].layout)
+        i, j = stations.index(first), stations.index(second)
+        layout[i], layout[j] = layout[j], layout[i]
+        check_piece(layout[i], i, first)
+        check_piece(layout[j], j, second)
+        side = replace(state.sides[seat], layout=tuple(layout))
+        text = (
+            f"Swapped your {layout[j].title} on {name(first)} and your {layout[i].title} on "
+            f"{name(second)}. Write `ready` when your deployment suits you."
+        )
+        return _private(state.with_side(seat, side), seat, text)
+
+    def _deal(self, state: LuzhanqiState, seat: int) -> Transition:
+        side = state.sides[seat]
+        rng = random.Random(f"luzhanqi:{state.seed}:layout:{seat}:{side.random_draws}")
+        dealt = replace(side, layout=random_layout(rng), random_draws=side.random_draws + 1)
+        text = "Here is a new random deployment. Edit it with `swap a1 b3`, or write `ready`."
+        return _private(state.with_side(seat, dealt), seat, text)
+
+    def _deploy(self, state: LuzhanqiState, seat: int, layout: Layout) -> Transition:
+        check_layout(layout, _colour(state, seat))
+        side = replace(state.sides[seat], layout=layout)
+        text = "Your deployment is set as loaded. Edit it with `swap a1 b3`, or write `ready`."
+        return _private(state.with_side(seat, side), seat, text)
+
+    def _ready(self, state: LuzhanqiState, seat: int) -> Transition:
+        check_layout(state.sides[seat].layout, _colour(state, seat))
+        new = state.with_side(seat, replace(state.sides[seat], ready=True))
+        if not new.sides[other(seat)].ready:
+            return Transition(
+                new,
+                (
+                    Event(seat, "Your deployment is confirmed. Waiting for your opponent."),
+                    Event(None, f"{name_of(seat)} has deployed their army."),
+                ),
+            )
+        board: list[Piece | None] = [None] * len(STATIONS)
+        for each in SEATS:
+            colour = _colour(new, each)
+            for where, kind in zip(half(colour), new.sides[each].layout, strict=True):
+                board[where] = Piece(colour, kind)
+        red = new.seat_of(Colour.RED)
+        assert red is not None
+        new = replace(new, phase=Phase.PLAY, board=tuple(board), turn=red)
+        return Transition(
+            new,
+            (
+                Event(red, "Both armies are deployed. You play Red and move first (rule 4.6)."),
+                Event(other(red), "Both armies are deployed. You play Blue; Red moves first."),
+                Event(None, f"Both armies are deployed. {name_of(red)} plays Red and moves first."),
+            ),
+        )
+
+    # -- play (sections 5-8, 10) --------------------------------------------------------------
+
+    def _flip(self, state: LuzhanqiState, seat: int, where: Station) -> Transition:
+        piece = state.board[where]
+        if piece is None or piece.face_up:
+            raise IllegalActionError(f"There is no face-down piece on {name(where)} to flip.")
+        assert piece.colour is not None and piece.kind is not None
+        up = replace(piece, face_up=True)
+        new = _with_board(state, {where: up})
+        if new.red_seat is None:  # A3: the first flip fixes the flipper's colour
+            new = replace(new, red_seat=seat if piece.colour is Colour.RED else other(seat))
+        new = replace(new, quiet=0, last=LastMove(where, None))
+        what = f"{piece.colour.value} {piece.kind.title}"
+        said = [
+            Event(seat, f"You flipped {name(where)}: a {what}."),
+            Event(other(seat), f"Your opponent flipped {name(where)}: a {what}."),
+            Event(None, f"{name_of(seat)} flips {name(where)}: a {what}."),
+        ]
+        if state.red_seat is None:
+            colour = _colour(new, seat)
+            said[0] = Event(seat, f"{said[0].text} You play {colour.value.title()}.")
+            said[1] = Event(
+                other(seat), f"{said[1].text} You play {colour.opponent.value.title()}."
+            )
+        return self._finish_ply(new, seat, said)
+
+    def _move(self, state: LuzhanqiState, seat: int, start: Station, target: Station) -> Transition:
+        colour = state.colour_of(seat)
+        board, rules, mines = state.board, state.rules, state.mines_left()
+        if colour is None:
+            raise IllegalActionError(
+                "You have no face-up piece yet: flip one first, like `flip c3`."
+            )
+        refusal = moves.immobility(board, start, colour, rules)
+        if refusal is None and target not in moves.reachable(board, start, rules):
+            refusal = f"Your piece on {name(start)} cannot reach {name(target)} in one move."
+        if refusal is None:
+            refusal = moves.entry_refusal(board, start, target, rules, mines)
+        if refusal is not None:
+            raise IllegalActionError(refusal)
+        mover = board[start]
+        defender = board[target]
+        assert mover is not None and mover.kind is not None
+        step = f"{name(start)}-{name(target)}"
+        if defender is None:
+            new = _with_board(state, {start: None, target: mover})
+            new = replace(new, quiet=state.quiet + 1, last=LastMove(start, target))
+            public = f"a {mover.kind.title} " if rules.flip else ""
+            said = [
+                Event(seat, f"You moved your {mover.kind.title} {step}."),
+                Event(other(seat), f"Your opponent moved {public}{step}."),
+                Event(None, f"{name_of(seat)} moves {public}{step}."),
+            ]
+            return self._finish_ply(new, seat, said)
+        assert defender.kind is not None and defender.colour is not None
+        clash = resolve(mover.kind, defender.kind, rules)
+        changes: dict[Station, Piece | None] = {start: None}
+        if clash.removal is Removal.DEFENDER:
+            changes[target] = mover
+        elif clash.removal is Removal.BOTH:
+            changes[target] = None
+        new = _with_board(state, changes)
+        new = replace(new, quiet=0, last=LastMove(start, target, clash.removal))
+        result = clash.removal.value
+        if rules.flip:  # A12: everything is public
+            fight = f"{mover.kind.title} attacks a {defender.kind.title}, {step}: {result}."
+            said = [
+                Event(seat, f"Your {fight}"),
+                Event(other(seat), f"Your opponent's {fight}"),
+                Event(None, f"{name_of(seat)}'s {fight}"),
+            ]
+        else:  # 9.3: only what a referee's hand makes visible
+            said = [
+                Event(seat, f"Your {mover.kind.title} attacks {step}: {result}."),
+                Event(
+                    other(seat),
+                    f"Your opponent attacks your {defender.kind.title} {step}: {result}.",
+                ),
+                Event(None, f"{name_of(seat)} attacks {step}: {result}."),
+            ]
+        if clash.flag_taken:
+            return self._end(
+                replace(new, plies=new.plies + 1),
+                Outcome(seat, EndReason.RULES, "captured the flag"),
+                said,
+                ("You captured the enemy flag: you win!", "Your flag was captured: you lose."),
+            )
+        new, news = self._marshal_news(state, new)
+        return self._finish_ply(new, seat, [*said, *news])
+
+    def _marshal_news(
+        self, before: LuzhanqiState, after: LuzhanqiState
+    ) -> tuple[LuzhanqiState, list[Event]]:
+        """Section 7: a fallen field marshal shows both players where that side's flag is."""
+        news: list[Event] = []
+        if not after.rules.marshal_reveals_flag:
+            return after, news
+        for colour in Colour:
+            fell = before.count(colour, Kind.MARSHAL) and not after.count(colour, Kind.MARSHAL)
+            if not fell or colour in after.flags_shown:
+                continue
+            after = replace(after, flags_shown=after.flags_shown | {colour})
+            flag = next(
+                (
+                    s
+                    for s, p in enumerate(after.board)
+                    if p and p.colour is colour and p.kind is Kind.FLAG
+                ),
+                None,
+            )
+            owner = after.seat_of(colour)
+            if flag is None or owner is None:
+                continue
+            news.append(
+                Event(
+                    owner,
+                    f"Your field marshal has fallen, so your flag on {name(flag)} is shown to "
+                    "your opponent (rule 7).",
+                )
+            )
+            news.append(
+                Event(
+                    other(owner),
+                    f"The enemy field marshal has fallen: their flag stands on {name(flag)} "
+                    "(rule 7).",
+                )
+            )
+        return after, news
+
+    def _finish_ply(self, state: LuzhanqiState, seat: int, said: list[Event]) -> Transition:
+        """Pass the turn, then apply the end rules 8.2-8.4, A10, A11 and W2."""
+        new = replace(state, plies=state.plies + 1, turn=other(seat))
+        rival = other(seat)
+        mine, theirs = new.colour_of(seat), new.colour_of(rival)
+        w2 = new.rules.win is WinRule.W2
+        if w2 and mine and theirs and not new.movable_left(theirs):
+            if not new.movable_left(mine):
+                return self._end(
+                    new,
+                    Outcome(None, EndReason.RULES, "no movable pieces left"),
+                    said,
+                    ("Neither side has a movable piece left: a draw.",) * 2,
+                )
+            return self._end(
+                new,
+                Outcome(seat, EndReason.RULES, "removed every movable enemy piece"),
+                said,
+                (
+                    "You removed every movable enemy piece: you win!",
+                    "All your movable pieces are gone: you lose.",
+                ),
+            )
+        can_move = [_has_action(new, s) for s in SEATS]
+        if not any(can_move):  # 8.3 / R-7
+            return self._end(
+                new,
+                Outcome(None, EndReason.RULES, "neither side can move"),
+                said,
+                ("Neither side can move any more: the game is drawn (rule 8.3).",) * 2,
+            )
+        if not can_move[rival]:  # 8.2
+            return self._end(
+                new,
+                Outcome(seat, EndReason.RULES, "the opponent had no legal move"),
+                said,
+                (
+                    "Your opponent has no legal move left: you win (rule 8.2)!",
+                    "You have no legal move left: you lose (rule 8.2).",
+                ),
+            )
+        if new.quiet >= new.rules.quiet_limit:  # 8.4 / A11
+            return self._end(
+                new,
+                Outcome(None, EndReason.RULES, f"{new.quiet} plies without an attack"),
+                said,
+                (f"{new.quiet} plies without an attack: the game is drawn (rule 8.4).",) * 2,
+            )
+        return Transition(new, tuple(said))
+
+    def _end(
+        self, state: LuzhanqiState, outcome: Outcome, said: list[Event], texts: Sequence[str]
+    ) -> Transition:
+        """Finish the game; ``texts`` are what the winner (or seat 0 in a draw) and the
+        other seat are told. The channel gets the result with names."""
+        new = replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome)
+        winner = outcome.winner
+        first = winner if winner is not None else 0
+        events = list(said)
+        events.append(Event(first, texts[0]))
+        events.append(Event(other(first), texts[1]))
+        if winner is None:
+            events.append(Event(None, f"The game is drawn: {outcome.detail}."))
+        else:
+            events.append(Event(None, f"{name_of(winner)} wins: {outcome.detail}."))
+        return Transition(new, tuple(events))
+
+    # -- knowledge ------------------------------------------------------------------------------
+
+    def view(self, state: LuzhanqiState, seat: int | None) -> LuzhanqiView:
+        return LuzhanqiView(
+            seat=seat,
+            phase=state.phase,
+            variant=self.variant_name(state.rules),
+            rules=state.rules,
+            colours=(state.colour_of(0), state.colour_of(1)),
+            pieces=_visible_pieces(state, seat),
+            turn=state.turn,
+            ready=(state.sides[0].ready, state.sides[1].ready),
+            last=state.last,
+            mines_left=(
+                (state.count(Colour.RED, Kind.LANDMINE), state.count(Colour.BLUE, Kind.LANDMINE))
+                if state.rules.flip
+                else None
+            ),
+            flags_shown=state.flags_shown,
+            outcome=state.outcome,
+            quiet=state.quiet,
+            plies=state.plies,
+        )
+
+    def outcome(self, state: LuzhanqiState) -> Outcome | None:
+        return state.outcome
+
+    def conclude(self, state: LuzhanqiState, outcome: Outcome) -> LuzhanqiState:
+        return replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome)
+
+    def has_started(self, state: LuzhanqiState) -> bool:
+        return state.plies > 0
+
+    def suggestions(self, view: LuzhanqiView, typed: str, limit: int = 25) -> list[str]:
+        wanted = " ".join(typed.lower().split())
+        if view.seat is None or view.seat not in view.movers:
+            return []
+        if view.phase is Phase.SETUP:
+            return [t for t in _setup_texts(view) if t.startswith(wanted)][:limit]
+        texts = (
+            str(a)
+            for a in _play_actions(view.pieces, view.colour, view.rules, view.mines_by_colour())
+        )
+        return [t for t in texts if t.startswith(wanted)][:limit]
+
+    def quick_moves(self, view: LuzhanqiView) -> tuple[tuple[str, str], ...]:
+        if view.phase is Phase.SETUP and view.seat in view.movers:
+            return (("New random deployment", "random"), ("Ready", "ready"))
+        return ()
+
+    def setup_text(self, view: LuzhanqiView) -> str | None:
+        if view.phase is not Phase.SETUP or view.colour is None or view.seat not in view.movers:
+            return None
+        kinds = [view.pieces[where] for where in half(view.colour)]
+        if any(p is None or p.kind is None for p in kinds):
+            return None
+        return layout_text(tuple(p.kind for p in kinds if p is not None and p.kind is not None))
+
+    # -- rules and variants ---------------------------------------------------------------------
+
+    def configure(self, variant: str | None, options: str = "") -> LuzhanqiRules:
+        """Also reads ``variant C`` and ``variant c`` as the preset ``variant-c``."""
+        spelled = None if variant is None else "-".join(variant.lower().split())
+        return super().configure(spelled, options)
+
+    def with_options(self, rules: LuzhanqiRules, words: Sequence[str]) -> LuzhanqiRules:
+        return rules_with_options(rules, words)
+
+    def option_suggestions(self, rules: LuzhanqiRules, typed: str, limit: int = 25) -> list[str]:
+        words = typed.lower().replace(",", " ").split()
+        done = words if typed.endswith(" ") or not words else words[:-1]
+        partial = "" if typed.endswith(" ") or not words else words[-1]
+        choices = []
+        for word in ("m1", "m2", "m3", "w1", "w2", "turns", "straight"):
+            if word.startswith(partial) and word not in done:
+                try:
+                    rules_with_options(rules, [*done, word])
+                except GameError:
+                    continue
+                choices.append(" ".join([*done, word]))
+        return choices[:limit]
+
+    def variant_name(self, rules: LuzhanqiRules) -> str:
+        for preset_name, preset in PRESETS.items():
+            if preset.flip == rules.flip and preset.camps_protect == rules.camps_protect:
+                words = option_words(rules, preset)
+                return " ".join([preset_name, *words])
+        return "custom"
+
+    def describe(self, rules: LuzhanqiRules) -> str:
+        name_ = self.variant_name(rules)
+        mines = {
+            "m1": "M1 (engineers clear mines, others die)",
+            "m2": "M2 (engineers clear mines, others die with them)",
+            "m3": "M3 (every attacker dies with the mine)",
+        }[rules.mines.value]
+        win = (
+            "capture the flag"
+            if rules.win is WinRule.W1
+            else "capture the flag or remove every movable enemy piece"
+        )
+        parts = [
+            f"**Luzhanqi ({name_})**: 25 pieces a side on a 5x12 board of posts, camps, HQs, "
+            "roads and railroads."
+        ]
+        if rules.flip:
+            parts.append(
+                "All pieces start face down. On your turn flip one (`flip c3`) or move "
+                "one of yours (`a4-a5`); your first flip gives you your colour. Only "
+                "face-up enemies can be attacked; the flag only once its side's "
+                "landmines are gone."
+            )
+        else:
+            parts.append(
+                "Deploy in secret (`swap a1 b3`, `random`, `save <name>`, "
+                "`load <name>`, `ready`). Then move one piece a turn: `a4-a5`; a rail "
+                "run or an engineer's route names only its destination. Clashes are "
+                "judged in secret: you learn only which piece was removed."
+            )
+        parts.append(
+            f"Landmines: {mines}. Win: {win}; a player without a move loses; "
+            f"{rules.quiet_limit} plies without an attack draw."
+        )
+        if not rules.camps_protect:
+            parts.append("Camps give no protection; bombs may enter HQs and take the flag.")
+        if not rules.engineer_turns:
+            parts.append("Engineers run straight on railroads like other pieces.")
+        return " ".join(parts)
+
+    def setup_instructions(self, rules: LuzhanqiRules) -> str:
+        if rules.flip:
+            return (
+                "All 50 pieces are face down. The first player flips one (`flip c3`) and "
+                "plays that colour. `/rules` has the full rules."
+            )
+        return (
+            "You start from a legal random deployment, shown on your board. Edit it with "
+            "`swap a1 b3`, write `random` for another, `save <name>` / `load <name>` to keep "
+            "one, and `ready` when it suits you. `/rules` has the full rules."
+        )
+
+    def rules_from_json(self, data: Mapping[str, Any]) -> LuzhanqiRules:
+        return LuzhanqiRules.from_json(data)
+
+    def to_json(self, state: LuzhanqiState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> LuzhanqiState:
+        return state_from_json(data)
+
+
+def _colour(state: LuzhanqiState, seat: int) -> Colour:
+    colour = state.colour_of(seat)
+    assert colour is not None, "deployment games assign colours at the start"
+    return colour
+
+
+def _swap_allowed(layout: Layout, i: int, j: int) -> bool:
+    try:
+        check_piece(layout[j], i, SLOTS[i])
+        check_piece(layout[i], j, SLOTS[j])
+    except IllegalActionError:
+        return False
+    return True
+
+
+def _setup_texts(view: LuzhanqiView) -> list[str]:
+    """The deployment moves open to the viewer: the words, then every allowed swap."""
+    texts = ["ready", "random"]
+    if view.colour is None:
+        return texts
+    stations = half(view.colour)
+    kinds = [view.pieces[where] for where in stations]
+    layout = tuple(p.kind for p in kinds if p is not None and p.kind is not None)
+    if len(layout) != len(stations):
+        return texts
+    for i in range(len(layout)):
+        for j in range(i + 1, len(layout)):
+            if layout[i] != layout[j] and _swap_allowed(layout, i, j):
+                texts.append(str(act.Swap(stations[i], stations[j])))
+    return texts
+
+
+def _with_board(state: LuzhanqiState, changes: Mapping[Station, Piece | None]) -> LuzhanqiState:
+    board = list(state.board)
+    for where, piece in changes.items():
+        board[where] = piece
+    return replace(state, board=tuple(board))
+
+
+def _private(state: LuzhanqiState, seat: int, text: str) -> Transition:
+    return Transition(state, (Event(seat, text),))
+
+
+def _play_actions(
+    board: moves.Board, colour: Colour | None, rules: LuzhanqiRules, mines: moves.MinesLeft
+) -> Iterator[act.PlayAction]:
+    """Every move and flip open to the player of ``colour`` on ``board`` (A2, 5.x)."""
+    if rules.flip:
+        for where, piece in enumerate(board):
+            if piece is not None and not piece.face_up:
+                yield act.Flip(where)
+    if colour is not None:
+        for start, target in moves.legal_moves(board, colour, rules, mines):
+            yield act.Move(start, target)
+
+
+def _has_action(state: LuzhanqiState, seat: int) -> bool:
+    colour = state.colour_of(seat)
+    actions = _play_actions(state.board, colour, state.rules, state.mines_left())
+    return next(actions, None) is not None
+
+
+def _visible_pieces(state: LuzhanqiState, seat: int | None) -> tuple[Piece | None, ...]:
+    """The board as ``seat`` may know it (sections 4.5, 9, A12, 8.6)."""
+    if state.phase is Phase.FINISHED:
+        return tuple(None if p is None else replace(p, face_up=True) for p in state.board)
+    if state.phase is Phase.SETUP:
+        board: list[Piece | None] = [None] * len(STATIONS)
+        for each in SEATS:
+            colour = _colour(state, each)
+            if each == seat:
+                for where, kind in zip(half(colour), state.sides[each].layout, strict=True):
+                    board[where] = Piece(colour, kind)
+            elif state.sides[each].ready:
+                for where in half(colour):
+                    board[where] = Piece(colour, None)
+        return tuple(board)
+    if state.rules.flip:
+        return tuple(
+            None if p is None else p if p.face_up else Piece(None, None, face_up=False)
+            for p in state.board
+        )
+    mine = None if seat is None else state.colour_of(seat)
+    return tuple(
+        None
+        if p is None
+        else p
+        if p.colour is mine
+        or (seat is not None and p.kind is Kind.FLAG and p.colour in state.flags_shown)
+        else Piece(p.colour, None)
+        for p in state.board
+    )

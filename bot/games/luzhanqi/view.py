@@ -1,0 +1,98 @@
+"""What one audience may know of a Luzhanqi game (rules section 9, A12, 8.6).
+
+Views are the only thing renderers, messages and autocomplete ever see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.games.core import Outcome, Phase
+from bot.games.luzhanqi.board import CAMPS, FILES, HQS, RANKS, Colour, Station, name, station
+from bot.games.luzhanqi.pieces import Piece
+from bot.games.luzhanqi.rules import LuzhanqiRules
+from bot.games.luzhanqi.state import LastMove
+
+
+@dataclass(frozen=True)
+class LuzhanqiView:
+    seat: int | None
+    phase: Phase
+    variant: str
+    rules: LuzhanqiRules
+    colours: tuple[Colour | None, Colour | None]
+    """Each seat's colour (public); ``None`` in the flip game before the first flip."""
+    pieces: tuple[Piece | None, ...]
+    """Every station as this audience knows it: blank kinds where hidden."""
+    turn: int | None
+    ready: tuple[bool, bool]
+    last: LastMove | None
+    mines_left: tuple[int, int] | None
+    """Red's and Blue's landmines on the board: public in the flip game only (rule A7)."""
+    flags_shown: frozenset[Colour]
+    outcome: Outcome | None
+    quiet: int
+    plies: int
+
+    @property
+    def movers(self) -> frozenset[int]:
+        if self.phase is Phase.SETUP:
+            return frozenset(seat for seat in (0, 1) if not self.ready[seat])
+        return frozenset({self.turn}) if self.turn is not None else frozenset()
+
+    @property
+    def colour(self) -> Colour | None:
+        """The viewer's colour, if the viewer is a player and colours are known."""
+        return None if self.seat is None else self.colours[self.seat]
+
+    @property
+    def bottom(self) -> Colour:
+        """The colour drawn at the bottom: the viewer's own, Red for the public."""
+        return self.colour or Colour.RED
+
+    def mines_by_colour(self) -> dict[Colour, int]:
+        if self.mines_left is None:
+            return {}
+        return {Colour.RED: self.mines_left[0], Colour.BLUE: self.mines_left[1]}
+
+    def rows(self) -> list[list[Station]]:
+        """Stations as drawn, top row first, the viewer's own back row at the bottom."""
+        ranks = range(RANKS, 0, -1) if self.bottom is Colour.RED else range(1, RANKS + 1)
+        files = range(len(FILES)) if self.bottom is Colour.RED else range(len(FILES) - 1, -1, -1)
+        return [[station(f, r) for f in files] for r in ranks]
+
+    def text(self) -> str:
+        """A text twin of the image: the board as the viewer sees it, then a legend."""
+        lines: list[str] = []
+        for row in self.rows():
+            cells = [_cell_text(where, self.pieces[where]) for where in row]
+            label = name(row[0])[1:]
+            lines.append(f"{label:>3} " + " ".join(cells))
+            if label in ("7", "6") and len(lines) == RANKS // 2:
+                lines.append("    ~~ front line ~~")
+        files = "".join(name(s)[0] for s in self.rows()[0])
+        lines.append("    " + "  ".join(files))
+        if self.last is not None:
+            lines.append(f"Last move: {_last_text(self.last)}")
+        lines.append(
+            "Legend: r/b = red/blue piece with its code (9 marshal ... 1 engineer, B bomb, "
+            "L landmine, F flag; ? unknown), ?? face down, () empty camp, {} empty HQ, "
+            ".. empty post"
+        )
+        return "\n".join(lines)
+
+
+def _cell_text(where: Station, piece: Piece | None) -> str:
+    if piece is None:
+        return "()" if where in CAMPS else "{}" if where in HQS else ".."
+    if not piece.face_up or piece.colour is None:
+        return "??"
+    kind = piece.kind.value if piece.kind is not None else "?"
+    return f"{piece.colour.value[0]}{kind}"
+
+
+def _last_text(last: LastMove) -> str:
+    if last.target is None:
+        return f"flip {name(last.start)}"
+    text = f"{name(last.start)}-{name(last.target)}"
+    return text if last.removal is None else f"{text}, attack: {last.removal.value}"

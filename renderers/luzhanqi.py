@@ -1,0 +1,312 @@
+"""Luzhanqi boards as images: posts, camps as circles, HQs, railroads drawn as tracks and
+roads as thin lines, the mountains and the front line, and pieces as labelled tokens.
+
+Only a ``LuzhanqiView`` reaches this module, so an image can show no more than its
+audience may know: enemy pieces in the referee game are blank tokens of their colour, and
+face-down pieces of the flip game are blank grey tokens for everyone. Pillow's bundled
+font has no Chinese glyphs and the bot ships no other font, so labels are English.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.games.core import EndReason, Phase
+from bot.games.luzhanqi.board import (
+    CAMPS,
+    HQS,
+    RAIL_EDGES,
+    ROAD_EDGES,
+    STATIONS,
+    Colour,
+    Station,
+    file_of,
+    name,
+    rank_of,
+)
+from bot.games.luzhanqi.pieces import Kind, Piece
+from bot.games.luzhanqi.view import LuzhanqiView
+from renderers.common import COLOURS, Palette, Sprite, encode_png, make_sprite
+
+PALETTE = Palette(
+    {
+        **COLOURS,
+        "field": (46, 58, 48),
+        "front": (34, 44, 64),
+        "road": (150, 160, 140),
+        "rail": (20, 20, 24),
+        "tie": (225, 225, 210),
+        "post": (70, 84, 72),
+        "outline": (190, 200, 185),
+        "camp": (90, 110, 92),
+        "hq": (110, 96, 70),
+        "mountain": (120, 104, 84),
+        "red": (196, 48, 40),
+        "red-edge": (255, 170, 160),
+        "blue": (36, 96, 196),
+        "blue-edge": (160, 200, 255),
+        "hidden": (110, 114, 124),
+        "hidden-edge": (190, 194, 204),
+        "highlight": (255, 214, 10),
+        "flag-mark": (255, 214, 10),
+    },
+    ramps=(
+        ("text", "background"),
+        ("muted", "background"),
+        ("text", "red"),
+        ("text", "blue"),
+        ("text", "hidden"),
+        ("muted", "field"),
+        ("text", "hq"),
+        ("highlight", "background"),
+        ("text", "front"),
+    ),
+)
+
+MARGIN = 16
+HEADER = 56
+AXIS = 28
+COLUMN = 104
+ROW = 50
+FRONT = 56
+"""The front-line band between ranks 6 and 7: not a row of stations."""
+TOKEN = (84, 30)
+FOOTER = 64
+WIDTH = MARGIN + AXIS + 5 * COLUMN + MARGIN
+BOARD_TOP = MARGIN + HEADER
+BOARD_HEIGHT = 12 * ROW + FRONT
+HEIGHT = BOARD_TOP + BOARD_HEIGHT + AXIS + FOOTER
+
+
+def _centre(column: int, row: int) -> tuple[int, int]:
+    """Pixel centre of the station drawn at ``column`` (0-4), ``row`` (0 = top, 11 = bottom)."""
+    x = MARGIN + AXIS + column * COLUMN + COLUMN // 2
+    y = BOARD_TOP + row * ROW + ROW // 2 + (FRONT if row >= 6 else 0)
+    return x, y
+
+
+def _place(where: Station, bottom: Colour) -> tuple[int, int]:
+    """Drawing column and row of a station, with ``bottom``'s back row at the bottom."""
+    if bottom is Colour.RED:
+        return file_of(where), 12 - rank_of(where)
+    return 4 - file_of(where), rank_of(where) - 1
+
+
+def centre_of(where: Station, bottom: Colour) -> tuple[int, int]:
+    """Where ``render`` draws a station, for tests that look at its pixels."""
+    return _centre(*_place(where, bottom))
+
+
+@lru_cache(maxsize=2)
+def _static_layer(bottom: Colour) -> Image.Image:
+    """Board, lines, stations, coordinates: identical for every move from one side."""
+    image = PALETTE.new_image((WIDTH, HEIGHT), "background")
+    draw = ImageDraw.Draw(image)
+    left, right = MARGIN + AXIS, MARGIN + AXIS + 5 * COLUMN
+    draw.rectangle((left, BOARD_TOP, right, BOARD_TOP + BOARD_HEIGHT), fill=PALETTE["field"])
+    front_top = BOARD_TOP + 6 * ROW
+    draw.rectangle((left, front_top, right, front_top + FRONT), fill=PALETTE["front"])
+    for column in (1, 3):  # the mountains between b6/b7 and d6/d7
+        x = _centre(column, 0)[0]
+        for dx, height in ((-18, 30), (12, 22)):
+            base = front_top + FRONT // 2 + 14
+            draw.polygon(
+                ((x + dx - 20, base), (x + dx, base - height), (x + dx + 20, base)),
+                fill=PALETTE["mountain"],
+            )
+    for edge in ROAD_EDGES:
+        a, b = (centre_of(s, bottom) for s in edge)
+        draw.line((a, b), fill=PALETTE["road"], width=2)
+    for edge in RAIL_EDGES:
+        a, b = (centre_of(s, bottom) for s in edge)
+        draw.line((a, b), fill=PALETTE["rail"], width=9)
+        _ties(draw, a, b)
+    for where in STATIONS:
+        _station(draw, where, bottom)
+    PALETTE.text(image, (left + 8, front_top + 12), "front line", 14, "muted", "front", "lm")
+    for where in STATIONS:
+        column, row = _place(where, bottom)
+        x, y = _centre(column, row)
+        if column == 0:
+            PALETTE.text(image, (left - 8, y), str(rank_of(where)), 16, "muted", "background", "rm")
+        if row == 11:
+            bottom_y = BOARD_TOP + BOARD_HEIGHT + AXIS // 2
+            PALETTE.text(image, (x, bottom_y), name(where)[0], 16, "muted", "background", "mm")
+    return image
+
+
+def _ties(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int]) -> None:
+    """Light sleepers across a dark track, so railroads never look like roads."""
+    (x0, y0), (x1, y1) = a, b
+    length = max(abs(x1 - x0), abs(y1 - y0))
+    steps = max(1, length // 12)
+    for i in range(steps + 1):
+        t = i / steps
+        x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        if y0 == y1:
+            draw.line((x, y - 2, x, y + 2), fill=PALETTE["tie"], width=2)
+        else:
+            draw.line((x - 2, y, x + 2, y), fill=PALETTE["tie"], width=2)
+
+
+def _station(draw: ImageDraw.ImageDraw, where: Station, bottom: Colour) -> None:
+    x, y = centre_of(where, bottom)
+    if where in CAMPS:
+        r = 22
+        draw.ellipse(
+            (x - r, y - r, x + r, y + r), fill=PALETTE["camp"], outline=PALETTE["outline"], width=2
+        )
+    elif where in HQS:
+        w, h = 44, 19
+        draw.rounded_rectangle(
+            (x - w, y - h, x + w, y + h),
+            radius=12,
+            fill=PALETTE["hq"],
+            outline=PALETTE["outline"],
+            width=3,
+        )
+    else:
+        w, h = 32, 12
+        draw.rectangle(
+            (x - w, y - h, x + w, y + h), fill=PALETTE["post"], outline=PALETTE["outline"], width=1
+        )
+
+
+def _token_colours(piece: Piece) -> tuple[str, str]:
+    if not piece.face_up or piece.colour is None:
+        return "hidden", "hidden-edge"
+    return piece.colour.value, f"{piece.colour.value}-edge"
+
+
+@lru_cache(maxsize=64)
+def _token(piece: Piece) -> Sprite:
+    fill, edge = _token_colours(piece)
+    w, h = TOKEN
+
+    def paint(draw: ImageDraw.ImageDraw) -> None:
+        draw.rounded_rectangle(
+            (0, 0, w - 1, h - 1), radius=8, fill=PALETTE[fill], outline=PALETTE[edge], width=2
+        )
+
+    return make_sprite(TOKEN, paint, (-w // 2, -h // 2))
+
+
+def _draw_piece(image: Image.Image, where: Station, piece: Piece, bottom: Colour) -> None:
+    x, y = centre_of(where, bottom)
+    _token(piece).stamp(image, (x, y))
+    fill, _ = _token_colours(piece)
+    if piece.kind is not None and piece.face_up:
+        PALETTE.text(image, (x, y + 1), piece.kind.short, 17, "text", fill, "mm")
+    elif not piece.face_up:
+        PALETTE.text(image, (x, y + 1), "?", 17, "text", fill, "mm")
+
+
+def _highlight(draw: ImageDraw.ImageDraw, view: LuzhanqiView) -> None:
+    last = view.last
+    if last is None:
+        return
+    spots = [last.start] if last.target is None else [last.start, last.target]
+    for where in spots:
+        x, y = centre_of(where, view.bottom)
+        w, h = TOKEN[0] // 2 + 5, TOKEN[1] // 2 + 5
+        draw.rounded_rectangle(
+            (x - w, y - h, x + w, y + h), radius=10, outline=PALETTE["highlight"], width=3
+        )
+
+
+def _player(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _colour_word(view: LuzhanqiView, seat: int) -> str:
+    colour = view.colours[seat]
+    return colour.value.title() if colour else _player(seat)
+
+
+def status(view: LuzhanqiView) -> str:
+    """The header line from the viewer's side."""
+    seat = view.seat
+    if view.phase is Phase.SETUP:
+        if seat is None:
+            return "Armies deploying in secret"
+        return "Waiting for your opponent" if view.ready[seat] else "Deploy, then send ready"
+    if view.phase is Phase.PLAY and view.turn is not None:
+        if seat is None:
+            return f"{_colour_word(view, view.turn)} to move"
+        return "Your move" if view.turn == seat else "Opponent's move"
+    outcome = view.outcome
+    if outcome is None or outcome.reason is EndReason.ABORTED:
+        return "Game aborted"
+    if outcome.winner is None:
+        return "Draw"
+    if seat is None:
+        return f"{_colour_word(view, outcome.winner)} wins"
+    return "You win!" if outcome.winner == seat else "You lose"
+
+
+def _footer(view: LuzhanqiView) -> str:
+    last = view.last
+    parts = []
+    if last is not None:
+        if last.target is None:
+            parts.append(f"Last: flip {name(last.start)}")
+        else:
+            move = f"Last: {name(last.start)}-{name(last.target)}"
+            parts.append(move if last.removal is None else f"{move}, {last.removal.value}")
+    if view.phase is Phase.PLAY:
+        parts.append(f"{view.quiet}/{view.rules.quiet_limit} plies without attack")
+    if view.phase is Phase.SETUP and view.seat in view.movers:
+        parts.append("Edit: swap a1 b3, random, save <name>, load <name>, then ready")
+    return "   ·   ".join(parts)
+
+
+LEGEND = "Track: railroad   Thin line: road   Circle: camp (safe)   Large rounded: HQ"
+
+
+def render_image(view: LuzhanqiView) -> Image.Image:
+    image = _static_layer(view.bottom).copy()
+    draw = ImageDraw.Draw(image)
+    _highlight(draw, view)
+    for where, piece in enumerate(view.pieces):
+        if piece is not None:
+            _draw_piece(image, where, piece, view.bottom)
+    title = f"Luzhanqi · {view.variant}"
+    PALETTE.text(image, (MARGIN, MARGIN + 22), title, 24, "text", "background", "ls")
+    side = "" if view.colour is None else f"You play {view.colour.value.title()}"
+    if side:
+        PALETTE.text(image, (MARGIN, MARGIN + 46), side, 17, "muted", "background", "ls")
+    PALETTE.text(
+        image, (WIDTH - MARGIN, MARGIN + 22), status(view), 22, "highlight", "background", "rs"
+    )
+    footer_y = BOARD_TOP + BOARD_HEIGHT + AXIS + 14
+    PALETTE.text(image, (MARGIN, footer_y), _footer(view), 17, "text", "background", "lm")
+    PALETTE.text(image, (MARGIN, footer_y + 26), LEGEND, 15, "muted", "background", "lm")
+    return image
+
+
+def render(view: LuzhanqiView) -> bytes:
+    """PNG bytes of the board; the same view always gives the same bytes."""
+    return encode_png(render_image(view))
+
+
+def alt_text(view: LuzhanqiView) -> str:
+    """A short description for screen readers: whose view, the status, the pieces' count."""
+    parts = [f"Luzhanqi board ({view.variant})."]
+    if view.colour is not None:
+        parts.append(f"You play {view.colour.value.title()}, drawn at the bottom.")
+    parts.append(status(view) + ".")
+    for colour in Colour:
+        count = sum(1 for p in view.pieces if p is not None and p.colour is colour)
+        parts.append(f"{colour.value.title()} pieces on the board: {count}.")
+    down = sum(1 for p in view.pieces if p is not None and not p.face_up)
+    if down:
+        parts.append(f"Face-down pieces: {down}.")
+    footer = _footer(view)
+    if footer:
+        parts.append(footer.replace("   ·   ", ". ") + ".")
+    return " ".join(parts)[:1024]
+
+
+__all__ = ["Kind", "alt_text", "centre_of", "render", "render_image", "status"]

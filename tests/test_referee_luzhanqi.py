@@ -1,0 +1,142 @@
+"""Luzhanqi through the referee: whole games of every variant from challenge to result,
+the deployment flow (random, swap, save, load, ready), and what each audience is told."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.games import ENGINES
+from bot.games.core import GameError, Phase
+from bot.games.luzhanqi.pieces import Kind
+from bot.games.luzhanqi.state import LuzhanqiState
+from bot.games.luzhanqi.view import LuzhanqiView
+from bot.referee import Referee, Report
+from bot.storage import GameRecord, SqliteRepository
+
+E = ENGINES["luzhanqi"]
+ALICE, BOB = 1001, 1002
+GUILD, CHANNEL = 500, 700
+
+
+@pytest.fixture
+async def repo() -> AsyncIterator[SqliteRepository]:
+    repository = await SqliteRepository.open(":memory:")
+    yield repository
+    await repository.close()
+
+
+@pytest.fixture
+def referee(repo: SqliteRepository) -> Referee:
+    return Referee(repo, seed_source=itertools.count(11).__next__)
+
+
+async def start(referee: Referee, variant: str | None = None, options: str = "") -> GameRecord:
+    challenge = await referee.challenge(
+        game="luzhanqi",
+        variant=variant,
+        options=options,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+    )
+    return (await referee.accept(challenge.id, BOB)).game
+
+
+def state_of(game: GameRecord) -> LuzhanqiState:
+    state: LuzhanqiState = E.from_json(game.state)
+    return state
+
+
+async def deploy_both(referee: Referee, game: GameRecord) -> GameRecord:
+    for user in game.seats:
+        game = (await referee.act(user, f"#{game.id} ready")).game
+    assert state_of(game).phase is Phase.PLAY
+    return game
+
+
+def every_text(report: Report) -> list[str]:
+    return [text for notice in report.notices for text in notice.texts]
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"), [("classic", ""), ("flip", "m3"), ("variant C", "w2")]
+)
+async def test_a_whole_game_through_the_referee(
+    referee: Referee, variant: str, options: str
+) -> None:
+    game = await start(referee, variant, options)
+    assert state_of(game).rules == E.configure(variant, options)
+    if variant != "flip":
+        game = await deploy_both(referee, game)
+    rng = random.Random(5)
+    for _ in range(4000):
+        state = state_of(game)
+        if state.phase is Phase.FINISHED:
+            break
+        assert state.turn is not None
+        user = game.seats[state.turn]
+        action = rng.choice(list(E.legal_actions(state, state.turn)))
+        report = await referee.act(user, str(action))
+        game = report.game
+        channel = report.to(None)
+        assert channel is not None and channel.view.seat is None
+        for text in channel.texts:  # 9.3: the channel never hears a piece's name
+            if variant != "flip":
+                assert not any(kind.title in text for kind in Kind if kind is not Kind.FLAG)
+    assert report.finished and game.end_reason is not None
+    final = report.to(None)
+    assert final is not None and isinstance(final.view, LuzhanqiView)
+    assert all(p is None or p.kind is not None for p in final.view.pieces)  # 8.6
+
+
+async def test_the_deployment_flow_swap_save_load_ready(referee: Referee) -> None:
+    game = await start(referee)
+    seat = state_of(game).red_seat
+    assert seat is not None
+    user = game.seats[seat]
+    before = state_of(game).sides[seat].layout
+    swapped = await referee.act(user, "swap a1 c1")
+    assert "Swapped" in every_text(swapped)[0]
+    assert swapped.to(None) is None and swapped.to(1 - seat) is None  # a secret edit
+    layout = state_of(swapped.game).sides[seat].layout
+    assert layout == (before[2], before[1], before[0], *before[3:])  # a1 and c1 exchanged
+    with pytest.raises(GameError, match=r"rule 4\.2"):
+        flag = layout.index(Kind.FLAG)
+        await referee.act(user, f"swap {'bd'[flag // 2]}1 a6")
+    saved = await referee.act(user, "save fortress")
+    assert "Saved this setup as `fortress`" in every_text(saved)[0]
+    dealt = await referee.act(user, "random")
+    assert state_of(dealt.game).sides[seat].layout != layout
+    loaded = await referee.act(user, "load fortress")
+    assert state_of(loaded.game).sides[seat].layout == layout
+    # a later game, as the other colour perhaps, loads the same deployment
+    await referee.act(user, "ready")
+    await referee.act(game.seats[1 - seat], "ready")
+    await referee.resign(user)
+    second = await start(referee)
+    second_seat = 0 if user == ALICE else 1
+    again = await referee.act(user, f"#{second.id} load fortress")
+    assert state_of(again.game).sides[second_seat].layout == layout
+
+
+async def test_the_flip_game_starts_without_a_setup(referee: Referee) -> None:
+    challenge = await referee.challenge(
+        game="luzhanqi",
+        variant="flip",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+    )
+    report = await referee.accept(challenge.id, BOB)
+    channel = report.to(None)
+    assert channel is not None and "the game begins" in channel.texts[0]
+    state = state_of(report.game)
+    assert state.phase is Phase.PLAY and state.turn is not None
+    with pytest.raises(GameError, match="can no longer change"):
+        await referee.act(report.game.seats[state.turn], "ready")
