@@ -4,6 +4,8 @@ mutual reveal reaches both players but never the channel."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.grid import cell_name
@@ -15,6 +17,7 @@ from bot.storage import GameRecord
 from renderers import warships as drawing
 from tests.cog_helpers import accept, in_channel_since, repository, seen_by, stored_game
 from tests.discord_stub import DiscordDriver, FakeUser
+from tests.test_cogs_restart import fresh_world
 
 E = ENGINES["warships"]
 
@@ -121,3 +124,26 @@ async def test_play_autocompletes_the_optional_rules_and_move_the_legal_actions(
     offered = await driver.autocomplete(mover, "move", "text", guild=False, options={"text": ""})
     legal = {str(a) for a in E.legal_actions(state, state.turn or 0)}
     assert offered and {c["value"] for c in offered} <= legal
+
+
+async def test_a_warships_game_survives_a_restart_mid_play(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, database: Path
+) -> None:
+    game = await start(driver, alice, bob, "quick harder")
+    state = state_of(game)
+    first = next(a for a in E.legal_actions(state, state.turn or 0) if isinstance(a, Move))
+    await driver.dm({0: alice, 1: bob}[state.turn or 0], str(first))
+    before = await stored_game(driver, game.id)
+    await driver.close()
+
+    async with fresh_world(database, driver) as (new, alice, bob):
+        record = await stored_game(new, game.id)
+        assert record.state == before.state and record.ply == before.ply
+        state = state_of(record)
+        mover = {0: alice, 1: bob}[state.turn or 0]
+        reply = next(a for a in E.legal_actions(state, state.turn or 0) if isinstance(a, Move))
+        await new.dm(mover, str(reply))
+        after = await stored_game(new, game.id)
+        assert after.ply == before.ply + 1 and state_of(after).turn != state.turn
+        dm = new.dms_to(mover)[-1]
+        assert new.pngs(dm.id) == [drawing.render(E.view(state_of(after), state.turn))]
