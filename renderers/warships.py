@@ -60,7 +60,7 @@ CELL = 34
 MARGIN = 16
 AXIS = 20
 HEADER = 34
-FOOTER = 112
+FOOTER = 126
 WIDTH = MARGIN * 2 + AXIS * 2 + CELL * board.COLUMNS
 HEIGHT = MARGIN * 2 + HEADER + AXIS * 2 + CELL * board.ROWS + FOOTER
 TOP = MARGIN + HEADER + AXIS
@@ -192,17 +192,21 @@ def _token(
         draw.rectangle((x1 - 9, y0 + 3, x1 - 4, y0 + 8), fill=PALETTE["accent"])
 
 
-def _neutral_count(image: Image.Image, token: TokenView, turned: bool) -> None:
+def _neutral_count(
+    image: Image.Image, draw: ImageDraw.ImageDraw, token: TokenView, turned: bool
+) -> None:
+    """§13.2: a unit's own turns on neutral water so far, on a dark badge (public)."""
     if token.neutral:
-        x0, y0, _, _ = _box(token.cell, turned)
-        PALETTE.text(image, (x0 + 2, y0 + 1), str(token.neutral), 10, "text", "background")
+        x0, _, _, y1 = _box(token.cell, turned)
+        draw.rectangle((x0 + 1, y1 - 13, x0 + 11, y1 - 1), fill=PALETTE["background"])
+        PALETTE.text(image, (x0 + 6, y1 - 7), str(token.neutral), 10, "text", "background", "mm")
 
 
 def _last(draw: ImageDraw.ImageDraw, view: WarshipsView, turned: bool) -> None:
     last = view.last
     if last is None:
         return
-    for cell in {c for c in (last.start, last.end, last.target) if c is not None}:
+    for cell in sorted({c for c in (last.start, last.end, last.target) if c is not None}):
         x0, y0, x1, y1 = _box(cell, turned)
         draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=PALETTE["accent"], width=2)
     for cell in last.emptied:
@@ -241,6 +245,7 @@ def status(view: WarshipsView) -> str:
 LEGEND = (
     "SB battery · MN mine · red rim: enemy battery zone · dots: neutral water",
     "yellow frame: last move · X: emptied · corner mark: known to enemy · digit: range",
+    "dark badge: own turns ended on neutral water (a unit is interned at 4)",
 )
 
 
@@ -264,6 +269,7 @@ def _footer(image: Image.Image, view: WarshipsView) -> None:
         y += 36
     PALETTE.text(image, (MARGIN, y + 2), LEGEND[0], 11, "muted", "background")
     PALETTE.text(image, (MARGIN, y + 16), LEGEND[1], 11, "muted", "background")
+    PALETTE.text(image, (MARGIN, y + 30), LEGEND[2], 11, "muted", "background")
     rules = view.variant if len(view.variant) < 60 else view.variant[:57] + "..."
     PALETTE.text(image, (WIDTH - MARGIN, MARGIN + 4), rules, 12, "muted", "background", "ra")
 
@@ -276,7 +282,7 @@ def render_image(view: WarshipsView) -> Image.Image:
     _manoeuvre_area(draw, view, turned)
     for token in view.tokens:
         _token(image, draw, view, token, turned)
-        _neutral_count(image, token, turned)
+        _neutral_count(image, draw, token, turned)
     _last(draw, view, turned)
     PALETTE.text(image, (MARGIN, MARGIN + 2), "Warships", 18, "text", "background")
     PALETTE.text(image, (MARGIN, MARGIN + 24), status(view), 13, "accent", "background")

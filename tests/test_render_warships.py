@@ -86,3 +86,13 @@ def test_alt_text_names_whose_move_and_never_a_hidden_type() -> None:
     assert "Your opponent's move" in text
     assert "battleship" not in text.lower() and "destroyer" not in text.lower()
     assert len(text) < 1024
+
+
+def test_neutral_water_turns_show_on_the_token() -> None:
+    diagram = """
+       E
+    8  BS
+    """
+    once = E.view(position(diagram, neutral={"E8": 1}), 1)
+    twice = E.view(position(diagram, neutral={"E8": 2}), 1)
+    assert _crop(once, "E8") != _crop(twice, "E8")
