@@ -120,6 +120,9 @@ def test_corrupted_json_is_refused() -> None:
         lambda d: d["sides"][0].__setitem__(2, 9),
         lambda d: d.__setitem__("turn", 5),
         lambda d: d["rules"].__setitem__("harder", "yes"),
+        lambda d: d["losses"].append([2, "BS", "A1", "clash", False]),
+        lambda d: d.__setitem__("version", 2),
+        lambda d: d.__setitem__("quiet", -1),
     ):
         copy = json.loads(json.dumps(data))
         edit(copy)

@@ -282,3 +282,11 @@ def validate(state: WarshipsState) -> None:
         raise CorruptStateError("Only a finished Warships game has an outcome.")
     if min(state.turns, state.passes, state.quiet) < 0:
         raise CorruptStateError("A stored Warships counter is negative.")
+    if state.phase is Phase.FINISHED and state.turn is not None:
+        raise CorruptStateError("A finished Warships game has no turn.")
+    if any(loss.owner not in SEATS for loss in state.losses) or (
+        state.last is not None and state.last.seat not in SEATS
+    ):
+        raise CorruptStateError("A stored Warships record names no seat.")
+    if any(p.kind is Kind.MINE and p.cell in board.NEUTRAL for p in state.pieces):
+        raise CorruptStateError("A stored mine lies on neutral water.")
