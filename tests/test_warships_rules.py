@@ -687,7 +687,7 @@ def test_6_3_pass_only_without_a_legal_action_and_two_passes_draw() -> None:
         1  LS MS MN .  .  .
         """
     )
-    assert [str(a) for a in E.legal_actions(stuck, 0)] == ["pass"]
+    assert [str(a) for a in E.legal_actions(stuck, 0)] == ["offer draw", "pass"]
     first = act(stuck, "pass").state
     assert first.turn == 1 and first.phase is Phase.PLAY
     second = act(first, "pass", seat=1).state
@@ -857,3 +857,36 @@ def test_play_autocomplete_lists_only_legal_moves_of_the_mover() -> None:
 def test_setup_words_in_play_are_refused_with_a_hint() -> None:
     with pytest.raises(NotationError, match="setups are done"):
         E.parse_action(position("A\n 1 ."), 0, "setup BS:A1")
+
+
+def test_14_4_a_draw_by_agreement_is_offered_in_turn_and_accepted_in_the_next() -> None:
+    state = position(
+        """
+           F  G
+        5  CR cr
+        """
+    )
+    refused(state, "accept draw", "no draw offer")
+    offered = act(state, "offer draw")
+    assert offered.state.turn == 0 and offered.state.draw_offer == 0  # the turn goes on
+    assert any("offers a draw" in e.text for e in offered.for_audience(1))
+    refused(offered.state, "offer draw", "already stands")
+    moved = act(offered.state, "F5-F6").state
+    assert E.parse_action(moved, 1, "accept draw") in list(E.legal_actions(moved, 1))
+    ended = act(moved, "accept draw", seat=1).state
+    assert ended.outcome is not None and ended.outcome.winner is None
+    assert "agreed" in ended.outcome.detail
+
+
+def test_14_4_playing_on_declines_the_draw() -> None:
+    state = position(
+        """
+           F  G
+        5  CR cr
+        7  .  .
+        """
+    )
+    offered = act(act(state, "offer draw").state, "F5-F6").state
+    declined = act(offered, "G5-G7", seat=1).state
+    assert declined.draw_offer is None
+    refused(declined, "accept draw", "no draw offer")

@@ -3,7 +3,8 @@
 Play: ``C5-C7`` moves; ``C5xD7`` attacks from where the ship stands and ``C5-C7xD8`` moves
 first (a battery as the target is a take-out, §11.3); ``C5 defuse D7`` and
 ``C5-C7 defuse D8`` defuse with a minesweeper; ``mine E5`` lays a reserve mine before the
-action, and `` mine E5`` after an action lays it afterwards; ``pass`` only when nothing can act.
+action, and `` mine E5`` after an action lays it afterwards; ``pass`` only when nothing can act;
+``offer draw`` and ``accept draw``.
 Setup: ``random``, ``swap A1 B2``, ``place mine E3``, ``remove mine E3``, ``ready``, and the
 whole-setup move ``setup BS:A1,B1,C1 MS:…`` that saved setups are replayed as.
 """
@@ -58,6 +59,20 @@ class Attack:
 class Pass:
     def __str__(self) -> str:
         return "pass"
+
+
+@dataclass(frozen=True)
+class OfferDraw:
+    """§14.4: a draw by agreement, offered during one's own turn; the turn goes on."""
+
+    def __str__(self) -> str:
+        return "offer draw"
+
+
+@dataclass(frozen=True)
+class AcceptDraw:
+    def __str__(self) -> str:
+        return "accept draw"
 
 
 @dataclass(frozen=True)
@@ -134,7 +149,7 @@ def _by_name(cell: Cell) -> tuple[int, int]:
     return cell[0], cell[1]
 
 
-PlayAction = Move | Attack | Pass | LayMine
+PlayAction = Move | Attack | Pass | LayMine | OfferDraw | AcceptDraw
 SetupAction = RandomSetup | Swap | PlaceMine | RemoveMine | Ready | WholeSetup
 Action = PlayAction | SetupAction
 
@@ -146,7 +161,7 @@ _MOVE = re.compile(rf"({_CELL})\s*(?:-|\s|to)\s*({_CELL})", re.IGNORECASE)
 _TRAILING = re.compile(rf"\s+(?:then\s+)?mine\s+({_CELL})\s*$", re.IGNORECASE)
 PLAY_HELP = (
     "Write a move as `C5-C7`, an attack as `C5xD7` or `C5-C7xD8`, a defusing as "
-    "`C5 defuse D7`, a mine as `mine E5`, or `pass` when nothing can act."
+    "`C5 defuse D7`, a mine as `mine E5`, `offer draw`, or `pass` when nothing can act."
 )
 SETUP_HELP = (
     "During setup write `random`, `swap A1 B2`, `place mine E3`, `remove mine E3` or `ready`."
@@ -171,6 +186,10 @@ def parse(text: str, phase: Phase) -> Action:
         raise NotationError(f"The setups are done and can no longer change. {PLAY_HELP}")
     if lowered == "pass":
         return Pass()
+    if lowered in ("offer draw", "draw"):
+        return OfferDraw()
+    if lowered == "accept draw":
+        return AcceptDraw()
     if lowered.startswith("mine "):
         return LayMine(cell(words[5:]))
     mines: list[Cell] = []

@@ -71,6 +71,10 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             yield from _setup_actions(state, seat)
             return
         yield from (act.LayMine(cell) for cell in sorted(moves.mine_fields(state, seat)))
+        if state.draw_offer == other(seat):
+            yield act.AcceptDraw()
+        elif state.draw_offer is None:
+            yield act.OfferDraw()
         found = False
         for action in turns.main_actions(state, seat):
             found = True
@@ -186,6 +190,8 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         if isinstance(action, act.LayMine):
             new, events = turns.lay_mine(state, seat, action.cell)
             return Transition(new, tuple(events))
+        if isinstance(action, act.OfferDraw | act.AcceptDraw):
+            return turns.draw(state, seat, offer=isinstance(action, act.OfferDraw))
         if isinstance(action, act.Pass):
             if next(iter(turns.main_actions(state, seat)), None) is not None:
                 raise IllegalActionError(
@@ -329,7 +335,8 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             "**Play**: `C5-C7` moves; `C5xD7` attacks (a battery as target: take-out); "
             "`C5-C7xD8` moves then attacks; `C5 defuse D7` defuses with a minesweeper; "
             "`mine E5` lays a mine next to your minesweeper before your action, "
-            "`C5-C7 mine C8` after it; `pass` only when nothing can act.\n"
+            "`C5-C7 mine C8` after it; `pass` only when nothing can act; `offer draw`, "
+            "`accept draw`.\n"
             "Options at `/play`: `harder`, `mobility`, `manoeuvres`, `quick`, `forget`."
         )
 

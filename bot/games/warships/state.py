@@ -100,6 +100,8 @@ class WarshipsState:
     """§14.4: turns in a row with no token removed and no mine laid."""
     mined: bool = False
     """A mine was laid earlier in the current turn, so this turn is not a quiet one."""
+    draw_offer: int | None = None
+    """§14.4: the seat whose draw offer stands until the opponent's turn ends."""
     outcome: Outcome | None = None
 
     @cached_property
@@ -202,6 +204,7 @@ def state_to_json(state: WarshipsState) -> dict[str, Any]:
         "passes": state.passes,
         "quiet": state.quiet,
         "mined": state.mined,
+        "draw_offer": state.draw_offer,
         "outcome": state.outcome.to_json() if state.outcome else None,
     }
 
@@ -241,6 +244,7 @@ def state_from_json(data: Mapping[str, Any]) -> WarshipsState:
             passes=int(data["passes"]),
             quiet=int(data["quiet"]),
             mined=bool(data["mined"]),
+            draw_offer=data["draw_offer"],
             outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
         )
     except (KeyError, TypeError, ValueError, IndexError, GameError) as error:
@@ -251,6 +255,8 @@ def state_from_json(data: Mapping[str, Any]) -> WarshipsState:
 
 def validate(state: WarshipsState) -> None:
     """Reject stored data that no sequence of legal moves could have produced."""
+    if state.draw_offer not in (None, *SEATS):
+        raise CorruptStateError("A stored draw offer names no seat.")
     if state.south not in SEATS or state.turn not in (None, *SEATS) or len(state.sides) != 2:
         raise CorruptStateError("The stored Warships game has bad seats.")
     if len(state.at) != len(state.pieces):

@@ -80,9 +80,7 @@ def _check_path(state: WarshipsState, piece: Piece, end: Cell) -> int:
     if end in state.at:
         raise IllegalActionError(f"{name} is taken; ships never share a field (§8.2 c).")
     if end in state.guarded_exits[enemy]:
-        raise IllegalActionError(
-            f"{name} is an enemy exit that a battery still guards (§11.2)."
-        )
+        raise IllegalActionError(f"{name} is an enemy exit that a battery still guards (§11.2).")
     if end in state.zones[enemy] and piece.kind is not Kind.MISSILE_SHIP:
         raise IllegalActionError(
             f"{name} lies in an enemy battery's zone; only missile ships may enter (§11.1)."
@@ -192,8 +190,7 @@ def _clash_news(
     return [
         Event(
             seat,
-            f"Your {mine} ({path}) {verb} {tname}: it was {article(theirs)} {theirs}; "
-            f"{result[0]}.",
+            f"Your {mine} ({path}) {verb} {tname}: it was {article(theirs)} {theirs}; {result[0]}.",
         ),
         Event(
             other(seat),
@@ -201,6 +198,33 @@ def _clash_news(
         ),
         Event(None, public),
     ]
+
+
+def draw(state: WarshipsState, seat: int, *, offer: bool) -> Transition:
+    """§14.4: offer a draw (the turn goes on), or accept the opponent's standing offer."""
+    if offer:
+        if state.draw_offer is not None:
+            raise IllegalActionError("A draw offer already stands; play on or wait for the answer.")
+        return Transition(
+            replace(state, draw_offer=seat),
+            (
+                Event(
+                    seat,
+                    "You offer a draw. Now make your move; the offer stands until "
+                    "your opponent's turn ends.",
+                ),
+                Event(
+                    other(seat),
+                    "Your opponent offers a draw: write `accept draw` on your "
+                    "turn to end the game as a draw, or simply play on to decline.",
+                ),
+                Event(None, f"{name_of(seat)} offers a draw."),
+            ),
+        )
+    if state.draw_offer != other(seat):
+        raise IllegalActionError("There is no draw offer from your opponent to accept.")
+    said = (Event(None, f"{name_of(seat)} accepts the draw."),)
+    return _finish(state, seat, said, Outcome(None, EndReason.RULES, "agreed to a draw (§14.4)"))
 
 
 def lay_mine(state: WarshipsState, seat: int, cell: Cell) -> tuple[WarshipsState, list[Event]]:
@@ -270,8 +294,7 @@ def end_turn(
         events.append(
             Event(
                 seat,
-                f"Your {_unit(piece)} on {name} was interned: "
-                "four turns on neutral water (§13.2).",
+                f"Your {_unit(piece)} on {name} was interned: four turns on neutral water (§13.2).",
             )
         )
         events.append(Event(other(seat), f"The token on {name} was interned (§13.2)."))
@@ -284,6 +307,7 @@ def end_turn(
         quiet=0 if removed or state.mined else state.quiet + 1,
         mined=False,
         turn=other(seat),
+        draw_offer=None if state.draw_offer == other(seat) else state.draw_offer,
     )
     if passed:
         new = replace(new, last=LastAction(seat))
@@ -316,6 +340,7 @@ def _decided(state: WarshipsState) -> Outcome | None:
 
 
 ENDINGS = {
+    "agreed to a draw (§14.4)": "the players agreed to a draw (§14.4)",
     "landed in the enemy port": "a landing ship reached the enemy port (§14.1)",
     "destroyed the enemy landing ship": "a landing ship was lost (§14.2)",
     "the enemy has no missile ship left": (
@@ -325,11 +350,11 @@ ENDINGS = {
 """The end as told to everyone; ``Outcome.detail`` stays short for the winner's status line."""
 
 
-def _finish(
-    state: WarshipsState, seat: int, said: Sequence[Event], outcome: Outcome
-) -> Transition:
+def _finish(state: WarshipsState, seat: int, said: Sequence[Event], outcome: Outcome) -> Transition:
     """§6.5, §14.5: the game ends at once and every token is revealed."""
-    new = replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome, mined=False)
+    new = replace(
+        state, phase=Phase.FINISHED, turn=None, outcome=outcome, mined=False, draw_offer=None
+    )
     why = ENDINGS.get(outcome.detail, outcome.detail)
     over = f"The game is over: {why}. All tokens are revealed."
     events = [*said, Event(0, over), Event(1, over), Event(None, over)]
