@@ -890,3 +890,15 @@ def test_14_4_playing_on_declines_the_draw() -> None:
     declined = act(offered, "G5-G7", seat=1).state
     assert declined.draw_offer is None
     refused(declined, "accept draw", "no draw offer")
+
+
+def test_14_4_autocomplete_offers_accepting_a_standing_draw() -> None:
+    state = position(
+        """
+           F  G
+        5  CR cr
+        """
+    )
+    offered = act(act(state, "offer draw").state, "F5-F6").state
+    assert "accept draw" in E.suggestions(E.view(offered, 1), "acc")
+    assert "offer draw" not in E.suggestions(E.view(offered, 1), "")

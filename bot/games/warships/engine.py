@@ -256,6 +256,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             turn=state.turn,
             last=state.last,
             outcome=state.outcome,
+            draw_offer=state.draw_offer,
         )
 
     def outcome(self, state: WarshipsState) -> Outcome | None:
@@ -447,7 +448,12 @@ def seen_by(view: WarshipsView, seat: int) -> WarshipsState:
         Piece(t.cell, t.owner, t.kind or Kind.MINE, neutral=t.neutral) for t in view.tokens
     ]
     base = WarshipsState(
-        rules=view.rules, seed=0, south=view.south, phase=view.phase, turn=view.turn
+        rules=view.rules,
+        seed=0,
+        south=view.south,
+        phase=view.phase,
+        turn=view.turn,
+        draw_offer=view.draw_offer,
     )
     side = replace(base.sides[seat], reserve=view.reserves[seat])
     return base.with_pieces(pieces).with_side(seat, side)

@@ -52,6 +52,8 @@ class WarshipsView:
     turn: int | None
     last: LastAction | None
     outcome: Outcome | None
+    draw_offer: int | None = None
+    """The seat whose draw offer stands (§14.4), public."""
 
     @property
     def movers(self) -> frozenset[int]:
