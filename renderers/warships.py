@@ -237,9 +237,15 @@ def status(view: WarshipsView) -> str:
             else ("Setup confirmed; waiting for your opponent.")
         )
     side = "South" if view.turn == view.south else "North"
+    offer = ""
+    if view.draw_offer is not None:
+        offerer = "South" if view.draw_offer == view.south else "North"
+        if view.seat is not None:
+            offerer = "You" if view.draw_offer == view.seat else "Your opponent"
+        offer = f" {offerer} offered a draw."
     if view.seat is None:
-        return f"{side} to move."
-    return "Your move." if view.turn == view.seat else "Your opponent's move."
+        return f"{side} to move.{offer}"
+    return ("Your move." if view.turn == view.seat else "Your opponent's move.") + offer
 
 
 LEGEND = (

@@ -9,6 +9,7 @@ from PIL import Image
 
 from bot.games.warships.view import WarshipsView
 from renderers.warships import HEIGHT, WIDTH, _box, _turned, alt_text, render
+from renderers.warships import status as drawing_status
 from tests.warships_positions import ENGINE as E
 from tests.warships_positions import f, position, random_game
 
@@ -96,3 +97,10 @@ def test_neutral_water_turns_show_on_the_token() -> None:
     once = E.view(position(diagram, neutral={"E8": 1}), 1)
     twice = E.view(position(diagram, neutral={"E8": 2}), 1)
     assert _crop(once, "E8") != _crop(twice, "E8")
+
+
+def test_a_standing_draw_offer_is_written_on_the_board() -> None:
+    state = position(DUEL)
+    offered = E.act(E.act(state, 0, "offer draw").state, 0, "G5-G4").state
+    assert "Your opponent offered a draw." in drawing_status(E.view(offered, 1))
+    assert render(E.view(offered, 1)) != render(E.view(E.act(state, 0, "G5-G4").state, 1))
