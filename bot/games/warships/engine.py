@@ -1,0 +1,463 @@
+"""The Warships rule engine (rules/warships.md), behind the common engine contract."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bot.games.core import (
+    SEATS,
+    Engine,
+    Event,
+    IllegalActionError,
+    NotYourTurnError,
+    Outcome,
+    Phase,
+    Transition,
+    name_of,
+    other,
+)
+from bot.games.grid import Cell, cell_name
+from bot.games.warships import actions as act
+from bot.games.warships import board, moves, setup, turns
+from bot.games.warships.rules import (
+    PRESETS,
+    WarshipsRules,
+    option_suggestions,
+    with_words,
+)
+from bot.games.warships.state import (
+    Cause,
+    Piece,
+    WarshipsState,
+    state_from_json,
+    state_to_json,
+)
+from bot.games.warships.units import SHIPS, Kind, Result, clash
+from bot.games.warships.view import LossView, TokenView, WarshipsView
+
+
+class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
+    key = "warships"
+    title = "Warships"
+    presets = PRESETS
+
+    def new_game(self, rules: WarshipsRules, seed: int) -> WarshipsState:
+        south = random.Random(f"warships:{seed}:south").randrange(2)
+        state = WarshipsState(rules=rules, seed=seed, south=south)
+        for seat in SEATS:
+            state = _dealt(state, seat)
+        if rules.quick:  # §5.5: the dealt setups stand and play begins at once
+            for seat in SEATS:
+                state = state.with_side(seat, replace(state.sides[seat], ready=True))
+            state = replace(state, phase=Phase.PLAY, turn=_first(state))
+        return state
+
+    # -- whose move ------------------------------------------------------------------------
+
+    def to_move(self, state: WarshipsState) -> frozenset[int]:
+        if state.phase is Phase.SETUP:
+            return frozenset(seat for seat in SEATS if not state.sides[seat].ready)
+        if state.phase is Phase.PLAY and state.turn is not None:
+            return frozenset({state.turn})
+        return frozenset()
+
+    def legal_actions(self, state: WarshipsState, seat: int) -> Iterator[act.Action]:
+        if seat not in self.to_move(state):
+            return
+        if state.phase is Phase.SETUP:
+            yield from _setup_actions(state, seat)
+            return
+        yield from (act.LayMine(cell) for cell in sorted(moves.mine_fields(state, seat)))
+        if state.draw_offer == other(seat):
+            yield act.AcceptDraw()
+        elif state.draw_offer is None:
+            yield act.OfferDraw()
+        found = False
+        for action in turns.main_actions(state, seat):
+            found = True
+            yield action
+        if not found:
+            yield act.Pass()
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def parse_action(self, state: WarshipsState, seat: int, text: str) -> act.Action:
+        return act.parse(text, state.phase)
+
+    def apply(self, state: WarshipsState, seat: int, action: act.Action) -> Transition:
+        if state.phase is Phase.FINISHED:
+            raise IllegalActionError("This game is over.")
+        if isinstance(action, act.PlayAction):
+            return self._play(state, seat, action)
+        if state.phase is not Phase.SETUP:
+            raise IllegalActionError("The setups are done and can no longer change.")
+        if state.sides[seat].ready:
+            raise IllegalActionError(
+                "You have confirmed your setup; it can no longer change. "
+                "Wait for your opponent to confirm theirs."
+            )
+        match action:
+            case act.RandomSetup():
+                text = (
+                    "Here is a new random setup: all ships in port, all mines in reserve. "
+                    "Edit it with `swap A1 B2` or `place mine E3`, or write `ready`."
+                )
+                return _private(_dealt(state, seat), seat, text)
+            case act.Swap(first, second):
+                return self._swap(state, seat, first, second)
+            case act.PlaceMine(cell):
+                return self._place_mine(state, seat, cell)
+            case act.RemoveMine(cell):
+                return self._remove_mine(state, seat, cell)
+            case act.WholeSetup(layout):
+                return self._whole(state, seat, layout)
+            case act.Ready():
+                return self._ready(state, seat)
+        raise IllegalActionError("That is not a Warships move.")
+
+    # -- setup ------------------------------------------------------------------------------
+
+    def _swap(self, state: WarshipsState, seat: int, first: Cell, second: Cell) -> Transition:
+        moved = _swapped(state, seat, first, second)
+        text = f"Swapped {cell_name(first)} and {cell_name(second)}."
+        return _private(_with_layout(state, seat, moved), seat, text)
+
+    def _place_mine(self, state: WarshipsState, seat: int, cell: Cell) -> Transition:
+        side = state.sides[seat]
+        if side.reserve <= 0:
+            raise IllegalActionError("All six of your mines are already in the port.")
+        shore = state.shore(seat)
+        if cell not in board.SETUP_FIELDS[shore]:
+            setup.check_field(state.rules, shore, cell, Kind.MINE)
+            raise IllegalActionError(f"Mines start in your port, not on {cell_name(cell)} (§5.3).")
+        if cell in state.at:
+            raise IllegalActionError(f"{cell_name(cell)} is taken; pick an empty port field.")
+        placed = {**_layout(state, seat), cell: Kind.MINE}
+        new = _with_layout(state, seat, placed)
+        text = f"Placed a mine on {cell_name(cell)}; {new.sides[seat].reserve} left in reserve."
+        return _private(new, seat, text)
+
+    def _remove_mine(self, state: WarshipsState, seat: int, cell: Cell) -> Transition:
+        layout = _layout(state, seat)
+        if layout.get(cell) is not Kind.MINE:
+            raise IllegalActionError(f"None of your mines lies on {cell_name(cell)}.")
+        new = _with_layout(state, seat, {c: k for c, k in layout.items() if c != cell})
+        text = f"Took the mine on {cell_name(cell)} back into reserve."
+        return _private(new, seat, text)
+
+    def _whole(
+        self, state: WarshipsState, seat: int, layout: tuple[tuple[Kind, tuple[Cell, ...]], ...]
+    ) -> Transition:
+        placed = {cell: kind for kind, cells in layout for cell in cells}
+        shore = state.shore(seat)
+        placed = dict(setup.fit_to_shore(state.rules, shore, placed))
+        setup.check_layout(state.rules, shore, placed, whole=True)
+        text = "Your setup is in place. Edit it, or write `ready` to confirm it."
+        return _private(_with_layout(state, seat, placed), seat, text)
+
+    def _ready(self, state: WarshipsState, seat: int) -> Transition:
+        setup.check_layout(state.rules, state.shore(seat), _layout(state, seat), whole=True)
+        new = state.with_side(seat, replace(state.sides[seat], ready=True))
+        if not new.sides[other(seat)].ready:
+            return Transition(
+                new,
+                (
+                    Event(seat, "Your setup is confirmed. Waiting for your opponent."),
+                    Event(None, f"{name_of(seat)} has set up their fleet."),
+                ),
+            )
+        first = _first(new)
+        new = replace(new, phase=Phase.PLAY, turn=first)
+        return Transition(
+            new,
+            (
+                Event(first, "Both fleets are set. You move first (§5.1)."),
+                Event(other(first), "Both fleets are set. Your opponent moves first (§5.1)."),
+                Event(None, f"Both fleets are set. {name_of(first)} moves first."),
+            ),
+        )
+
+    # -- play -------------------------------------------------------------------------------
+
+    def _play(self, state: WarshipsState, seat: int, action: act.PlayAction) -> Transition:
+        if state.phase is not Phase.PLAY:
+            raise IllegalActionError("The game has not started: both setups must be ready first.")
+        if state.turn != seat:
+            raise NotYourTurnError("It is your opponent's turn; wait for their move.")
+        if isinstance(action, act.LayMine):
+            new, events = turns.lay_mine(state, seat, action.cell)
+            return Transition(new, tuple(events))
+        if isinstance(action, act.OfferDraw | act.AcceptDraw):
+            return turns.draw(state, seat, offer=isinstance(action, act.OfferDraw))
+        if isinstance(action, act.Pass):
+            if next(iter(turns.main_actions(state, seat)), None) is not None:
+                raise IllegalActionError(
+                    "You may pass only when none of your ships can act (§6.3)."
+                )
+            said = (
+                Event(seat, "You pass."),
+                Event(other(seat), "Your opponent passes: none of their ships can act."),
+                Event(None, f"{name_of(seat)} passes."),
+            )
+            return turns.end_turn(state, seat, said, removed=False, passed=True)
+        piece = turns.own_ship(state, seat, action.start)
+        if isinstance(action, act.Move):
+            return turns.move(state, seat, piece, action)
+        return turns.attack(state, seat, piece, action)
+
+    # -- knowledge --------------------------------------------------------------------------
+
+    def view(self, state: WarshipsState, seat: int | None) -> WarshipsView:
+        finished = state.phase is Phase.FINISHED
+        hide_fleets = state.phase is Phase.SETUP
+        tokens = []
+        for piece in state.pieces:
+            mine = seat == piece.owner
+            if hide_fleets and not mine and piece.kind is not Kind.BATTERY:
+                continue  # §5.2: setups are secret until both are confirmed
+            known_to_enemy = piece.public or (piece.identified and not state.rules.forget)
+            visible = finished or mine or piece.public or (seat is not None and known_to_enemy)
+            tokens.append(
+                TokenView(
+                    piece.cell,
+                    piece.owner,
+                    piece.kind if visible else None,
+                    known=mine and known_to_enemy,
+                    neutral=piece.neutral,
+                )
+            )
+        losses = tuple(
+            LossView(
+                loss.owner,
+                loss.kind
+                if finished
+                or loss.public
+                or seat == loss.owner
+                or (seat is not None and loss.cause is Cause.CLASH)
+                else None,
+                loss.cell,
+                loss.cause is Cause.INTERNED,
+            )
+            for loss in state.losses
+        )
+        return WarshipsView(
+            seat=seat,
+            phase=state.phase,
+            variant=self.variant_name(state.rules),
+            rules=state.rules,
+            south=state.south,
+            tokens=tuple(tokens),
+            losses=losses,
+            reserves=(state.sides[0].reserve, state.sides[1].reserve),
+            ready=(state.sides[0].ready, state.sides[1].ready),
+            turn=state.turn,
+            last=state.last,
+            outcome=state.outcome,
+            draw_offer=state.draw_offer,
+        )
+
+    def outcome(self, state: WarshipsState) -> Outcome | None:
+        return state.outcome
+
+    def conclude(self, state: WarshipsState, outcome: Outcome) -> WarshipsState:
+        return replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome)
+
+    def has_started(self, state: WarshipsState) -> bool:
+        return state.turns > 0 or state.mined
+
+    def suggestions(self, view: WarshipsView, typed: str, limit: int = 25) -> list[str]:
+        """Legal moves starting with what was typed, computed from public facts and own types."""
+        if view.seat is None or view.seat not in view.movers:
+            return []
+        prefix = " ".join(typed.lower().split())
+        found: list[str] = []
+        for action in self.legal_actions(seen_by(view, view.seat), view.seat):
+            texts = [str(action)]
+            if isinstance(action, act.Swap):  # a swap reads the same either way round
+                texts.append(str(act.Swap(action.second, action.first)))
+            text = next((t for t in texts if t.lower().startswith(prefix)), None)
+            if text is not None:
+                found.append(text)
+                if len(found) >= limit:
+                    break
+        return found
+
+    def quick_moves(self, view: WarshipsView) -> tuple[tuple[str, str], ...]:
+        if view.phase is not Phase.SETUP or view.seat not in view.movers:
+            return ()
+        return (("Random setup", "random"), ("Ready", "ready"))
+
+    def variant_name(self, rules: WarshipsRules) -> str:
+        base = next((name for name, preset in PRESETS.items() if preset == rules), None)
+        return base or "classic + " + ", ".join(rules.words)
+
+    def with_options(self, rules: WarshipsRules, words: Sequence[str]) -> WarshipsRules:
+        return with_words(rules, words)
+
+    def option_suggestions(self, rules: WarshipsRules, typed: str, limit: int = 25) -> list[str]:
+        return option_suggestions(rules, typed, limit)
+
+    def setup_text(self, view: WarshipsView) -> str | None:
+        if view.phase is not Phase.SETUP or view.seat is None:
+            return None
+        placed = {
+            t.cell: t.kind
+            for t in view.tokens
+            if t.owner == view.seat and t.kind is not None and t.kind is not Kind.BATTERY
+        }
+        return str(act.WholeSetup.of(placed))
+
+    def describe(self, rules: WarshipsRules) -> str:
+        ranges = ", ".join(f"{kind.unit.name} {rules.range_of(kind)}" for kind in SHIPS)
+        beats = "; ".join(
+            f"{attacker.value} beats "
+            + " ".join(
+                defender.value
+                for defender in Kind
+                if clash(attacker, defender) is Result.ATTACKER_WINS
+            )
+            for attacker in SHIPS
+            if attacker is not Kind.LANDING_SHIP
+        )
+        return (
+            f"**Warships ({self.variant_name(rules)})**: a 12×18 board, A1 south-west to L18 "
+            "north-east; each side has 26 face-down ships, 4 shore batteries and 6 mines. "
+            f"Ranges: {ranges}. Ships move by king steps up to their range, never through "
+            "tokens, enemy battery zones (missile ships excepted) or a guarded enemy exit; "
+            "they attack within range, and both players see both types. "
+            f"When attacking: {beats}; equal types both go; a mine takes its attacker with "
+            "it. Win by landing your landing ship in the enemy port or by destroying theirs.\n"
+            "**Setup** (by DM, in secret): you start with a random setup; `random` deals "
+            "another, `swap A1 B2` exchanges two fields, `place mine E3` / `remove mine E3`, "
+            "`ready` confirms; `save name` / `load name` keep setups.\n"
+            "**Play**: `C5-C7` moves; `C5xD7` attacks (a battery as target: take-out); "
+            "`C5-C7xD8` moves then attacks; `C5 defuse D7` defuses with a minesweeper; "
+            "`mine E5` lays a mine next to your minesweeper before your action, "
+            "`C5-C7 mine C8` after it; `pass` only when nothing can act; `offer draw`, "
+            "`accept draw`.\n"
+            "Options at `/play`: `harder`, `mobility`, `manoeuvres`, `quick`, `forget`."
+        )
+
+    def setup_instructions(self, rules: WarshipsRules) -> str:
+        if rules.quick:
+            return "Quick setup: your fleet was placed at random and play begins now."
+        area = (
+            " Up to 12 ships may go on your initial-manoeuvre area (rows 3–6 of your side)."
+            if rules.manoeuvres
+            else ""
+        )
+        return (
+            "Your fleet starts in a random legal setup in your port (mines in reserve). "
+            "Write `random` for another, `swap A1 B2` to exchange two fields, "
+            f"`place mine E3` to put a mine in port, and `ready` to confirm.{area} "
+            "`/rules` has the full rules."
+        )
+
+    def rules_from_json(self, data: Mapping[str, Any]) -> WarshipsRules:
+        return WarshipsRules.from_json(data)
+
+    def to_json(self, state: WarshipsState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> WarshipsState:
+        return state_from_json(data)
+
+
+# -- setup helpers ----------------------------------------------------------------------------
+
+
+def _first(state: WarshipsState) -> int:
+    """§5.1: who moves first, drawn independently of who plays South."""
+    return random.Random(f"warships:{state.seed}:first").randrange(2)
+
+
+def _layout(state: WarshipsState, seat: int) -> dict[Cell, Kind]:
+    return {p.cell: p.kind for p in state.own(seat) if p.kind is not Kind.BATTERY}
+
+
+def _with_layout(state: WarshipsState, seat: int, layout: Mapping[Cell, Kind]) -> WarshipsState:
+    others = [p for p in state.pieces if p.owner != seat]
+    shore = state.shore(seat)
+    mines = sum(1 for kind in layout.values() if kind is Kind.MINE)
+    new = state.with_pieces(others + setup.pieces_for(seat, shore, layout))
+    return new.with_side(seat, replace(state.sides[seat], reserve=6 - mines))
+
+
+def _dealt(state: WarshipsState, seat: int) -> WarshipsState:
+    side = state.sides[seat]
+    rng = random.Random(f"warships:{state.seed}:setup:{seat}:{side.random_draws}")
+    layout = setup.random_layout(state.shore(seat), rng)
+    new = _with_layout(state, seat, layout)
+    return new.with_side(seat, replace(new.sides[seat], random_draws=side.random_draws + 1))
+
+
+def _swapped(state: WarshipsState, seat: int, first: Cell, second: Cell) -> dict[Cell, Kind]:
+    """``seat``'s layout with the contents of two fields exchanged, or a refusal (§5, §15.3)."""
+    layout = _layout(state, seat)
+    if first == second:
+        raise IllegalActionError("Name two different fields to swap.")
+    if first not in layout and second not in layout:
+        raise IllegalActionError(
+            f"Neither {cell_name(first)} nor {cell_name(second)} holds one of your ships "
+            "or mines."
+        )
+    moved = {cell: kind for cell, kind in layout.items() if cell not in (first, second)}
+    if first in layout:
+        moved[second] = layout[first]
+    if second in layout:
+        moved[first] = layout[second]
+    setup.check_layout(state.rules, state.shore(seat), moved, whole=False)
+    return moved
+
+
+def _setup_actions(state: WarshipsState, seat: int) -> Iterator[act.SetupAction]:
+    yield act.RandomSetup()
+    yield act.Ready()
+    layout = _layout(state, seat)
+    shore = state.shore(seat)
+    fields = sorted(setup.placement_fields(state.rules, shore))
+    for cell in fields:
+        kind = layout.get(cell)
+        if kind is Kind.MINE:
+            yield act.RemoveMine(cell)
+        elif kind is None and cell in board.SETUP_FIELDS[shore] and state.sides[seat].reserve:
+            yield act.PlaceMine(cell)
+    for i, first in enumerate(fields):
+        for second in fields[i + 1 :]:
+            if first in layout or second in layout:
+                try:
+                    _swapped(state, seat, first, second)
+                except IllegalActionError:
+                    continue
+                yield act.Swap(first, second)
+
+
+# -- autocomplete ------------------------------------------------------------------------------
+
+
+def seen_by(view: WarshipsView, seat: int) -> WarshipsState:
+    """A stand-in state built from a player's view: enough to list that player's legal moves.
+
+    Legality depends only on public facts and the mover's own types (§16.1), so unknown
+    enemy tokens may stand in as any kind that is not a battery.
+    """
+    pieces = [
+        Piece(t.cell, t.owner, t.kind or Kind.MINE, neutral=t.neutral) for t in view.tokens
+    ]
+    base = WarshipsState(
+        rules=view.rules,
+        seed=0,
+        south=view.south,
+        phase=view.phase,
+        turn=view.turn,
+        draw_offer=view.draw_offer,
+    )
+    side = replace(base.sides[seat], reserve=view.reserves[seat])
+    return base.with_pieces(pieces).with_side(seat, side)
+
+
+def _private(state: WarshipsState, seat: int, text: str) -> Transition:
+    return Transition(state, (Event(seat, text),))

@@ -1,0 +1,106 @@
+"""Warships board images: valid, small, deterministic, and drawn from the view alone."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image
+
+from bot.games.warships.view import WarshipsView
+from renderers.warships import HEIGHT, WIDTH, _box, _turned, alt_text, render
+from renderers.warships import status as drawing_status
+from tests.warships_positions import ENGINE as E
+from tests.warships_positions import f, position, random_game
+
+SAMPLES = Path("/tmp/warships-samples")
+BUDGET = 60_000
+
+
+def _rgb(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _crop(view: WarshipsView, name: str) -> bytes:
+    return _rgb(render(view)).crop(_box(f(name), _turned(view))).tobytes()
+
+
+def _sample(name: str, view: WarshipsView) -> bytes:
+    png = render(view)
+    SAMPLES.mkdir(parents=True, exist_ok=True)
+    (SAMPLES / f"{name}.png").write_bytes(png)
+    return png
+
+
+def test_images_are_valid_pngs_well_under_budget_and_deterministic() -> None:
+    _, final = random_game(E.configure(None, "quick"), seed=2, limit=5000)
+    _, middle = random_game(E.configure(None, "quick"), seed=2, limit=120)
+    setup = E.new_game(E.configure(None, "manoeuvres"), 3)
+    for name, state in (("setup", setup), ("middle", middle), ("final", final)):
+        for audience in (0, 1, None):
+            view = E.view(state, audience)
+            png = _sample(f"{name}-{audience}", view)
+            assert png.startswith(b"\x89PNG") and len(png) < BUDGET // 2
+            assert Image.open(io.BytesIO(png)).size == (WIDTH, HEIGHT)
+            assert render(E.view(state, audience)) == png
+
+
+DUEL = """
+   F  G  H
+6  .  bs dd
+5  CR DD .
+"""
+
+
+def test_enemy_tokens_are_blank_and_own_tokens_carry_their_code() -> None:
+    view = E.view(position(DUEL), 0)
+    assert _crop(view, "G6") == _crop(view, "H6")  # a battleship and a destroyer, unknown
+    assert _crop(view, "F5") != _crop(view, "G5")  # own cruiser and destroyer, labelled
+
+
+def test_a_token_identified_in_a_clash_is_drawn_with_its_code() -> None:
+    state = position(DUEL)
+    after = E.act(state, 0, "F5xG6").state  # the cruiser is lost; the battleship is known
+    view = E.view(after, 0)
+    assert _crop(view, "G6") != _crop(view, "H6")
+
+
+def test_the_last_move_is_highlighted() -> None:
+    state = position(DUEL)
+    before = E.view(state, 1)
+    after = E.view(E.act(state, 0, "G5-G4").state, 1)
+    assert _crop(before, "G4") != _crop(after, "G4")
+    assert _crop(before, "G5") != _crop(after, "G5")
+
+
+def test_north_sees_its_own_port_at_the_bottom() -> None:
+    state = position(DUEL)
+    south, north = E.view(state, 0), E.view(state, 1)
+    assert _box(f("A1"), _turned(south))[1] > HEIGHT // 2
+    assert _box(f("L18"), _turned(north))[1] > HEIGHT // 2
+    assert _box(f("A1"), _turned(E.view(state, None)))[1] > HEIGHT // 2
+
+
+def test_alt_text_names_whose_move_and_never_a_hidden_type() -> None:
+    state = position(DUEL)
+    text = alt_text(E.view(state, 1))
+    assert "Your opponent's move" in text
+    assert "battleship" not in text.lower() and "destroyer" not in text.lower()
+    assert len(text) < 1024
+
+
+def test_neutral_water_turns_show_on_the_token() -> None:
+    diagram = """
+       E
+    8  BS
+    """
+    once = E.view(position(diagram, neutral={"E8": 1}), 1)
+    twice = E.view(position(diagram, neutral={"E8": 2}), 1)
+    assert _crop(once, "E8") != _crop(twice, "E8")
+
+
+def test_a_standing_draw_offer_is_written_on_the_board() -> None:
+    state = position(DUEL)
+    offered = E.act(E.act(state, 0, "offer draw").state, 0, "G5-G4").state
+    assert "Your opponent offered a draw." in drawing_status(E.view(offered, 1))
+    assert render(E.view(offered, 1)) != render(E.view(E.act(state, 0, "G5-G4").state, 1))

@@ -1,0 +1,228 @@
+"""Properties of the Warships engine over seeded random games and generated input.
+
+Legal moves apply and read back, refusals change nothing, states survive storage and replay,
+every game ends, and (the security property) nothing a player may not see can change what
+that player or the channel is shown, down to the image bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from dataclasses import replace
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.games.core import SEATS, CorruptStateError, GameError, Phase, other
+from bot.games.warships.actions import Move
+from bot.games.warships.rules import WarshipsRules
+from bot.games.warships.state import WarshipsState
+from bot.games.warships.units import Kind
+from renderers.warships import alt_text, render
+from tests.warships_positions import ENGINE as E
+from tests.warships_positions import random_game
+
+OPTION_SETS = ["", "harder mobility", "quick manoeuvres", "forget"]
+FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@cache
+def game(options: str) -> tuple[tuple[tuple[int, str], ...], tuple[WarshipsState, ...]]:
+    """One whole seeded game per option set, with every state it passed through."""
+    rules = E.configure(None, options)
+    log, _ = random_game(rules, seed=len(options), limit=5000)
+    states = [E.new_game(rules, len(options))]
+    for seat, text in log:
+        states.append(E.act(states[-1], seat, text).state)
+    return tuple(log), tuple(states)
+
+
+def sample_states(options: str, count: int = 8) -> list[WarshipsState]:
+    states = game(options)[1]
+    step = max(1, len(states) // count)
+    return [states[i] for i in range(0, len(states), step)]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_every_game_ends_with_a_result(options: str) -> None:
+    final = game(options)[1][-1]
+    assert final.phase is Phase.FINISHED and final.outcome is not None
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_legal_actions_apply_and_read_back(options: str) -> None:
+    rng = random.Random(options)
+    for state in sample_states(options):
+        for seat in E.to_move(state):
+            legal = list(E.legal_actions(state, seat))
+            assert legal
+            for action in rng.sample(legal, min(12, len(legal))):
+                text = str(action)
+                assert str(E.parse_action(state, seat, text)) == text
+                E.apply(state, seat, action)  # raises if the rules refuse it
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_json_round_trips_at_every_step(options: str) -> None:
+    for state in game(options)[1]:
+        data = json.loads(json.dumps(E.to_json(state)))
+        assert E.from_json(data) == state
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_replaying_the_move_texts_reproduces_the_game(options: str) -> None:
+    log, states = game(options)
+    state = E.new_game(E.configure(None, options), len(options))
+    for seat, text in log:
+        state = E.act(state, seat, text).state
+    assert state == states[-1]
+
+
+CELLS = st.sampled_from([f"{c}{r}" for c in "ABCDEFGHIJKL" for r in range(1, 19)])
+WORDS = st.one_of(
+    st.builds(lambda a, b: f"{a}-{b}", CELLS, CELLS),
+    st.builds(lambda a, b: f"{a}x{b}", CELLS, CELLS),
+    st.builds(lambda a, b, c: f"{a}-{b}x{c}", CELLS, CELLS, CELLS),
+    st.builds(lambda a, b: f"{a} defuse {b}", CELLS, CELLS),
+    st.builds(lambda a: f"mine {a}", CELLS),
+    st.builds(lambda a, b: f"swap {a} {b}", CELLS, CELLS),
+    st.builds(lambda a: f"place mine {a}", CELLS),
+    st.sampled_from(["pass", "ready", "random", "setup BS:A1", "", "Z99", "attack!"]),
+    st.text(max_size=20),
+)
+
+
+@FEW
+@given(pick=st.integers(0, 10_000), text=WORDS, seat=st.sampled_from(SEATS))
+def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
+    pick: int, text: str, seat: int
+) -> None:
+    states = sample_states("", 12) + sample_states("harder mobility", 12)
+    state = states[pick % len(states)]
+    before = json.dumps(E.to_json(state))
+    with contextlib.suppress(GameError):
+        E.act(state, seat, text)
+    assert json.dumps(E.to_json(state)) == before
+
+
+def test_corrupted_json_is_refused() -> None:
+    data = E.to_json(game("")[1][40])
+    broken: list[dict[str, Any]] = []
+    for edit in (
+        lambda d: d["pieces"].pop(),
+        lambda d: d["pieces"][0].__setitem__(0, d["pieces"][1][0]),
+        lambda d: d.__setitem__("phase", "nowhere"),
+        lambda d: d["sides"][0].__setitem__(2, 9),
+        lambda d: d.__setitem__("turn", 5),
+        lambda d: d["rules"].__setitem__("harder", "yes"),
+        lambda d: d["losses"].append([2, "BS", "A1", "clash", False]),
+        lambda d: d.__setitem__("version", 2),
+        lambda d: d.__setitem__("quiet", -1),
+    ):
+        copy = json.loads(json.dumps(data))
+        edit(copy)
+        broken.append(copy)
+    for copy in broken:
+        with pytest.raises(CorruptStateError):
+            E.from_json(copy)
+
+
+# -- non-interference -------------------------------------------------------------------------
+
+
+def shown_to(state: WarshipsState, audience: int | None) -> tuple[Any, ...]:
+    view = E.view(state, audience)
+    return view, view.text(), alt_text(view), render(view)
+
+
+def shuffle_hidden(state: WarshipsState, owner: int, rng: random.Random) -> WarshipsState:
+    """``state`` with ``owner``'s face-down types permuted: the opponent cannot tell them apart."""
+    hidden = [
+        p for p in state.pieces if p.owner == owner and not p.public and not p.identified
+    ]
+    kinds = [p.kind for p in hidden]
+    rng.shuffle(kinds)
+    swapped = {p.cell: replace(p, kind=k) for p, k in zip(hidden, kinds, strict=True)}
+    return state.with_pieces([swapped.get(p.cell, p) for p in state.pieces])
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+@pytest.mark.parametrize("hidden", SEATS)
+def test_hidden_types_change_nothing_the_other_seat_or_the_channel_sees(
+    options: str, hidden: int
+) -> None:
+    rng = random.Random(f"{options}{hidden}")
+    for state in sample_states(options, 5):
+        if state.phase is not Phase.PLAY:
+            continue
+        twin = shuffle_hidden(state, hidden, rng)
+        assert twin != state or all(
+            p.public or p.identified for p in state.own(hidden)
+        )
+        for audience in (other(hidden), None):
+            assert shown_to(twin, audience) == shown_to(state, audience)
+
+
+@pytest.mark.parametrize("hidden", SEATS)
+def test_a_secret_setup_changes_nothing_the_other_seat_or_the_channel_sees(hidden: int) -> None:
+    state = E.new_game(E.presets["classic"], 11)
+    twin = E.act(state, hidden, "random").state
+    twin = E.act(twin, hidden, "ready").state
+    state = E.act(state, hidden, "ready").state
+    assert twin.own(hidden) != state.own(hidden)
+    for audience in (other(hidden), None):
+        assert shown_to(twin, audience) == shown_to(state, audience)
+
+
+def test_the_opponents_hidden_types_never_reach_a_view() -> None:
+    for options in OPTION_SETS:
+        for state in sample_states(options, 6):
+            if state.phase is Phase.FINISHED:
+                continue
+            for seat in SEATS:
+                for token in E.view(state, seat).tokens:
+                    piece = state.at[token.cell]
+                    if piece.owner != seat and token.kind is not None:
+                        assert piece.public or piece.identified
+                        assert not (state.rules.forget and not piece.public)
+            assert all(
+                t.kind in (None, Kind.BATTERY, Kind.MINE) for t in E.view(state, None).tokens
+            )
+
+
+def test_rules_survive_json() -> None:
+    rules = WarshipsRules(True, False, True, False, True)
+    assert WarshipsRules.from_json(json.loads(json.dumps(rules.to_json()))) == rules
+
+
+@pytest.mark.parametrize("options", ["", "harder mobility"])
+def test_a_move_tells_the_opponent_and_the_channel_nothing_of_the_movers_hidden_types(
+    options: str,
+) -> None:
+    """Shuffle the mover's face-down types: a move legal in both worlds sounds the same."""
+    rng = random.Random(options)
+    checked = 0
+    for state in sample_states(options, 8):
+        if state.phase is not Phase.PLAY or state.turn is None:
+            continue
+        mover = state.turn
+        twin = shuffle_hidden(state, mover, rng)
+        moves = [a for a in E.legal_actions(state, mover) if isinstance(a, Move)]
+        for action in rng.sample(moves, min(10, len(moves))):
+            try:
+                other_world = E.apply(twin, mover, action)
+            except GameError:
+                continue  # the twin's unit on that field cannot go there: a private refusal
+            this_world = E.apply(state, mover, action)
+            for audience in (other(mover), None):
+                assert this_world.for_audience(audience) == other_world.for_audience(audience)
+                assert shown_to(this_world.state, audience) == shown_to(
+                    other_world.state, audience
+                )
+            checked += 1
+    assert checked > 0
