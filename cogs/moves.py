@@ -40,7 +40,9 @@ class Moves(commands.Cog):
             return
         text = message.content.strip()
         if not text:
-            await message.channel.send("Send your move as text, like `B5`.")
+            await message.channel.send(
+                "Send your move as text; `help` shows how moves are written in your game."
+            )
             return
         if text.lower() in HELP_WORDS:
             await message.channel.send((await self.bot.referee.help(message.author.id))[:2000])

@@ -416,7 +416,11 @@ async def test_repeated_shot_is_refused(
         pytest.param("K5", "is off the board, which runs from A1 to J10.", id="off-board"),
         pytest.param("A1 A4", "The fleets are set; now shoot by naming one cell", id="placement"),
         pytest.param("x" * 700, "That message is too long to be a move.", id="too-long"),
-        pytest.param("   ", "Send your move as text, like `B5`.", id="blank"),
+        pytest.param(
+            "   ",
+            "Send your move as text; `help` shows how moves are written in your game.",
+            id="blank",
+        ),
     ],
 )
 async def test_malformed_text_is_refused(

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import ENGINES
-from bot.games.core import EndReason, Event, Outcome, name_of, other
+from bot.games.core import EndReason, Outcome, other
 from bot.games.grid import cell_name
 from bot.games.seabattle.state import SeaBattleState
 from bot.ratings import PROVISIONAL_SIGMA, Skill, counts_for_rating, rate
@@ -107,15 +107,11 @@ async def play_out(referee: Referee, game: GameRecord, winner_id: int) -> Report
             return report
 
 
-async def time_out(referee: Referee, game: GameRecord, loser_id: int) -> Report:
-    """End a game on time, through the referee's one door for ends from outside the rules."""
-    async with referee._seated(loser_id, game.id, "time out") as table:
-        seat = table.seat
-        return await referee._conclude(
-            table,
-            Outcome(other(seat), EndReason.TIMEOUT, "on time"),
-            (Event(None, f"{name_of(seat)} ran out of time."),),
-        )
+async def time_out(referee: Referee, game: GameRecord) -> Report:
+    """The inactivity sweep's end: the player the game waits for loses on time."""
+    report = await referee.time_out(game.id, game.ply)
+    assert report is not None, "the game moved on before its time ran out"
+    return report
 
 
 async def skill(repo: SqliteRepository, user_id: int) -> Skill | None:
@@ -213,13 +209,17 @@ async def test_loss_on_time_counts_once_play_has_begun(
     repo: SqliteRepository, referee: Referee
 ) -> None:
     game = await shoot(referee, await new_game(referee), hit=False)
-    report = await time_out(referee, game, BOB)
+    late = state_of(game).turn
+    assert late is not None
+    report = await time_out(referee, game)
 
     assert report.game.end_reason == EndReason.TIMEOUT.value
-    alice, bob = report.results
-    assert (alice.score, bob.score) == (Score.WIN, Score.LOSS)
-    assert bob.change is not None and bob.change < 0
-    assert await skill(repo, BOB) == bob.after
+    assert report.game.winner == other(late)
+    loser = next(r for r in report.results if r.user_id == game.seats[late])
+    winner = next(r for r in report.results if r.user_id != game.seats[late])
+    assert (winner.score, loser.score) == (Score.WIN, Score.LOSS)
+    assert loser.change is not None and loser.change < 0 < (winner.change or 0)
+    assert await skill(repo, loser.user_id) == loser.after
 
 
 async def test_ends_before_the_first_shot_change_no_rating(
@@ -229,7 +229,7 @@ async def test_ends_before_the_first_shot_change_no_rating(
     aborted = await referee.abort(ALICE, (await new_game(referee)).id)
     assert aborted.results == ()
     resigned = await referee.resign(ALICE, (await new_game(referee)).id)
-    timed_out = await time_out(referee, await new_game(referee), BOB)
+    timed_out = await time_out(referee, await new_game(referee))
 
     for report in (resigned, timed_out):
         assert [r.rated for r in report.results] == [False, False]
