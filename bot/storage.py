@@ -140,6 +140,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN reminded_ply INTEGER;
     CREATE INDEX games_by_status_updated ON games (status, updated_at);
     """,
+    # 5: when the reminder went out, so a loss on time always follows a reminder by the
+    # full waiting time, even after the bot was down for longer than both waits
+    """
+    ALTER TABLE games ADD COLUMN reminded_at REAL;
+    """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 
@@ -236,6 +241,20 @@ class Pending:
 
 
 @dataclass(frozen=True)
+class IdleGame:
+    """A game nobody has moved in for a while, and the last reminder sent about it."""
+
+    game: GameRecord
+    reminded_ply: int | None
+    reminded_at: float | None
+
+    @property
+    def reminded_since(self) -> float | None:
+        """When the players were reminded of the wait the game is in now, if they were."""
+        return self.reminded_at if self.reminded_ply == self.game.ply else None
+
+
+@dataclass(frozen=True)
 class Ending:
     """How a finished game ended, written in the same transaction as its last entry."""
 
@@ -317,9 +336,9 @@ class Repository(Protocol):
 
     async def saved_setup_names(self, user_id: int, game: str) -> list[str]: ...
 
-    async def idle_games(self, before: float) -> list[tuple[GameRecord, int | None]]: ...
+    async def idle_games(self, before: float) -> list[IdleGame]: ...
 
-    async def set_reminded(self, game_id: int, ply: int) -> None: ...
+    async def set_reminded(self, game_id: int, ply: int, at: float) -> None: ...
 
     async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]: ...
 
@@ -658,15 +677,17 @@ class SqliteRepository:
 
     # -- waiting times ------------------------------------------------------------------------
 
-    async def idle_games(self, before: float) -> list[tuple[GameRecord, int | None]]:
-        """Active games unchanged since ``before``, with the ply last reminded about."""
+    async def idle_games(self, before: float) -> list[IdleGame]:
+        """Active games unchanged since ``before``, with their last reminder."""
         rows = await self._rows(
             "SELECT * FROM games WHERE status = 'active' AND updated_at <= ? ORDER BY id", before
         )
-        return [(_game(row), row["reminded_ply"]) for row in rows]
+        return [IdleGame(_game(row), row["reminded_ply"], row["reminded_at"]) for row in rows]
 
-    async def set_reminded(self, game_id: int, ply: int) -> None:
-        await self._write("UPDATE games SET reminded_ply = ? WHERE id = ?", ply, game_id)
+    async def set_reminded(self, game_id: int, ply: int, at: float) -> None:
+        await self._write(
+            "UPDATE games SET reminded_ply = ?, reminded_at = ? WHERE id = ?", ply, at, game_id
+        )
 
     async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]:
         """Open challenges made at or before ``before``."""

@@ -1,7 +1,9 @@
 """Waiting times: players who stop moving are reminded, then lose on time; challenges expire.
 
-Every time involved is stored with the game (its last change, the ply last reminded about)
-or the challenge (when it was made), so a restart neither forgets a wait nor reminds twice.
+Every time involved is stored with the game (its last change, and when and for which ply
+the players were last reminded) or the challenge (when it was made), so a restart neither
+forgets a wait nor reminds twice. A loss on time always comes the full ``forfeit_after``
+after a reminder, so a bot that was down for days reminds first instead of ending games.
 The clock is the repository's, so tests move time by hand instead of sleeping.
 """
 
@@ -22,7 +24,7 @@ class Deadlines:
     remind_after: float = 24 * HOUR
     """Without a move for this long, the players to move are reminded by DM."""
     forfeit_after: float = 24 * HOUR
-    """After the reminder, this much longer without a move loses the game on time."""
+    """This long after the reminder without a move, the game is lost on time."""
     challenge_expiry: float = 24 * HOUR
     """An unanswered challenge is closed after this long."""
 
@@ -57,14 +59,14 @@ class Timekeeper:
                 expired.append(closed)
         reminders: list[Notice] = []
         endings: list[Report] = []
-        forfeit_before = now - deadlines.remind_after - deadlines.forfeit_after
-        for game, reminded_ply in await self.repository.idle_games(now - deadlines.remind_after):
-            if game.updated_at <= forfeit_before:
+        for idle in await self.repository.idle_games(now - deadlines.remind_after):
+            game, reminded = idle.game, idle.reminded_since
+            if reminded is None:
+                reminders.extend(self.referee.reminders(game, self.reminder_text()))
+            elif reminded <= now - deadlines.forfeit_after:
                 report = await self.referee.time_out(game.id, game.ply)
                 if report is not None:
                     endings.append(report)
-            elif reminded_ply != game.ply:
-                reminders.extend(self.referee.reminders(game, self.reminder_text()))
         return Due(tuple(reminders), tuple(endings), tuple(expired))
 
     def reminder_text(self) -> str:
@@ -73,7 +75,9 @@ class Timekeeper:
 
     async def reminded(self, notice: Notice) -> None:
         """A reminder went out: the same wait reminds no one again, even after a restart."""
-        await self.repository.set_reminded(notice.game.id, notice.game.ply)
+        await self.repository.set_reminded(
+            notice.game.id, notice.game.ply, self.repository.clock()
+        )
 
 
 def _span(seconds: float) -> str:

@@ -114,6 +114,27 @@ async def test_a_move_restarts_the_wait(
     assert (await stored_game(driver, record.id)).status is GameStatus.ACTIVE
 
 
+async def test_after_a_long_outage_players_are_reminded_before_anyone_loses(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+) -> None:
+    """Days without a tick (the bot was down) remind first; the loss comes a full wait later."""
+    record = await game_in_play(driver, alice, bob)
+    late = player(driver, record, seat_to_move(record))
+
+    clock.advance(72)
+    await tick(driver)
+    assert "waiting for your move" in driver.dms_to(late)[-1].content
+    assert (await stored_game(driver, record.id)).status is GameStatus.ACTIVE
+
+    clock.advance(23.9)
+    await tick(driver)
+    assert (await stored_game(driver, record.id)).status is GameStatus.ACTIVE
+
+    clock.advance(0.2)
+    await tick(driver)
+    assert (await stored_game(driver, record.id)).end_reason == EndReason.TIMEOUT.value
+
+
 async def test_nobody_ready_in_time_ends_the_game_without_a_winner(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
 ) -> None:
