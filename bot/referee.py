@@ -396,7 +396,7 @@ class Referee:
             listed = ", ".join(f"#{g.id} ({_engine(g.game).title})" for g in games[:10])
             first = games[0].id
             how = (
-                f"start your move with the game number, like `#{first} B5`"
+                f"write the game number first, like `#{first}` followed by your move"
                 if purpose == "move"
                 else f"give the command's `game` option, like `/{purpose} game:{first}`"
             )

@@ -454,7 +454,7 @@ async def test_two_games_need_the_game_number(
 
     assert [s.content for s in seen_by(driver, alice, seq)] == [
         "You are in several games: #1 (Sea Battle), #2 (Sea Battle). "
-        "Say which: start your move with the game number, like `#1 B5`."
+        "Say which: write the game number first, like `#1` followed by your move."
     ]
     assert (await stored_game(driver, 1)).ply == first.ply
     assert (await stored_game(driver, 2)).ply == second.ply

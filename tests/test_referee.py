@@ -368,7 +368,7 @@ async def test_a_bare_move_in_two_games_is_refused_and_names_both(
     second = await set_fleets(referee, await start_game(referee, challenger=CAROL, opponent=ALICE))
     error = await refused(repo, lambda: referee.act(ALICE, "B5"), "You are in several games")
     assert f"#{first.id}" in str(error) and f"#{second.id}" in str(error)
-    assert f"`#{first.id} B5`" in str(error), "the sentence shows how to name a game"
+    assert f"`#{first.id}` followed by your move" in str(error), "it shows how to name a game"
     await refused(repo, lambda: referee.board(ALICE), "several games")
     error = await refused(repo, lambda: referee.resign(ALICE), "several games")
     assert f"`/resign game:{first.id}`" in str(error), "commands name their `game` option"
