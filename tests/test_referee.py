@@ -8,10 +8,9 @@ do, with user ids and texts only, and check what it stores and what it would sen
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -41,20 +40,6 @@ CELL_NAME = re.compile(r"\b([A-T])(\d{1,2})\b")
 
 
 # -- fixtures and helpers -----------------------------------------------------------------------
-
-
-@pytest.fixture
-async def repo() -> AsyncIterator[SqliteRepository]:
-    """A fresh store per test: in memory, since these tests are about the referee."""
-    repository = await SqliteRepository.open(":memory:")
-    yield repository
-    await repository.close()
-
-
-@pytest.fixture
-def referee(repo: SqliteRepository) -> Referee:
-    """Seeds 1, 2, 3, ... so every run deals the same fleets and the same first shooter."""
-    return Referee(repo, seed_source=itertools.count(1).__next__)
 
 
 async def start_game(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -20,13 +19,6 @@ from bot.storage import GameRecord, SqliteRepository
 E = ENGINES["luzhanqi"]
 ALICE, BOB = 1001, 1002
 GUILD, CHANNEL = 500, 700
-
-
-@pytest.fixture
-async def repo() -> AsyncIterator[SqliteRepository]:
-    repository = await SqliteRepository.open(":memory:")
-    yield repository
-    await repository.close()
 
 
 @pytest.fixture

@@ -3,9 +3,7 @@ saved setups, autocomplete, and what the channel is (never) told about hidden ty
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -21,18 +19,6 @@ from tests.warships_positions import play_step
 E = ENGINES["warships"]
 ALICE, BOB = 1001, 1002
 SHIP_NAMES = tuple(kind.unit.name for kind in SHIPS)
-
-
-@pytest.fixture
-async def repo() -> AsyncIterator[SqliteRepository]:
-    repository = await SqliteRepository.open(":memory:")
-    yield repository
-    await repository.close()
-
-
-@pytest.fixture
-def referee(repo: SqliteRepository) -> Referee:
-    return Referee(repo, seed_source=itertools.count(1).__next__)
 
 
 async def start(referee: Referee, options: str = "") -> GameRecord:

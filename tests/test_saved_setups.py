@@ -6,9 +6,6 @@ loading it is checked by the rules like any other move and the log stays replaya
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import AsyncIterator
-
 import pytest
 
 from bot.games import ENGINES
@@ -23,18 +20,6 @@ from tests.test_referee import start_game as start_refereed_game
 
 E = ENGINES["seabattle"]
 ALPHA_FLEET = "fleet " + ", ".join(placement_texts(ALPHA))
-
-
-@pytest.fixture
-async def repo() -> AsyncIterator[SqliteRepository]:
-    repository = await SqliteRepository.open(":memory:")
-    yield repository
-    await repository.close()
-
-
-@pytest.fixture
-def referee(repo: SqliteRepository) -> Referee:
-    return Referee(repo, seed_source=itertools.count(1).__next__)
 
 
 def new_game() -> SeaBattleState:
