@@ -20,15 +20,11 @@ from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
 from cogs.buttons import BoardButton, MoveButton
-from cogs.replies import answering_errors
+from cogs.replies import answering_errors, nobody_asked
 
 log = logging.getLogger("referee.courier")
 
 CANNOT_DM = 50007
-
-
-async def _nobody(text: str) -> None:
-    """No one asked for a redelivery, so a failed one is only logged."""
 
 
 def as_file(message: Message) -> discord.File:
@@ -105,7 +101,7 @@ class Courier:
                 game.ply,
                 extra=fields(game.id, ply=game.ply),
             )
-            async with answering_errors(_nobody, f"game {game.id}: redelivery", game.id):
+            async with answering_errors(nobody_asked, f"game {game.id}: redelivery", game.id):
                 await self.deliver(report)
 
     async def answer(

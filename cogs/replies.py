@@ -30,6 +30,10 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
+async def nobody_asked(text: str) -> None:
+    """The reply for work no one requested (a redelivery, the clock's tick): only logged."""
+
+
 @asynccontextmanager
 async def answering_errors(
     reply: Callable[[str], Awaitable[object]], what: str, game_id: int | None = None

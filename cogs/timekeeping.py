@@ -15,16 +15,12 @@ from bot.storage import ChallengeRecord
 from bot.timekeeping import Timekeeper
 from cogs.challenges import challenge_text
 from cogs.courier import Courier
-from cogs.replies import answering_errors
+from cogs.replies import answering_errors, nobody_asked
 
 log = logging.getLogger("referee.timekeeping")
 
 TICK_SECONDS = 60.0
 """How often the clock is read; deadlines are hours, so a minute late is on time."""
-
-
-async def _nobody(text: str) -> None:
-    """No one asked for the clock to tick, so a failed tick is only logged."""
 
 
 class Timekeeping(commands.Cog):
@@ -41,7 +37,7 @@ class Timekeeping(commands.Cog):
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def tick(self) -> None:
-        async with answering_errors(_nobody, "timekeeping"):
+        async with answering_errors(nobody_asked, "timekeeping"):
             await self.sweep()
 
     @tick.before_loop
@@ -55,7 +51,7 @@ class Timekeeping(commands.Cog):
             await self._show_expired(challenge)
         for notice in due.reminders:
             async with answering_errors(
-                _nobody, f"game {notice.game.id}: reminder", notice.game.id
+                nobody_asked, f"game {notice.game.id}: reminder", notice.game.id
             ):
                 await self.courier.send_dm(notice, present(notice))
                 await self.timekeeper.reminded(notice)
@@ -68,7 +64,7 @@ class Timekeeping(commands.Cog):
         for report in due.endings:
             log.info("game %s: lost on time", report.game.id, extra=fields(report.game.id))
             async with answering_errors(
-                _nobody, f"game {report.game.id}: time out", report.game.id
+                nobody_asked, f"game {report.game.id}: time out", report.game.id
             ):
                 await self.courier.deliver(report)
 
