@@ -24,6 +24,7 @@ import aiosqlite
 
 from bot import results
 from bot.games.core import EndReason
+from bot.outbox import Inbox, Outbox, SqliteInbox, SqliteOutbox, Tidings, hold
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS challenges (
@@ -145,6 +146,35 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN reminded_at REAL;
     """,
+    # 6: delivery progress per audience: one notice per audience and change, claimed for
+    # the message it goes out in, so a retry resends nothing an audience already has; the
+    # waiting notices of the old outbox move over (the end of a finished game is marked
+    # final, so it is announced once); and the newest direct message read per player
+    """
+    CREATE TABLE notices (
+        game_id    INTEGER NOT NULL REFERENCES games(id),
+        audience   INTEGER NOT NULL,
+        ply        INTEGER NOT NULL,
+        texts      TEXT    NOT NULL,
+        final      INTEGER NOT NULL DEFAULT 0,
+        claimed    INTEGER NOT NULL DEFAULT 0,
+        created_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, audience, ply)
+    );
+    INSERT INTO notices (game_id, audience, ply, texts, final, created_at)
+    SELECT outbox.game_id,
+           coalesce(json_extract(told.value, '$[0]'), -1),
+           outbox.ply,
+           json_extract(told.value, '$[1]'),
+           games.status = 'finished' AND games.ply = outbox.ply,
+           outbox.created_at
+    FROM outbox JOIN json_each(outbox.notices) AS told JOIN games ON games.id = outbox.game_id;
+    DROP TABLE outbox;
+    CREATE TABLE read_dms (
+        user_id    INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL
+    );
+    """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 
@@ -227,19 +257,6 @@ class LogEntry:
     text: str
 
 
-Tidings = tuple[tuple[int | None, tuple[str, ...]], ...]
-"""What each audience (a seat, or ``None`` for the channel) is to be told of one change."""
-
-
-@dataclass(frozen=True)
-class Pending:
-    """Tidings stored with a change and not yet confirmed as delivered."""
-
-    game_id: int
-    ply: int
-    tidings: Tidings
-
-
 @dataclass(frozen=True)
 class IdleGame:
     """A game nobody has moved in for a while, and the last reminder sent about it."""
@@ -273,6 +290,12 @@ class Repository(Protocol):
     """What the referee needs from storage."""
 
     records: results.Records
+
+    @property
+    def outbox(self) -> Outbox: ...
+
+    @property
+    def inbox(self) -> Inbox: ...
 
     async def create_challenge(
         self,
@@ -320,10 +343,6 @@ class Repository(Protocol):
 
     async def log(self, game_id: int) -> list[LogEntry]: ...
 
-    async def pending(self) -> list[Pending]: ...
-
-    async def delivered(self, game_id: int, ply: int) -> None: ...
-
     async def set_public_message(self, game_id: int, message_id: int) -> None: ...
 
     async def active_games_of(self, user_id: int) -> list[GameRecord]: ...
@@ -357,6 +376,9 @@ class SqliteRepository:
         """Stamps every change, so waiting times are measured by the same clock."""
         self.records = results.Records(connection)
         """Leaderboards, profiles and histories: reads that take no lock."""
+        self.outbox = SqliteOutbox(connection, self._transaction, self._write_lock)
+        """What each audience is still to be told (written with each change)."""
+        self.inbox = SqliteInbox(connection, self._write_lock)
 
     @classmethod
     async def open(cls, path: str | Path, clock: Clock = time.time) -> SqliteRepository:
@@ -523,7 +545,7 @@ class SqliteRepository:
                 "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
                 (game_id, challenge_id),
             )
-            await self._hold(game_id, 0, tidings, now)
+            await hold(self._db, game_id, 0, tidings, final=False, now=now)
         game = await self.get_game(game_id)
         assert game is not None
         return game
@@ -576,7 +598,7 @@ class SqliteRepository:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
-            await self._hold(game.id, game.ply + 1, tidings, now)
+            await hold(self._db, game.id, game.ply + 1, tidings, final=ending is not None, now=now)
             if ending is not None and ending.has_result:
                 await results.record_results(
                     self._db,
@@ -608,25 +630,6 @@ class SqliteRepository:
             "SELECT ply, seat, kind, text FROM actions WHERE game_id = ? ORDER BY ply", game_id
         )
         return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
-
-    async def _hold(self, game_id: int, ply: int, tidings: Tidings, now: float) -> None:
-        """Keep a change's tidings until delivered, so a crash in between loses none."""
-        if tidings:
-            await self._db.execute(
-                "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, ?)",
-                (game_id, ply, json.dumps([[a, list(t)] for a, t in tidings]), now),
-            )
-
-    async def pending(self) -> list[Pending]:
-        """Tidings whose delivery was never confirmed (the process stopped in between)."""
-        rows = await self._rows("SELECT game_id, ply, notices FROM outbox ORDER BY game_id, ply")
-        return [
-            Pending(row[0], row[1], tuple((a, tuple(t)) for a, t in json.loads(row[2])))
-            for row in rows
-        ]
-
-    async def delivered(self, game_id: int, ply: int) -> None:
-        await self._write("DELETE FROM outbox WHERE game_id = ? AND ply = ?", game_id, ply)
 
     async def set_public_message(self, game_id: int, message_id: int) -> None:
         await self._write(

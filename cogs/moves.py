@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
+from bot.deliverer import SEATS_AND_CHANNEL
 from bot.games import ENGINES
+from bot.outbox import Lane
 from bot.presenter import present
 from bot.referee import Report
 from cogs.buttons import BoardButton, MoveButton
-from cogs.courier import Courier
-from cogs.replies import answering_errors, tell
+from cogs.courier import Courier, as_file
+from cogs.replies import answering_errors, deferred_if_slow, tell
 
 GAME_OPTION = "Game number, when you play several (like 12)"
+COUNTED = "Your move counted; your board follows by direct message."
 HELP_WORDS = {"help", "rules", "?", "/help"}
 
 
@@ -22,14 +27,6 @@ class Moves(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self.courier = Courier(bot)
-        self._redelivered = False
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Once per process: send what the last one stored but could not deliver."""
-        if not self._redelivered:
-            self._redelivered = True
-            await self.courier.redeliver()
 
     # -- DM text ------------------------------------------------------------------------------
 
@@ -48,7 +45,13 @@ class Moves(commands.Cog):
             await message.channel.send((await self.bot.referee.help(message.author.id))[:2000])
             return
         async with answering_errors(message.channel.send, f"DM move by {message.author.id}"):
-            await self.courier.deliver(await self.bot.referee.act(message.author.id, text))
+            report = await self.bot.referee.act(message.author.id, text)
+            if report.stored:
+                self.bot.deliverer.wake(report.game.id)
+            else:
+                (notice,) = report.notices
+                said = present(notice)
+                await message.channel.send(said.content, file=as_file(said))
 
     # -- slash commands -----------------------------------------------------------------------
 
@@ -109,15 +112,36 @@ class Moves(commands.Cog):
     # -- shared -------------------------------------------------------------------------------
 
     async def _play(self, interaction: discord.Interaction, text: str, game_id: int | None) -> None:
-        report = await self.bot.referee.act(interaction.user.id, text, game_id)
-        await self._deliver_answering(interaction, report)
+        async with deferred_if_slow(interaction):
+            report = await self.bot.referee.act(interaction.user.id, text, game_id)
+            await self._deliver_answering(interaction, report)
 
     async def _deliver_answering(self, interaction: discord.Interaction, report: Report) -> None:
-        """Deliver a report; the acting player's notice is the answer to their interaction."""
-        seat = report.game.seat_of(interaction.user.id)
-        await self.courier.deliver(report, answering=interaction, answering_seat=seat)
-        if not interaction.response.is_done():
-            await tell(interaction, "Done.")
+        """Deliver a stored change; the acting player's notice answers their interaction.
+
+        The other audiences' lanes start first, so all three messages go out together. An
+        answer that fails (Discord dropped a late interaction) goes by DM instead, and the
+        player is never told their stored move failed.
+        """
+        game = report.game
+        seat = game.seat_of(interaction.user.id)
+        if not report.stored:
+            (notice,) = report.notices
+            await self.courier.answer(interaction, game, present(notice))
+            return
+        deliverer = self.bot.deliverer
+        deliverer.wake(game.id, tuple(a for a in SEATS_AND_CHANNEL if a != seat))
+        answered = False
+        if seat is not None and report.to(seat) is not None:
+            answered = await deliverer.deliver_now(
+                Lane(game.id, seat), self.courier.answering(interaction)
+            )
+            deliverer.wake(game.id, (seat,))
+        if answered:
+            return
+        said = "Done." if report.to(seat) is None else COUNTED
+        with contextlib.suppress(discord.HTTPException):  # too late to answer: the DM follows
+            await tell(interaction, said)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.client import RefereeBot
+from bot.deliverer import Undeliverable
 from bot.logs import fields
 from bot.presenter import present
 from bot.storage import ChallengeRecord
@@ -53,7 +54,9 @@ class Timekeeping(commands.Cog):
             async with answering_errors(
                 nobody_asked, f"game {notice.game.id}: reminder", notice.game.id
             ):
-                await self.courier.send_dm(notice, present(notice))
+                with contextlib.suppress(Undeliverable):  # the channel was told why
+                    nonce = f"r.{notice.game.id}.{notice.game.ply}.{notice.audience}"
+                    await self.courier.send_dm(notice, present(notice), nonce=nonce)
                 await self.timekeeper.reminded(notice)
                 log.info(
                     "game %s: reminded seat %s",
@@ -63,10 +66,7 @@ class Timekeeping(commands.Cog):
                 )
         for report in due.endings:
             log.info("game %s: lost on time", report.game.id, extra=fields(report.game.id))
-            async with answering_errors(
-                nobody_asked, f"game {report.game.id}: time out", report.game.id
-            ):
-                await self.courier.deliver(report)
+            self.bot.deliverer.wake(report.game.id)
 
     async def _show_expired(self, challenge: ChallengeRecord) -> None:
         if challenge.message_id is None:
