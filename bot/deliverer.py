@@ -19,6 +19,7 @@ when Discord refuses for good.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -48,6 +49,11 @@ Sender = Callable[[Report, Parcel], Awaitable[None]]
 
 
 class Transport(Protocol):
+    async def ready(self, report: Report) -> bool:
+        """Wait until Discord has room for this audience's next message; True if it waited
+        (the game may have moved on meanwhile, so the message is built anew)."""
+        ...
+
     async def send(self, report: Report, parcel: Parcel) -> None:
         """Send the parcel's one notice; raise ``Undeliverable`` when it can never go."""
         ...
@@ -69,8 +75,10 @@ class Backoff:
 class _LaneRun:
     """A running lane; ``again`` is set when new notices may have arrived meanwhile."""
 
-    def __init__(self) -> None:
+    def __init__(self, urgent: bool) -> None:
         self.again = False
+        self.urgent = urgent
+        """Woken by a change just made: it sends without queueing behind the backlog."""
         self.task: asyncio.Task[None] | None = None
 
 
@@ -105,21 +113,24 @@ class Deliverer:
         if lanes:
             log.info("resuming delivery on %d lanes", len(lanes))
         for lane in lanes:
-            self.wake_lane(lane)
+            self.wake_lane(lane, urgent=False)
 
     def wake(self, game_id: int, audiences: tuple[int | None, ...] = SEATS_AND_CHANNEL) -> None:
         """A change to ``game_id`` was stored: its lanes look for new notices."""
         for audience in audiences:
             self.wake_lane(Lane(game_id, audience))
 
-    def wake_lane(self, lane: Lane) -> None:
+    def wake_lane(self, lane: Lane, *, urgent: bool = True) -> None:
+        """Start the lane, or have it look again; a backlog lane woken by a new change
+        stops queueing behind the rest of the backlog."""
         if self._closed:
             return
         run = self._runs.get(lane)
         if run is not None:
             run.again = True
+            run.urgent = run.urgent or urgent
             return
-        run = self._runs[lane] = _LaneRun()
+        run = self._runs[lane] = _LaneRun(urgent)
         self._drained.clear()
         run.task = asyncio.get_running_loop().create_task(
             self._run(lane, run), name=f"delivery lane {lane.game_id}/{lane.audience}"
@@ -145,7 +156,7 @@ class Deliverer:
         the lane sends it its usual way, so the player is told all the same."""
         try:
             async with self._lock(lane):
-                return await self._send_next(lane, sender, merge=True) is not None
+                return await self._send_next(lane, sender) is not None
         except Undeliverable:
             return False
         except Exception:
@@ -163,8 +174,8 @@ class Deliverer:
             while True:
                 run.again = False
                 try:
-                    async with self._slots, self._lock(lane):
-                        sent = await self._send_or_retire(lane)
+                    async with self._lock(lane):
+                        sent = await self._send_or_retire(lane, run)
                 except asyncio.CancelledError:
                     raise
                 except Exception as error:
@@ -189,10 +200,10 @@ class Deliverer:
             if not self._runs:
                 self._drained.set()
 
-    async def _send_or_retire(self, lane: Lane) -> Parcel | None:
+    async def _send_or_retire(self, lane: Lane, run: _LaneRun) -> Parcel | None:
         """Send the lane's next message; retire it with one log line if it can never go."""
         try:
-            return await self._send_next(lane, self.transport.send, merge=True)
+            return await self._send_next(lane, self.transport.send, run)
         except Undeliverable as refused:
             parcel = await self.outbox.claim(lane)
             if parcel is None:
@@ -208,14 +219,30 @@ class Deliverer:
             await self.outbox.release(parcel)
             return parcel
 
-    async def _send_next(self, lane: Lane, sender: Sender, *, merge: bool) -> Parcel | None:
-        parcel = await self.outbox.claim(lane, merge=merge)
+    async def _send_next(
+        self, lane: Lane, sender: Sender, run: _LaneRun | None = None
+    ) -> Parcel | None:
+        """Claim, build and send the lane's next message, then release it.
+
+        A lane first waits for Discord to have room (so the board is rendered when it can
+        be sent, not before a wait), then, unless urgent, for one of the few sending slots
+        a backlog shares. What came meanwhile joins the channel's claim: its live message
+        then shows the newest board.
+        """
+        parcel = await self.outbox.claim(lane)
         if parcel is None:
             return None
         report = await self.referee.parcel_report(parcel)
-        if report is not None:
-            await sender(report, parcel)
-        await self.outbox.release(parcel)
+        if run is not None and report is not None and await self.transport.ready(report):
+            parcel = await self.outbox.claim(lane)
+            if parcel is None:
+                return None
+            report = await self.referee.parcel_report(parcel)
+        slot = self._slots if run is not None and not run.urgent else contextlib.nullcontext()
+        async with slot:
+            if report is not None:
+                await sender(report, parcel)
+            await self.outbox.release(parcel)
         return parcel
 
     def _lock(self, lane: Lane) -> asyncio.Lock:

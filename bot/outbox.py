@@ -72,10 +72,11 @@ class Parcel:
     def nonce(self) -> str:
         """Names this message for Discord, so a resent copy is dropped (at most 25 chars).
 
-        Made of the game's id, the audience and the ply: nothing secret.
+        Made of the game's id, the audience and the first ply, which stays the same while
+        a channel's claim grows: nothing secret.
         """
         audience = "c" if self.audience is None else str(self.audience)
-        return f"{self.game_id}.{audience}.{self.last_ply}"
+        return f"{self.game_id}.{audience}.{self.plies[0]}"
 
 
 class Outbox(Protocol):
@@ -88,9 +89,9 @@ class Outbox(Protocol):
     async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
         """The lane's next message: notices claimed before (a retry) or its oldest ones.
 
-        With ``merge`` a backlog goes as one message within ``MERGED_TEXT_BUDGET``; the
-        channel's claim takes every waiting notice, since its live message shows only the
-        newest. None when nothing waits.
+        With ``merge`` a backlog goes as one message within ``MERGED_TEXT_BUDGET``. The
+        channel's claim takes every waiting notice, and grows with what arrives before it
+        is released, since its live message shows only the newest. None when nothing waits.
         """
         ...
 
@@ -166,18 +167,21 @@ class SqliteOutbox:
 
     async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
         code = audience_code(lane.audience)
+        channel = lane.audience is None
         async with self._transaction():
             rows = await self._lane_rows(lane, claimed=True)
-            if not rows:
+            if not rows or channel:
                 waiting = await self._lane_rows(lane, claimed=False)
-                rows = _first_message(waiting, channel=lane.audience is None, merge=merge)
-                if not rows:
-                    return None
-                await self._db.execute(
-                    "UPDATE notices SET claimed = 1"
-                    " WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
-                    (lane.game_id, code, rows[0][0], rows[-1][0]),
-                )
+                taken = _first_message(waiting, channel=channel, merge=merge)
+                if taken:
+                    await self._db.execute(
+                        "UPDATE notices SET claimed = 1"
+                        " WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
+                        (lane.game_id, code, taken[0][0], taken[-1][0]),
+                    )
+                rows += taken
+            if not rows:
+                return None
         return Parcel(
             lane,
             tuple(row[0] for row in rows),

@@ -349,6 +349,8 @@ class Repository(Protocol):
 
     async def active_games_in(self, guild_id: int) -> list[GameRecord]: ...
 
+    async def active_players(self) -> list[int]: ...
+
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None: ...
 
     async def saved_setup(self, user_id: int, game: str, name: str) -> str | None: ...
@@ -648,6 +650,14 @@ class SqliteRepository:
         return await self._games(
             "SELECT * FROM games WHERE status = 'active' AND guild_id = ? ORDER BY id", guild_id
         )
+
+    async def active_players(self) -> list[int]:
+        """Everyone seated at a running game, each once."""
+        rows = await self._rows(
+            "SELECT seat0_id FROM games WHERE status = 'active'"
+            " UNION SELECT seat1_id FROM games WHERE status = 'active'"
+        )
+        return [row[0] for row in rows]
 
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
         """Keep a player's setup under a name, replacing one saved before under that name."""

@@ -9,6 +9,7 @@ What Discord refuses for good is reported as ``Undeliverable`` for the deliverer
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import Any
@@ -30,6 +31,8 @@ log = logging.getLogger("referee.courier")
 
 CANNOT_DM = 50007
 UNKNOWN_MESSAGE = 10008
+LIVE_EDIT_ROUTE = "PATCH /channels/{channel_id}/messages/{message_id}"
+"""discord.py's key for the route of live message edits."""
 REFUSED_FOR_GOOD = {
     10003: "unknown channel",
     10013: "unknown user",
@@ -73,6 +76,39 @@ class Courier:
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
+
+    async def ready(self, report: Report) -> bool:
+        """Wait while Discord's bucket for the live message's edits in its channel is empty.
+
+        discord.py would wait too, but after the board was rendered, so the edit would land
+        with the board of before the wait. The bucket is as discord.py last read it from
+        Discord's rate-limit headers; nothing known means no wait. DMs wait in discord.py.
+        """
+        (notice,) = report.notices
+        game = report.game
+        if notice.audience is not None or game.public_message_id is None:
+            return False
+        waited = False
+        while (pause := self.room_in(LIVE_EDIT_ROUTE, game.channel_id)) > 0:
+            waited = True
+            await asyncio.sleep(pause)
+        return waited
+
+    def room_in(self, route_key: str, major: int) -> float:
+        """Seconds until discord.py's bucket for a route and channel has room again.
+
+        This reads discord.py's own rate-limit state (``HTTPClient._buckets``), filled from
+        the headers of Discord's answers; if a release of discord.py stores it otherwise,
+        nothing is found and no wait happens, so delivery stays correct, one edit later.
+        """
+        http = self.bot.http
+        bucket_hash = getattr(http, "_bucket_hashes", {}).get(route_key)
+        bucket = getattr(http, "_buckets", {}).get(f"{bucket_hash or route_key}:{major}")
+        remaining = getattr(bucket, "remaining", 1)
+        expires = getattr(bucket, "expires", None)
+        if not isinstance(expires, float) or not isinstance(remaining, int) or remaining > 0:
+            return 0.0
+        return max(0.0, expires - asyncio.get_running_loop().time())
 
     async def send(self, report: Report, parcel: Parcel) -> None:
         """Send a parcel's notice, rendering its board now; refusals for good are raised as

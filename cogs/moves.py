@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 
 import discord
 from discord import app_commands
@@ -11,15 +13,20 @@ from discord.ext import commands
 from bot.client import RefereeBot
 from bot.deliverer import SEATS_AND_CHANNEL
 from bot.games import ENGINES
+from bot.games.grid import shorten
 from bot.outbox import Lane
 from bot.presenter import present
 from bot.referee import Report
 from cogs.buttons import BoardButton, MoveButton
 from cogs.courier import Courier, as_file
-from cogs.replies import answering_errors, deferred_if_slow, tell
+from cogs.replies import answering_errors, deferred_if_slow, nobody_asked, tell
+
+log = logging.getLogger("referee.moves")
 
 GAME_OPTION = "Game number, when you play several (like 12)"
 COUNTED = "Your move counted; your board follows by direct message."
+MISSED_DMS = 20
+"""Direct messages read per player at start: more than anyone sends while waiting."""
 HELP_WORDS = {"help", "rules", "?", "/help"}
 
 
@@ -27,6 +34,10 @@ class Moves(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self.courier = Courier(bot)
+        self._caught_up = asyncio.Event()
+        self._read_at_start: set[int] = set()
+        """Messages read from history at start, which the gateway may also bring."""
+        self._catching_up: asyncio.Task[None]
 
     # -- DM text ------------------------------------------------------------------------------
 
@@ -35,16 +46,78 @@ class Moves(commands.Cog):
         """Every DM from a person is a move (or a question) for one of their games."""
         if message.guild is not None or message.author.bot:
             return
+        await self._caught_up.wait()  # what came while the bot was down goes first
+        if message.id in self._read_at_start:
+            return
+        await self.handle_dm(message)
+
+    async def cog_load(self) -> None:
+        self._catching_up = asyncio.get_running_loop().create_task(
+            self._read_missed_dms(), name="reading missed direct messages"
+        )
+
+    async def cog_unload(self) -> None:
+        self._catching_up.cancel()
+
+    async def _read_missed_dms(self) -> None:
+        """At start: act on what players of running games sent while the bot was down.
+
+        Each player's DM channel is read after the newest message the bot handled, oldest
+        first; a move is played as if it had just arrived, and what cannot be taken is
+        answered as such. Players who never wrote to the bot have nothing to catch up.
+        """
+        try:
+            for user_id in await self.bot.repository.active_players():
+                async with answering_errors(nobody_asked, f"reading missed DMs of {user_id}"):
+                    await self._read_missed_dms_of(user_id)
+        finally:
+            self._caught_up.set()
+
+    async def _read_missed_dms_of(self, user_id: int) -> None:
+        last = await self.bot.repository.inbox.last_read(user_id)
+        if last is None:
+            return
+        try:
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            missed = [
+                message
+                async for message in channel.history(
+                    after=discord.Object(last), oldest_first=True, limit=MISSED_DMS
+                )
+                if message.author.id == user_id
+            ]
+        except discord.HTTPException as error:  # the player left, or Discord is unwell
+            log.warning("cannot read the direct messages of a player (Discord %s)", error.code)
+            return
+        for message in missed:
+            self._read_at_start.add(message.id)
+            log.info("reading a direct message sent while the bot was down")
+            await self.handle_dm(message, missed=True)
+
+    async def handle_dm(self, message: discord.Message, *, missed: bool = False) -> None:
+        """A move or a question by DM; the message is then marked read for good."""
+        channel = message.channel
         text = message.content.strip()
-        if not text:
-            await message.channel.send(
-                "Send your move as text; `help` shows how moves are written in your game."
-            )
-            return
-        if text.lower() in HELP_WORDS:
-            await message.channel.send((await self.bot.referee.help(message.author.id))[:2000])
-            return
-        async with answering_errors(message.channel.send, f"DM move by {message.author.id}"):
+        try:
+            if not text:
+                await channel.send(
+                    "Send your move as text; `help` shows how moves are written in your game."
+                )
+            elif text.lower() in HELP_WORDS:
+                await channel.send((await self.bot.referee.help(message.author.id))[:2000])
+            else:
+                await self._play_dm(message, text, missed=missed)
+        finally:
+            with contextlib.suppress(Exception):  # at worst the message is read again
+                await self.bot.repository.inbox.mark_read(message.author.id, message.id)
+
+    async def _play_dm(self, message: discord.Message, text: str, *, missed: bool) -> None:
+        async def reply(said: str) -> None:
+            if missed:
+                said = f"While I was away you wrote `{shorten(text)}`; it was not taken: {said}"
+            await message.channel.send(said[:2000])
+
+        async with answering_errors(reply, f"DM move by {message.author.id}"):
             report = await self.bot.referee.act(message.author.id, text)
             if report.stored:
                 self.bot.deliverer.wake(report.game.id)

@@ -46,14 +46,12 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
 
 
 @asynccontextmanager
-async def deferred_if_slow(
-    interaction: discord.Interaction, after: float = DEFER_AFTER
-) -> AsyncIterator[None]:
-    """Run a command's work; if no answer went out within ``after`` seconds, defer it
-    (Discord shows "thinking...") so the answer may follow for up to 15 minutes."""
+async def deferred_if_slow(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Run a command's work; if no answer went out within ``DEFER_AFTER`` seconds, defer
+    it (Discord shows "thinking...") so the answer may follow for up to 15 minutes."""
 
     async def defer_later() -> None:
-        await asyncio.sleep(after)
+        await asyncio.sleep(DEFER_AFTER)
         async with responding(interaction):
             if not interaction.response.is_done():
                 await interaction.response.defer(

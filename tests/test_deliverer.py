@@ -33,6 +33,9 @@ class Transport:
         self.in_flight = 0
         self.most_in_flight = 0
 
+    async def ready(self, report: Report) -> bool:
+        return False
+
     async def send(self, report: Report, parcel: Parcel) -> None:
         self.in_flight += 1
         self.most_in_flight = max(self.most_in_flight, self.in_flight)
