@@ -28,7 +28,18 @@ from bot.games.luzhanqi.board import (
 )
 from bot.games.luzhanqi.pieces import Kind, Piece
 from bot.games.luzhanqi.view import LuzhanqiView
-from renderers.common import COLOURS, Palette, Sprite, encode_png, make_sprite
+from renderers.common import (
+    COLOURS,
+    NO_NAMES,
+    Names,
+    Palette,
+    Sprite,
+    encode_png,
+    face_of,
+    make_sprite,
+    player_label,
+    player_text,
+)
 
 PALETTE = Palette(
     {
@@ -216,17 +227,19 @@ def _highlight(draw: ImageDraw.ImageDraw, view: LuzhanqiView) -> None:
         )
 
 
-def _player(seat: int) -> str:
-    return f"Player {seat + 1}"
+NAME_WIDTH = 190
+"""The most a player's name may take in the header, in px at 22 px."""
 
 
-def _colour_word(view: LuzhanqiView, seat: int) -> str:
+def _who(view: LuzhanqiView, seat: int, names: Names, drawn: bool) -> str:
+    """A seat as the public sees it: its player's name, and the colour once known."""
+    who = player_label(names, seat, 22, NAME_WIDTH)[0] if drawn else player_text(names, seat)
     colour = view.colours[seat]
-    return colour.value.title() if colour else _player(seat)
+    return f"{who} ({colour.value.title()})" if colour else who
 
 
-def status(view: LuzhanqiView) -> str:
-    """The header line from the viewer's side."""
+def status(view: LuzhanqiView, names: Names = NO_NAMES, drawn: bool = False) -> str:
+    """The header line from the viewer's side; ``drawn``: names fitted to the image."""
     seat = view.seat
     if view.phase is Phase.SETUP:
         if seat is None:
@@ -234,7 +247,7 @@ def status(view: LuzhanqiView) -> str:
         return "Waiting for your opponent" if view.ready[seat] else "Deploy, then send ready"
     if view.phase is Phase.PLAY and view.turn is not None:
         if seat is None:
-            return f"{_colour_word(view, view.turn)} to move"
+            return f"{_who(view, view.turn, names, drawn)} to move"
         return "Your move" if view.turn == seat else "Opponent's move"
     outcome = view.outcome
     if outcome is None or outcome.reason is EndReason.ABORTED:
@@ -242,7 +255,7 @@ def status(view: LuzhanqiView) -> str:
     if outcome.winner is None:
         return "Draw"
     if seat is None:
-        return f"{_colour_word(view, outcome.winner)} wins"
+        return f"{_who(view, outcome.winner, names, drawn)} wins"
     return "You win!" if outcome.winner == seat else "You lose"
 
 
@@ -265,7 +278,7 @@ def _footer(view: LuzhanqiView) -> str:
 LEGEND = "Track: railroad   Thin line: road   Circle: camp (safe)   Large rounded: HQ"
 
 
-def render_image(view: LuzhanqiView) -> Image.Image:
+def render_image(view: LuzhanqiView, names: Names = NO_NAMES) -> Image.Image:
     image = _static_layer(view.bottom).copy()
     draw = ImageDraw.Draw(image)
     _highlight(draw, view)
@@ -277,8 +290,16 @@ def render_image(view: LuzhanqiView) -> Image.Image:
     side = "" if view.colour is None else f"You play {view.colour.value.title()}"
     if side:
         PALETTE.text(image, (MARGIN, MARGIN + 46), side, 17, "muted", "background", "ls")
+    header = status(view, names, drawn=True)
     PALETTE.text(
-        image, (WIDTH - MARGIN, MARGIN + 22), status(view), 22, "highlight", "background", "rs"
+        image,
+        (WIDTH - MARGIN, MARGIN + 22),
+        header,
+        22,
+        "highlight",
+        "background",
+        "rs",
+        face_of(header),
     )
     footer_y = BOARD_TOP + BOARD_HEIGHT + AXIS + 14
     PALETTE.text(image, (MARGIN, footer_y), _footer(view), 17, "text", "background", "lm")
@@ -286,17 +307,17 @@ def render_image(view: LuzhanqiView) -> Image.Image:
     return image
 
 
-def render(view: LuzhanqiView) -> bytes:
-    """PNG bytes of the board; the same view always gives the same bytes."""
-    return encode_png(render_image(view))
+def render(view: LuzhanqiView, names: Names = NO_NAMES) -> bytes:
+    """PNG bytes of the board; the same view and names always give the same bytes."""
+    return encode_png(render_image(view, names))
 
 
-def alt_text(view: LuzhanqiView) -> str:
+def alt_text(view: LuzhanqiView, names: Names = NO_NAMES) -> str:
     """A short description for screen readers: whose view, the status, the pieces' count."""
     parts = [f"Luzhanqi board ({view.variant})."]
     if view.colour is not None:
         parts.append(f"You play {view.colour.value.title()}, drawn at the bottom.")
-    parts.append(status(view) + ".")
+    parts.append(status(view, names) + ".")
     for colour in Colour:
         count = sum(1 for p in view.pieces if p is not None and p.colour is colour)
         parts.append(f"{colour.value.title()} pieces on the board: {count}.")

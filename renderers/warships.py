@@ -21,7 +21,16 @@ from bot.games.grid import Cell, cell_name, column_letter
 from bot.games.warships import board
 from bot.games.warships.units import Kind
 from bot.games.warships.view import TokenView, WarshipsView
-from renderers.common import COLOURS, Palette, encode_png
+from renderers.common import (
+    COLOURS,
+    NO_NAMES,
+    Names,
+    Palette,
+    encode_png,
+    face_of,
+    player_label,
+    player_text,
+)
 
 PALETTE = Palette(
     {
@@ -215,13 +224,24 @@ def _last(draw: ImageDraw.ImageDraw, view: WarshipsView, turned: bool) -> None:
         draw.line((x0 + 9, y1 - 9, x1 - 9, y0 + 9), fill=PALETTE["accent"], width=3)
 
 
-def status(view: WarshipsView) -> str:
-    """Whose move it is, as the image's audience sees it."""
+NAME_WIDTH = 180
+"""The most a player's name may take in the status line, in px."""
+
+
+def _side(view: WarshipsView, seat: int, names: Names, drawn: bool) -> str:
+    """A seat as the public sees it: its player's name and its shore."""
+    shore = "South" if seat == view.south else "North"
+    who = player_label(names, seat, 15, NAME_WIDTH)[0] if drawn else player_text(names, seat)
+    return f"{who} ({shore})"
+
+
+def status(view: WarshipsView, names: Names = NO_NAMES, drawn: bool = False) -> str:
+    """Whose move it is, as the image's audience sees it; ``drawn``: names fitted to it."""
     if view.outcome is not None:
         if view.outcome.winner is None:
             return "Game over: no winner. All tokens revealed."
         if view.seat is None:
-            side = "South" if view.outcome.winner == view.south else "North"
+            side = _side(view, view.outcome.winner, names, drawn)
             return f"Game over: {side} won. All tokens revealed."
         return (
             "You won! All tokens revealed."
@@ -236,10 +256,10 @@ def status(view: WarshipsView) -> str:
             if view.seat in view.movers
             else ("Setup confirmed; waiting for your opponent.")
         )
-    side = "South" if view.turn == view.south else "North"
+    side = _side(view, view.turn, names, drawn) if view.turn is not None else ""
     offer = ""
     if view.draw_offer is not None:
-        offerer = "South" if view.draw_offer == view.south else "North"
+        offerer = _side(view, view.draw_offer, names, drawn)
         if view.seat is not None:
             offerer = "You" if view.draw_offer == view.seat else "Your opponent"
         offer = f" {offerer} offered a draw."
@@ -280,7 +300,7 @@ def _footer(image: Image.Image, view: WarshipsView) -> None:
     PALETTE.text(image, (WIDTH - MARGIN, MARGIN + 4), rules, 12, "muted", "background", "ra")
 
 
-def render_image(view: WarshipsView) -> Image.Image:
+def render_image(view: WarshipsView, names: Names = NO_NAMES) -> Image.Image:
     turned = _turned(view)
     image = _board_layer(turned).copy()
     draw = ImageDraw.Draw(image)
@@ -291,21 +311,23 @@ def render_image(view: WarshipsView) -> Image.Image:
         _neutral_count(image, draw, token, turned)
     _last(draw, view, turned)
     PALETTE.text(image, (MARGIN, MARGIN + 2), "Warships", 18, "text", "background")
-    PALETTE.text(image, (MARGIN, MARGIN + 24), status(view), 13, "accent", "background")
+    line = status(view, names, drawn=True)
+    PALETTE.text(image, (MARGIN, MARGIN + 24), line, 13, "accent", "background", face=face_of(line))
     _footer(image, view)
     return image
 
 
-def render(view: WarshipsView) -> bytes:
-    return encode_png(render_image(view))
+def render(view: WarshipsView, names: Names = NO_NAMES) -> bytes:
+    """PNG bytes of the board; the same view and names always give the same bytes."""
+    return encode_png(render_image(view, names))
 
 
-def alt_text(view: WarshipsView) -> str:
+def alt_text(view: WarshipsView, names: Names = NO_NAMES) -> str:
     """A short description for screen readers; the full text twin is ``view.text()``."""
     own = [t for t in view.tokens if view.seat is not None and t.owner == view.seat]
     enemy = [t for t in view.tokens if view.seat is None or t.owner != view.seat]
     known = sum(1 for t in enemy if t.kind is not None and t.kind is not Kind.BATTERY)
-    parts = [f"Warships board. {status(view)}"]
+    parts = [f"Warships board. {status(view, names)}"]
     if view.seat is not None:
         parts.append(f"You have {len(own)} tokens on the board.")
     parts.append(

@@ -132,9 +132,13 @@ def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
 # -- non-interference (section 9) -------------------------------------------------------------
 
 
-def shown_to(state: LuzhanqiState, audience: int | None) -> tuple[object, str, bytes]:
+NAMES = ("Zoë \u202eevil", "Борис")
+"""Display names drawn on the images; names are public, and must not open a side door."""
+
+
+def shown_to(state: LuzhanqiState, audience: int | None) -> tuple[object, ...]:
     view = E.view(state, audience)
-    return view, alt_text(view), render(view)
+    return view, view.text(), alt_text(view, NAMES), render(view, NAMES)
 
 
 def disguise(state: LuzhanqiState, hidden: int, rng: random.Random) -> LuzhanqiState:

@@ -331,3 +331,31 @@ def test_renderers_import_only_the_engines_pillow_and_the_standard_library() -> 
                 root = name.split(".")[0]
                 allowed = root in sys.stdlib_module_names or root in ("PIL", "renderers")
                 assert allowed or name.startswith("bot.games"), f"{path.name} imports {name}"
+
+
+# -- players' names ---------------------------------------------------------------------------
+
+NAMES = ("Admiral Zoë", "Борис")
+
+
+def test_public_boards_name_the_players_and_private_ones_are_unchanged() -> None:
+    for name in ("setup-public-10x10", "mid-public-10x10", "finished-public-10x10"):
+        view = CASES[name]
+        named = render(view, NAMES)
+        OUTPUT.mkdir(exist_ok=True)
+        (OUTPUT / f"seabattle-{name}-named.png").write_bytes(named)
+        assert named != render(view) and len(named) < SIZE_LIMIT
+        geo = layout_for(view)
+        left, top = geo.grids[0]
+        title = (left, top - 70, left + geo.grid_span, top - 30)
+        assert _rgb(named).crop(title).tobytes() != _rgb(render(view)).crop(title).tobytes()
+        text = alt_text(view, NAMES)
+        assert "Admiral Zoë's fleet" in text and "Борис's fleet" in text
+        assert "Player 1" not in text
+    seat = CASES["mid-seat-10x10"]
+    assert render(seat, NAMES) == render(seat)
+
+
+def test_a_name_no_font_draws_is_shown_as_the_seat() -> None:
+    view = CASES["mid-public-10x10"]
+    assert render(view, ("王小明", "")) == render(view)
