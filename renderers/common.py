@@ -72,6 +72,7 @@ def font(size: int, face: Face = "sans") -> ImageFont.FreeTypeFont:
     return loaded
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, face: Face = "sans") -> int:
     """The advance width of ``text``, for centring and right-aligning."""
     with FREETYPE_LOCK:
@@ -115,7 +116,7 @@ def drawable_name(name: str, fallback: str, size: int, width: int) -> tuple[str,
     accent no face has is drawn without it; symbols and emoji
     no bundled face draws are left out; a name with letters no face draws (a script the
     bot ships no font for) gives way to ``fallback`` ("Player 1") rather than to boxes.
-    A name too long for ``width`` is cut, ending in "…".
+    A name too long for ``width`` is cut, ending in "…" (or "..." in the ``glyphs`` face).
     """
     text = unicodedata.normalize("NFC", name)
     text = "".join(_folded(char) for char in text if unicodedata.category(char)[0] != "C")
@@ -126,9 +127,10 @@ def drawable_name(name: str, fallback: str, size: int, width: int) -> tuple[str,
     if face is None or not any(char.isalnum() for char in text):
         return fallback, "sans"
     if text_width(text, size, face) > width:
-        while text and text_width(text + "…", size, face) > width:
+        ellipsis = "…" if face == "sans" else "..."  # the CJK face centres its "…"
+        while text and text_width(text + ellipsis, size, face) > width:
             text = text[:-1]
-        text = text.rstrip() + "…"
+        text = text.rstrip() + ellipsis
     return text, face
 
 

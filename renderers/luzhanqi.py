@@ -256,15 +256,23 @@ def _name_line(
     )
 
 
-def _draw_piece(image: Image.Image, where: Station, piece: Piece, bottom: Colour) -> None:
-    x, y = centre_of(where, bottom)
-    _token(piece).stamp(image, (x, y))
+@lru_cache(maxsize=128)
+def _labelled_token(piece: Piece) -> Sprite:
+    """A board token with its labels drawn in: one paste per piece on every render."""
+    blank = _token(piece)
+    image = blank.image.copy()
     fill, _ = _token_colours(piece)
+    x, y = TOKEN[0] // 2, TOKEN[1] // 2
     if piece.kind is not None and piece.face_up:
         _name_line(image, (x, y - 8), piece.kind, 20, fill)
         PALETTE.text(image, (x, y + 13), piece.kind.short, 13, "text", fill, "mm")
     elif not piece.face_up:
         PALETTE.text(image, (x, y + 1), "?", 20, "text", fill, "mm")
+    return Sprite(image, blank.mask, blank.offset)
+
+
+def _draw_piece(image: Image.Image, where: Station, piece: Piece, bottom: Colour) -> None:
+    _labelled_token(piece).stamp(image, centre_of(where, bottom))
 
 
 def _highlight(draw: ImageDraw.ImageDraw, view: LuzhanqiView) -> None:

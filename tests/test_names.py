@@ -65,3 +65,9 @@ def test_a_long_name_is_cut_to_the_width_with_an_ellipsis() -> None:
     text, face = drawable_name("Bartholomew the Magnificent", "Player 1", 20, 120)
     assert text.endswith("…") and text.startswith("Barth")
     assert text_width(text, 20, face) <= 120
+
+
+def test_a_long_name_in_the_bundled_face_ends_in_plain_dots() -> None:
+    text, face = drawable_name("Бартоломей Великолепный", "Player 1", 20, 120)
+    assert face == "glyphs" and text.endswith("...") and text.startswith("Барт")
+    assert text_width(text, 20, face) <= 120

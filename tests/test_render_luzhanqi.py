@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import random
-from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw
@@ -22,8 +21,8 @@ from renderers import luzhanqi as module
 from renderers.common import Face, can_draw, font
 from renderers.luzhanqi import PALETTE, alt_text, centre_of, render, render_image
 from tests.luzhanqi_positions import CLASSIC, ENGINE, FLIP, play, position
+from tests.samples import save_sample
 
-OUTPUT = Path(__file__).parent / "output"
 SIZE_LIMIT = 60_000
 
 DUEL = """
@@ -68,14 +67,14 @@ def samples() -> dict[str, LuzhanqiView]:
 def test_valid_png_under_the_size_limit_and_deterministic(name: str) -> None:
     view = samples()[name]
     png = render(view)
-    OUTPUT.mkdir(exist_ok=True)
-    (OUTPUT / f"luzhanqi-{name}.png").write_bytes(png)
+    save_sample(f"luzhanqi-{name}", png)
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.mode == "P"
     assert image.size == (module.WIDTH, module.HEIGHT)
     assert len(png) < SIZE_LIMIT
     module._static_layer.cache_clear()
     module._token.cache_clear()
+    module._labelled_token.cache_clear()
     assert render(view) == png
 
 
@@ -255,5 +254,4 @@ def test_the_header_names_the_players() -> None:
     assert render(public, names) != render(public)
     assert "Zoë (Red) to move" in alt_text(public, names)
     assert "Your opponent is Борис." in alt_text(ENGINE.view(state, 0), names)
-    OUTPUT.mkdir(exist_ok=True)
-    (OUTPUT / "luzhanqi-named-public.png").write_bytes(render(public, names))
+    save_sample("luzhanqi-named-public", render(public, names))

@@ -26,9 +26,9 @@ from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark, SeaBattleView
 from renderers import seabattle as render_module
 from renderers.seabattle import PALETTE, alt_text, layout_for, panel_fields, render
+from tests.samples import save_sample
 
 ENGINE = ENGINES["seabattle"]
-OUTPUT = Path(__file__).parent / "output"
 SIZE_LIMIT = 60_000
 
 
@@ -118,8 +118,7 @@ def _find(view: SeaBattleView, panel: int, wanted: Mark) -> Cell:
 def test_valid_png_of_expected_size_under_limit(name: str) -> None:
     view = CASES[name]
     png = render(view)
-    OUTPUT.mkdir(exist_ok=True)
-    (OUTPUT / f"seabattle-{name}.png").write_bytes(png)
+    save_sample(f"seabattle-{name}", png)
     with Image.open(io.BytesIO(png)) as image:
         assert image.format == "PNG"
         image.verify()
@@ -301,7 +300,7 @@ def test_custom_board_sizes_render(size: int) -> None:
     state = ENGINE.act(state, state.turn, "B2").state
     view = ENGINE.view(state, 0)
     png = render(view)
-    (OUTPUT / f"seabattle-custom-{size}x{size}.png").write_bytes(png)
+    save_sample(f"seabattle-custom-{size}x{size}", png)
     assert _rgb(png).size == (layout_for(view).width, layout_for(view).height)
     assert len(png) < SIZE_LIMIT
 
@@ -342,8 +341,7 @@ def test_public_boards_name_the_players_and_private_ones_are_unchanged() -> None
     for name in ("setup-public-10x10", "mid-public-10x10", "finished-public-10x10"):
         view = CASES[name]
         named = render(view, NAMES)
-        OUTPUT.mkdir(exist_ok=True)
-        (OUTPUT / f"seabattle-{name}-named.png").write_bytes(named)
+        save_sample(f"seabattle-{name}-named", named)
         assert named != render(view) and len(named) < SIZE_LIMIT
         geo = layout_for(view)
         left, top = geo.grids[0]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 from PIL import Image
 
@@ -28,10 +27,10 @@ from renderers.warships import (
     render_image,
 )
 from renderers.warships import status as drawing_status
+from tests.samples import save_sample
 from tests.warships_positions import ENGINE as E
 from tests.warships_positions import f, position, random_game
 
-SAMPLES = Path(__file__).parent / "output"
 BUDGET = 60_000
 
 
@@ -45,8 +44,7 @@ def _crop(view: WarshipsView, name: str) -> bytes:
 
 def _sample(name: str, view: WarshipsView) -> bytes:
     png = render(view)
-    SAMPLES.mkdir(parents=True, exist_ok=True)
-    (SAMPLES / f"warships-{name}.png").write_bytes(png)
+    save_sample(f"warships-{name}", png)
     return png
 
 
@@ -161,8 +159,7 @@ def test_losses_of_hidden_type_are_written_in_words() -> None:
 def test_the_public_board_names_the_players() -> None:
     view = E.view(position(DUEL), None)
     named = render(view, ("Zoë", "Борис"))
-    SAMPLES.mkdir(parents=True, exist_ok=True)
-    (SAMPLES / "warships-named-public.png").write_bytes(named)
+    save_sample("warships-named-public", named)
     assert named != render(view)
     assert "Zoë (South) to move." in drawing_status(view, ("Zoë", "Борис"))
     seat = E.view(position(DUEL), 0)
