@@ -17,6 +17,7 @@ channel get the same bytes.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -303,6 +304,12 @@ def render_image(view: MarineView) -> Image.Image:
 
 
 def render(view: MarineView) -> bytes:
+    """The board's PNG; one move's three images (both players, the channel) are drawn once."""
+    return _png(replace(view, seat=None))
+
+
+@lru_cache(maxsize=4)
+def _png(view: MarineView) -> bytes:
     return encode_png(render_image(view))
 
 
