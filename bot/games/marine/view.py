@@ -157,7 +157,7 @@ def diagram(at: dict[Point, Piece]) -> list[str]:
         if va == vb:
             put((ua + 8) * SCALE + 3, y, "-" * ((ub - ua) * SCALE - 3))
         else:
-            x = round(((ua + ub) / 2 + 8) * SCALE) + 1
+            x = int(((ua + ub) / 2 + 8) * SCALE + 1)
             put(x, y + 1, "\\" if ub > ua else "/")
     for corner in board.CORNERS:
         u, v = board.position_of(corner)
