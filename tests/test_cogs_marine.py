@@ -54,7 +54,7 @@ async def test_a_whole_game_by_dm_and_move_with_one_board_for_everyone(
     state = state_of(game)
     by_id = {alice.id: alice, bob.id: bob}
     south, north = by_id[game.seats[state.south]], by_id[game.seats[1 - state.south]]
-    assert "no setup" in (driver.dms_to(alice)[-1].content or "")
+    assert "There is no setup" in (driver.dms_to(alice)[-1].content or "")
 
     # Out of turn and bad notation: a clear sentence, and nothing changes.
     seq = driver.server.last_seq

@@ -125,9 +125,10 @@ class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
 
     def setup_instructions(self, rules: MarineRules) -> str:
         return (
-            "The Marine Game has no setup: South moves first from the bottom of the board. "
-            "Write moves like `46-41` (cruiser or destroyer, corner to corner) or `R-O` "
-            "(U-boat, hex to hex); `/rules` has the full rules."
+            "There is no setup. South, at the bottom of the board, moves first: if it is your "
+            "move now, you are South; otherwise you are North, at the top. Write moves like "
+            "`46-41` (cruiser or destroyer, corner to corner) or `R-O` (U-boat, hex to hex); "
+            "`/rules` has the full rules."
         )
 
     def rules_from_json(self, data: Mapping[str, Any]) -> MarineRules:

@@ -119,7 +119,8 @@ def _news(seat: int, piece: Piece, last: LastMove) -> list[Event]:
     side = SIDE_NAMES[piece.side]
 
     def lost(pieces: list[Piece], owner: str) -> str:
-        return ", ".join(f"{owner} {p.kind.noun} {where(p.point)}" for p in pieces)
+        names = [f"{owner} {p.kind.noun} {where(p.point)}" for p in pieces]
+        return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
     mine = f"You moved your {noun} {route}."
     theirs = f"Your opponent moved their {noun} {route}."
