@@ -131,6 +131,8 @@ def test_corrupted_json_is_refused() -> None:
         lambda d: d.__setitem__("draw_offer", 3),
         lambda d: d["last"].__setitem__("end", "Z"),
         lambda d: d.__setitem__("south", True),
+        lambda d: d["last"].__setitem__("side", 1 - d["last"]["side"]),
+        lambda d: d["last"].__setitem__("kind", "U" if d["last"]["kind"] != "U" else "C"),
     )
     for edit in edits:
         copy: dict[str, Any] = json.loads(json.dumps(data))

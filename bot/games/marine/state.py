@@ -193,3 +193,10 @@ def validate(state: MarineState) -> None:
             raise CorruptStateError("The stored last move is off the board.")
         if last.taken and state.losses[-len(last.taken) :] != last.taken:
             raise CorruptStateError("The stored last move took pieces the losses do not list.")
+        if last.side != (state.plies - 1) % 2:  # South makes the odd plies
+            raise CorruptStateError("The stored last move was made out of turn.")
+        mover = state.at.get(last.end)
+        died = any(p.side == last.side for p in last.taken)
+        arrived = mover is not None and (mover.side, mover.kind) == (last.side, last.kind)
+        if arrived == died:
+            raise CorruptStateError("The stored last move does not fit the board.")
