@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -25,6 +26,8 @@ log = logging.getLogger("referee.moves")
 
 GAME_OPTION = "Game number, when you play several (like 12)"
 COUNTED = "Your move counted; your board follows by direct message."
+CATCH_UP_ATTEMPTS = 5
+"""Tries to read a player's missed messages while Discord answers 5xx or 429."""
 MISSED_DMS = 20
 """Direct messages read per player at start: more than anyone sends while waiting."""
 HELP_WORDS = {"help", "rules", "?", "/help"}
@@ -77,18 +80,26 @@ class Moves(commands.Cog):
         last = await self.bot.repository.inbox.last_read(user_id)
         if last is None:
             return
-        try:
-            channel = await self.bot.create_dm(discord.Object(user_id))
-            missed = [
-                message
-                async for message in channel.history(
-                    after=discord.Object(last), oldest_first=True, limit=MISSED_DMS
-                )
-                if message.author.id == user_id
-            ]
-        except discord.HTTPException as error:  # the player left, or Discord is unwell
-            log.warning("cannot read the direct messages of a player (Discord %s)", error.code)
-            return
+        for attempt in range(CATCH_UP_ATTEMPTS):
+            try:
+                channel = await self.bot.create_dm(discord.Object(user_id))
+                missed = [
+                    message
+                    async for message in channel.history(
+                        after=discord.Object(last), oldest_first=True, limit=MISSED_DMS
+                    )
+                    if message.author.id == user_id
+                ]
+                break
+            except (discord.HTTPException, aiohttp.ClientError) as error:
+                status = getattr(error, "status", 500)
+                if (status < 500 and status != 429) or attempt == CATCH_UP_ATTEMPTS - 1:
+                    log.warning(  # the player left, or Discord stayed unwell
+                        "cannot read the direct messages of a player (Discord %s)",
+                        getattr(error, "code", status),
+                    )
+                    return
+                await asyncio.sleep(0.5 * 2**attempt)
         for message in missed:
             self._read_at_start.add(message.id)
             log.info("reading a direct message sent while the bot was down")

@@ -8,6 +8,7 @@ audience once and in order, whatever fails and however often.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 import pytest
@@ -32,6 +33,9 @@ class Transport:
         """Audiences Discord refuses for good."""
         self.in_flight = 0
         self.most_in_flight = 0
+        self.meet = 1
+        """Each send waits (up to a second) until this many are in flight at once."""
+        self._met = asyncio.Event()
 
     async def ready(self, report: Report) -> bool:
         return False
@@ -39,7 +43,11 @@ class Transport:
     async def send(self, report: Report, parcel: Parcel) -> None:
         self.in_flight += 1
         self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        if self.in_flight >= self.meet:
+            self._met.set()
         try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._met.wait(), 1.0)
             await asyncio.sleep(0.005)
             if parcel.audience in self.refused:
                 raise Undeliverable("50007 cannot send messages to this user")
@@ -126,6 +134,7 @@ async def test_the_three_audiences_of_a_move_are_sent_side_by_side(
     repo: SqliteRepository, referee: Referee
 ) -> None:
     transport = Transport()
+    transport.meet = 3  # one lane after another would never have three in flight
     deliverer = Deliverer(repo.outbox, referee, transport, backoff=QUICK)
     game_id = await moves(referee, 0)
     deliverer.wake(game_id)

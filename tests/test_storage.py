@@ -591,7 +591,7 @@ async def test_a_version_1_database_is_brought_up_to_date_and_keeps_its_rows(pat
     assert 1 + len(MIGRATIONS) == SCHEMA_VERSION
 
 
-async def test_a_version_5_outbox_moves_to_per_audience_notices_and_keeps_the_end_final(
+async def test_a_version_6_outbox_moves_to_per_audience_notices_and_keeps_the_end_final(
     path: Path,
 ) -> None:
     """What an older bot left undelivered is delivered by the new one, per audience, and a
@@ -599,9 +599,9 @@ async def test_a_version_5_outbox_moves_to_per_audience_notices_and_keeps_the_en
     path.parent.mkdir(parents=True)
     with sqlite3.connect(path) as old:
         old.executescript(SCHEMA)
-        for step in MIGRATIONS[:4]:
+        for step in MIGRATIONS[:5]:
             old.executescript(step)
-        old.execute("PRAGMA user_version = 5")
+        old.execute("PRAGMA user_version = 6")
         for game_id, status, ply in ((1, "active", 3), (2, "finished", 7)):
             old.execute(
                 "INSERT INTO games (id, game, rules, seed, channel_id, seat0_id, seat1_id,"

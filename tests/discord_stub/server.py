@@ -998,6 +998,10 @@ class FakeDiscord:
                 response.headers.update(limited)
             except _ApiError as error:
                 response = _json_response(error.status, error.body())
+            except ConnectionResetError:
+                # The client went away mid-request (a killed bot): nobody reads an answer.
+                self.requests.append(RequestRecord(request.method, path, 499))
+                return _json_response(400, {"code": 0, "message": "client gone"})
             except Exception:
                 # A bug in the fake must fail the test loudly, but a 5xx would make
                 # discord.py retry for seconds first, so answer 400 and record it.
