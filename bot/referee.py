@@ -540,8 +540,15 @@ class Referee:
         return tuple(await self.repository.records.results_of(game.id))
 
     async def _conclude(self, table: _Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
-        """End a game from outside its rules: logged as an END entry with the outcome."""
-        final = table.engine.conclude(table.state, outcome)
+        """End a game from outside its rules: logged as an END entry with the outcome.
+
+        A game ended before its first real move is marked unplayed, so its views go on
+        keeping every secret of the phase it was in (``secrecy``).
+        """
+        engine = table.engine
+        if not engine.has_started(table.state):
+            outcome = replace(outcome, unplayed=engine.view(table.state, None).phase)
+        final = engine.conclude(table.state, outcome)
         return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
 
     def _tidings(self, views: _Views, events: tuple[Event, ...]) -> Tidings:

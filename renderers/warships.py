@@ -218,16 +218,14 @@ def _last(draw: ImageDraw.ImageDraw, view: WarshipsView, turned: bool) -> None:
 def status(view: WarshipsView) -> str:
     """Whose move it is, as the image's audience sees it."""
     if view.outcome is not None:
+        # A game ended before its first move reveals nothing (core.secrecy).
+        revealed = "" if view.outcome.unplayed else " All tokens revealed."
         if view.outcome.winner is None:
-            return "Game over: no winner. All tokens revealed."
+            return f"Game over: no winner.{revealed}"
         if view.seat is None:
             side = "South" if view.outcome.winner == view.south else "North"
-            return f"Game over: {side} won. All tokens revealed."
-        return (
-            "You won! All tokens revealed."
-            if view.outcome.winner == view.seat
-            else ("You lost. All tokens revealed.")
-        )
+            return f"Game over: {side} won.{revealed}"
+        return ("You won!" if view.outcome.winner == view.seat else "You lost.") + revealed
     if view.phase is Phase.SETUP:
         if view.seat is None:
             return "Setting up in secret."

@@ -260,7 +260,7 @@ async def test_accept_starts_the_game_by_dm_and_posts_the_live_message(
         assert len(setup.content) < 500  # a short instruction; `/rules` has the rest
         assert setup.custom_ids == ["move:1:random"]
         (attachment,) = setup.attachments
-        assert attachment.filename == f"seabattle-1-0-seat{seat}.png"
+        assert attachment.filename == f"seabattle-1-seat{seat}.png"
         assert open_png(attachment.data)[0] > 100
         assert attachment.data == render_for(game, seat)
 

@@ -25,6 +25,7 @@ from bot.games.luzhanqi.pieces import Kind, Piece
 from bot.games.luzhanqi.state import LuzhanqiState
 from renderers.luzhanqi import alt_text, render
 from tests.luzhanqi_positions import ENGINE
+from tests.presented import presented
 
 E = ENGINE
 PRESETS = list(E.presets)
@@ -132,9 +133,9 @@ def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
 # -- non-interference (section 9) -------------------------------------------------------------
 
 
-def shown_to(state: LuzhanqiState, audience: int | None) -> tuple[object, str, bytes]:
+def shown_to(state: LuzhanqiState, audience: int | None) -> tuple[object, ...]:
     view = E.view(state, audience)
-    return view, alt_text(view), render(view)
+    return view, alt_text(view), render(view), presented("luzhanqi", state, audience)
 
 
 def disguise(state: LuzhanqiState, hidden: int, rng: random.Random) -> LuzhanqiState:

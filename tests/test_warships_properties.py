@@ -24,6 +24,7 @@ from bot.games.warships.rules import WarshipsRules
 from bot.games.warships.state import WarshipsState
 from bot.games.warships.units import Kind
 from renderers.warships import alt_text, render
+from tests.presented import presented
 from tests.warships_positions import ENGINE as E
 from tests.warships_positions import random_game
 
@@ -137,7 +138,7 @@ def test_corrupted_json_is_refused() -> None:
 
 def shown_to(state: WarshipsState, audience: int | None) -> tuple[Any, ...]:
     view = E.view(state, audience)
-    return view, view.text(), alt_text(view), render(view)
+    return view, view.text(), alt_text(view), render(view), presented("warships", state, audience)
 
 
 def shuffle_hidden(state: WarshipsState, owner: int, rng: random.Random) -> WarshipsState:

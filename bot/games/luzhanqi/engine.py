@@ -20,6 +20,7 @@ from bot.games.core import (
     Transition,
     name_of,
     other,
+    secrecy,
 )
 from bot.games.luzhanqi import actions as act
 from bot.games.luzhanqi import moves
@@ -607,9 +608,10 @@ def _has_action(state: LuzhanqiState, seat: int) -> bool:
 
 def _visible_pieces(state: LuzhanqiState, seat: int | None) -> tuple[Piece | None, ...]:
     """The board as ``seat`` may know it (sections 4.5, 9, A12, 8.6)."""
-    if state.phase is Phase.FINISHED:
+    phase = secrecy(state.phase, state.outcome)
+    if phase is Phase.FINISHED:
         return tuple(None if p is None else replace(p, face_up=True) for p in state.board)
-    if state.phase is Phase.SETUP:
+    if phase is Phase.SETUP:
         board: list[Piece | None] = [None] * len(STATIONS)
         for each in SEATS:
             colour = _colour(state, each)

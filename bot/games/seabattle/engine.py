@@ -19,6 +19,7 @@ from bot.games.core import (
     Transition,
     name_of,
     other,
+    secrecy,
 )
 from bot.games.grid import Cell, cell_name, neighbours
 from bot.games.seabattle import actions as act
@@ -278,7 +279,7 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def _field(self, state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
         rules = state.rules
-        show_all = seat == owner or state.phase is Phase.FINISHED
+        show_all = seat == owner or secrecy(state.phase, state.outcome) is Phase.FINISHED
         shots = state.shots[other(owner)]
         ships = state.sides[owner].ships
         sunk = set(state.sunk(owner))

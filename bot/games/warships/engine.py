@@ -18,6 +18,7 @@ from bot.games.core import (
     Transition,
     name_of,
     other,
+    secrecy,
 )
 from bot.games.grid import Cell, cell_name
 from bot.games.warships import actions as act
@@ -211,8 +212,9 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     # -- knowledge --------------------------------------------------------------------------
 
     def view(self, state: WarshipsState, seat: int | None) -> WarshipsView:
-        finished = state.phase is Phase.FINISHED
-        hide_fleets = state.phase is Phase.SETUP
+        phase = secrecy(state.phase, state.outcome)
+        finished = phase is Phase.FINISHED
+        hide_fleets = phase is Phase.SETUP
         tokens = []
         for piece in state.pieces:
             mine = seat == piece.owner
