@@ -264,7 +264,9 @@ def _footer(image: Image.Image, view: WarshipsView) -> None:
             (loss.kind.value if loss.kind else "??") + ("*" if loss.interned else "")
             for loss in lost
         )
-        line = f"{who}: lost {len(lost)}   mines in reserve {view.reserves[seat]}"
+        reserve = view.reserves[seat]
+        line = f"{who}: lost {len(lost)}"
+        line += "" if reserve is None else f"   mines in reserve {reserve}"
         if lost:
             line += "   (* interned)" if any(loss.interned for loss in lost) else ""
         PALETTE.text(image, (MARGIN, y), line, 13, "text", "background")
