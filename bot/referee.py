@@ -42,6 +42,7 @@ from bot.storage import (
     GameRecord,
     LogEntry,
     LogKind,
+    OpenChallengeError,
     Repository,
     StaleGameError,
     Tidings,
@@ -142,15 +143,21 @@ class Referee:
         if opponent_is_bot:
             raise RefereeError("Bots cannot play; challenge a person.")
         rules = engine.configure(variant, options or "")
-        return await self.repository.create_challenge(
-            game=game,
-            rules=rules.to_json(),
-            guild_id=guild_id,
-            channel_id=channel_id,
-            challenger_id=challenger_id,
-            opponent_id=opponent_id,
-            rated=rated,
-        )
+        try:
+            return await self.repository.create_challenge(
+                game=game,
+                rules=rules.to_json(),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                opponent_id=opponent_id,
+                rated=rated,
+            )
+        except OpenChallengeError:
+            raise RefereeError(
+                "You already challenged this player and they have not answered yet; wait "
+                "for their answer, or withdraw that challenge with its **Decline** button."
+            ) from None
 
     async def open_challenge(self, challenge_id: int, user_id: int) -> ChallengeRecord:
         """The challenge the opponent may answer; refuses anyone else and closed ones."""
@@ -434,7 +441,10 @@ class Referee:
         return record
 
     async def finished(self, game_id: int) -> tuple[GameRecord, View, str]:
-        """A finished game, its public view (which reveals all) and how it ended.
+        """A finished game, its public view and how it ended.
+
+        The view reveals all, unless the game ended before its first real move: then it
+        shows what the channel saw then (``core.secrecy``).
 
         A running game is refused: its public view would be only a board without the
         summary, and its end is what this is for.

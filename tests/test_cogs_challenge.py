@@ -8,6 +8,8 @@ button clicks) and then checks both what Discord shows and what the database hol
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 import pytest
 
@@ -346,3 +348,19 @@ async def test_a_channel_the_bot_cannot_post_in_is_refused_before_any_challenge(
         "Ask a server admin, or challenge from another channel."
     )
     assert await driver.client.repository.get_challenge(1) is None  # type: ignore[attr-defined]
+
+
+async def test_a_burst_of_challenges_posts_one_and_tells_the_rest_why(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Thirty /play at once to the same player: one challenge pings them; the challenger
+    is told privately, for each of the others, that one is already waiting."""
+    for burst in ("DiscordDriver.slash", "test_a_burst_of_challenges"):
+        driver.ignore_tasks(burst)  # the burst itself: each waits for the bot only
+    results = await asyncio.gather(*(challenge(driver, alice, bob) for _ in range(30)))
+    await driver.settle()
+    posted = [m for m in channel_messages(driver) if f"<@{bob.id}>" in m.content]
+    assert len(posted) == 1
+    refusals = [r for r in results if r.original is None or r.original.ephemeral]
+    assert len(refusals) == 29
+    assert all("already challenged" in r.content for r in refusals), refusals[0].content
