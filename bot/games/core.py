@@ -35,6 +35,16 @@ def visible(text: str) -> str:
     return "".join(c for c in text if c == "\n" or unicodedata.category(c) not in ("Cf", "Cc"))
 
 
+def shorten(text: str, limit: int = 24) -> str:
+    """Echo a player's input back safely: short, one line, no code-span breakers.
+
+    Invisible format and control characters (right-to-left overrides, zero-width spaces)
+    are dropped, so an echo cannot turn the sentence around it backwards.
+    """
+    flat = " ".join(visible(text).split()).replace("`", "'")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def name_of(seat: int) -> str:
     """The placeholder for a player's name in channel texts, filled in by the referee."""
     return f"{{seat{seat}}}"
@@ -280,8 +290,7 @@ class Engine(ABC, Generic[R, S, A, V]):
         name = (variant or self.default_variant).strip().lower()
         if name not in self.presets:
             listed = ", ".join(f"`{preset}`" for preset in self.presets)
-            shown = visible(name)[:40].replace("`", "'")
-            raise GameError(f"{self.title} has no variant `{shown}`; choose {listed}.")
+            raise GameError(f"{self.title} has no variant `{shorten(name)}`; choose {listed}.")
         rules = self.presets[name]
         words = options.lower().replace(",", " ").split()
         return self.with_options(rules, words) if words else rules
