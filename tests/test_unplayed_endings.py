@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -28,7 +27,6 @@ SEAT_USERS = (1001, 1002)
 """The challenger sits in seat 0, the challenged player in seat 1."""
 CASES = [(key, variant) for key, engine in ENGINES.items() for variant in engine.presets]
 ENDINGS = ("abort", "resign", "time out")
-Ending = Callable[[Referee, GameRecord], Awaitable[Report | None]]
 
 
 async def new_game(referee: Referee, key: str, variant: str) -> GameRecord:
