@@ -33,6 +33,7 @@ from bot.games.core import (
 )
 from bot.games.grid import shorten
 from bot.logs import fields
+from bot.names import clean as clean_name
 from bot.ratings import counts_for_rating
 from bot.results import Result
 from bot.storage import (
@@ -136,7 +137,10 @@ class Referee:
         opponent_id: int,
         opponent_is_bot: bool = False,
         rated: bool = True,
+        names: tuple[str | None, str | None] = (None, None),
     ) -> ChallengeRecord:
+        """Record a challenge; ``names`` are the challenger's and the opponent's display
+        names, kept (cleaned) for the game's board images."""
         engine = _engine(game)
         if opponent_id == challenger_id:
             raise RefereeError("You cannot challenge yourself; pick another player.")
@@ -152,6 +156,7 @@ class Referee:
                 challenger_id=challenger_id,
                 opponent_id=opponent_id,
                 rated=rated,
+                names=(clean_name(names[0]), clean_name(names[1])),
             )
         except OpenChallengeError:
             raise RefereeError(
@@ -188,9 +193,12 @@ class Referee:
         assert refreshed is not None
         return refreshed
 
-    async def accept(self, challenge_id: int, user_id: int) -> Report:
-        """Create the game from an open challenge. The caller has checked both DMs work."""
+    async def accept(self, challenge_id: int, user_id: int, name: str | None = None) -> Report:
+        """Create the game from an open challenge. The caller has checked both DMs work.
+
+        ``name`` is the accepting player's display name now, if the caller knows it."""
         challenge = await self.open_challenge(challenge_id, user_id)
+        names = (challenge.names[0], clean_name(name) or challenge.names[1])
         engine = _engine(challenge.game)
         seed = self._seed_source()
         rules = engine.rules_from_json(challenge.rules)
@@ -210,6 +218,7 @@ class Referee:
             seats=(challenge.challenger_id, challenge.opponent_id),
             state=engine.to_json(state),
             tidings=tidings,
+            names=names,
         )
         if game is None:
             raise RefereeError("That challenge is already closed.")

@@ -145,7 +145,14 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN reminded_at REAL;
     """,
-    # 6: one open challenge per challenger and opponent (older duplicates of a burst are
+    # 6: the players' display names as the challenge found them, for board images
+    """
+    ALTER TABLE challenges ADD COLUMN challenger_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE challenges ADD COLUMN opponent_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN seat0_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN seat1_name TEXT NOT NULL DEFAULT '';
+    """,
+    # 7: one open challenge per challenger and opponent (older duplicates of a burst are
     # closed as expired, the first kept), and the index the clock's sweeps read: open
     # challenges by age, and closed ones by age to forget them
     """
@@ -211,6 +218,8 @@ class ChallengeRecord:
     game_id: int | None
     created_at: float
     rated: bool = True
+    names: tuple[str, str] = ("", "")
+    """The challenger's and the opponent's display names (cleaned; empty if unknown)."""
 
 
 @dataclass(frozen=True)
@@ -234,6 +243,9 @@ class GameRecord:
     updated_at: float
     rated: bool = True
     """Whether the game's result changes ratings (chosen at ``/play``)."""
+    names: tuple[str, str] = ("", "")
+    """Display names of seat 0 and seat 1 when the game began, for board images; an empty
+    name (a game older than names) is drawn as "Player 1" or "Player 2"."""
 
     def seat_of(self, user_id: int) -> int | None:
         return self.seats.index(user_id) if user_id in self.seats else None
@@ -304,6 +316,7 @@ class Repository(Protocol):
         challenger_id: int,
         opponent_id: int,
         rated: bool = True,
+        names: tuple[str, str] = ("", ""),
     ) -> ChallengeRecord:
         """Store an open challenge; raises OpenChallengeError while the same challenger's
         challenge to the same opponent is open, however many arrive at once."""
@@ -325,6 +338,7 @@ class Repository(Protocol):
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None: ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
@@ -467,13 +481,15 @@ class SqliteRepository:
         challenger_id: int,
         opponent_id: int,
         rated: bool = True,
+        names: tuple[str, str] = ("", ""),
     ) -> ChallengeRecord:
         now = self.clock()
         async with self._transaction():
             try:
                 cursor = await self._db.execute(
                     "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                    " opponent_id, rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " opponent_id, rated, created_at, challenger_name, opponent_name)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game,
                         _dump(rules),
@@ -483,6 +499,7 @@ class SqliteRepository:
                         opponent_id,
                         int(rated),
                         now,
+                        *names,
                     ),
                 )
             except sqlite3.IntegrityError:  # the unique index of open challenges per pair
@@ -526,8 +543,11 @@ class SqliteRepository:
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None:
-        """Create the game and close the challenge in one transaction; None if already closed."""
+        """Create the game and close the challenge in one transaction; None if already closed.
+
+        ``names`` are the seats' display names, as the referee has them."""
         async with self._transaction():
             challenge = await self.get_challenge(challenge_id)
             if challenge is None or challenge.status is not ChallengeStatus.OPEN:
@@ -535,8 +555,8 @@ class SqliteRepository:
             now = self.clock()
             cursor = await self._db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, state, rated, created_at, updated_at, seat0_name, seat1_name)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     challenge.game,
                     _dump(challenge.rules),
@@ -550,6 +570,7 @@ class SqliteRepository:
                     int(challenge.rated),
                     now,
                     now,
+                    *names,
                 ),
             )
             game_id = int(cursor.lastrowid or 0)
@@ -768,6 +789,7 @@ def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
         game_id=row["game_id"],
         created_at=row["created_at"],
         rated=bool(row["rated"]),
+        names=(row["challenger_name"], row["opponent_name"]),
     )
 
 
@@ -789,4 +811,5 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         rated=bool(row["rated"]),
+        names=(row["seat0_name"], row["seat1_name"]),
     )

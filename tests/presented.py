@@ -40,6 +40,7 @@ def record_for(key: str, state: Any) -> GameRecord:
         end_reason=None,
         created_at=0.0,
         updated_at=0.0,
+        names=("Zoë \u202eevil", "Борис"),
     )
 
 

@@ -147,7 +147,8 @@ def test_corrupted_json_is_refused() -> None:
 
 def shown_to(state: MarineState, audience: int | None) -> tuple[Any, ...]:
     view = E.view(state, audience)
-    return view.board, view.text(), alt_text(view), render(view)
+    names = ("Zoë \u202eevil", "Борис")
+    return view.board, view.text(), alt_text(view, names), render(view, names)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -589,14 +589,14 @@ async def test_challenge_sweeps_read_an_index(repo: SqliteRepository, path: Path
         assert "USING INDEX challenges_by_status_age" in plan, plan
 
 
-async def test_migration_6_closes_duplicate_open_challenges_but_the_first(path: Path) -> None:
+async def test_migration_7_closes_duplicate_open_challenges_but_the_first(path: Path) -> None:
     """A database from before the one-open-challenge rule may hold a burst of duplicates."""
     path.parent.mkdir(parents=True)
     with sqlite3.connect(path) as old:
         old.executescript(SCHEMA)
-        for migration in MIGRATIONS[:4]:
+        for migration in MIGRATIONS[:5]:
             old.executescript(migration)
-        old.execute("PRAGMA user_version = 5")
+        old.execute("PRAGMA user_version = 6")
         for challenger, opponent in ((2, 3), (2, 3), (2, 3), (3, 2)):
             old.execute(
                 "INSERT INTO challenges (game, rules, channel_id, challenger_id, opponent_id,"
