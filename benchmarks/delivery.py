@@ -33,20 +33,21 @@ from bot.settings import Settings
 from bot.storage import GameRecord, SqliteRepository
 from tests.discord_stub import DiscordDriver, FakeDiscord, FakeUser, RateLimits
 
-LIVE_FILE = re.compile(r"^seabattle-\d+-(\d+)-public\.png$")
+SHOT = re.compile(r"<@(\d+)> fires at ([A-Z]\d+):")
+"""The channel's text of a shot: who fired where, which names the shot's ply."""
 
 
 def make_bot(database: Path) -> RefereeBot:
     return RefereeBot(Settings(token="bench-token", database_path=database))
 
 
-def shown_ply(server: FakeDiscord, record: GameRecord) -> int:
-    """The ply of the board the game's live message shows now (from its file name)."""
+def shown_ply(server: FakeDiscord, record: GameRecord, plies: dict[tuple[int, str], int]) -> int:
+    """The ply of the shot the game's live message shows now; ``plies`` maps each shot
+    (shooter, cell) of the game to its ply."""
     if record.public_message_id is None:
         return -1
-    message = server.messages[record.public_message_id]
-    match = LIVE_FILE.match(message.attachments[-1].filename) if message.attachments else None
-    return int(match[1]) if match else -1
+    match = SHOT.search(server.messages[record.public_message_id].content)
+    return plies.get((int(match[1]), match[2]), -1) if match else -1
 
 
 def next_shot(record: GameRecord, rng: random.Random) -> tuple[int, str]:
@@ -101,6 +102,7 @@ async def busy_channel(burst: float, pace: float) -> None:
             rng = random.Random(4)
             behind: dict[int, int] = dict.fromkeys(games, 0)
             asked: dict[int, int] = dict.fromkeys(games, -1)
+            plies: dict[int, dict[tuple[int, str], int]] = {g: {} for g in games}
             moves = 0
             started = time.monotonic()
             while time.monotonic() - started < burst:
@@ -112,15 +114,17 @@ async def busy_channel(burst: float, pace: float) -> None:
                     asked[game_id] = record.ply
                     seat, target = next_shot(record, rng)
                     dm(driver, record.seats[seat], target)
+                    plies[game_id][(record.seats[seat], target)] = record.ply + 1
                     moves += 1
-                    behind[game_id] = max(behind[game_id], record.ply - shown_ply(server, record))
+                    shown = shown_ply(server, record, plies[game_id])
+                    behind[game_id] = max(behind[game_id], record.ply - shown)
                 await asyncio.sleep(pace)
             ended = time.monotonic()
             edits_at_end = {g: live_edits(server, g) for g in games}
             records = {g: await repository.get_game(g) for g in games}
             while any(
-                shown_ply(server, r) < r.ply  # type: ignore[union-attr, arg-type]
-                for r in records.values()
+                shown_ply(server, r, plies[g]) < r.ply  # type: ignore[union-attr, arg-type]
+                for g, r in records.items()
             ):
                 await asyncio.sleep(0.05)
                 records = {g: await repository.get_game(g) for g in games}
@@ -179,6 +183,9 @@ async def restart_with_backlog(reports: int) -> None:
             seen = len(server.messages_in(server.dm_channel_id(mover)))
             dm(driver, mover, target)
             moved = time.monotonic()
+            while (await repository.get_game(games[0])).ply == record.ply:  # type: ignore[union-attr]
+                await asyncio.sleep(0.005)
+            stored = time.monotonic() - moved
             while not any(
                 line.startswith(f"{target}: ")
                 for m in server.messages_in(server.dm_channel_id(mover))[seen:]
@@ -195,8 +202,9 @@ async def restart_with_backlog(reports: int) -> None:
             await driver.close()
         print(
             f"restart with {backlog} undelivered reports ({len(games)} games): connected "
-            f"{connected:.2f} s after the start; a move sent then was answered in "
-            f"{answered:.2f} s; the whole backlog was out {drained:.1f} s after the start"
+            f"{connected:.2f} s after the start; a move sent then was played in {stored:.2f} s "
+            f"and its mover told in {answered:.2f} s (after their own older notices); "
+            f"the whole backlog was out {drained:.1f} s after the start"
         )
 
 

@@ -70,9 +70,14 @@ def names_of(game: GameRecord) -> Names:
 
 
 def render_board(game: GameRecord, view: View) -> Board:
+    """The board image for ``view``, named by the game and audience only.
+
+    Nothing that moves with the game goes into the name: the move count, for one, rises
+    with every secret setup edit the opponent makes.
+    """
     render, alt = RENDERERS[game.game]
     audience = "public" if view.seat is None else f"seat{view.seat}"
-    filename = f"{game.game}-{game.id}-{game.ply}-{audience}.png"
+    filename = f"{game.game}-{game.id}-{audience}.png"
     names = names_of(game)
     return Board(render(view, names), filename, alt(view, names)[:MAX_ALT])
 

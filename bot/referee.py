@@ -15,7 +15,7 @@ import re
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from weakref import WeakValueDictionary
 
 from bot.games import ENGINES
@@ -44,6 +44,7 @@ from bot.storage import (
     GameRecord,
     LogEntry,
     LogKind,
+    OpenChallengeError,
     Repository,
     StaleGameError,
     Tidings,
@@ -147,16 +148,22 @@ class Referee:
         if opponent_is_bot:
             raise RefereeError("Bots cannot play; challenge a person.")
         rules = engine.configure(variant, options or "")
-        return await self.repository.create_challenge(
-            game=game,
-            rules=rules.to_json(),
-            guild_id=guild_id,
-            channel_id=channel_id,
-            challenger_id=challenger_id,
-            opponent_id=opponent_id,
-            rated=rated,
-            names=(clean_name(names[0]), clean_name(names[1])),
-        )
+        try:
+            return await self.repository.create_challenge(
+                game=game,
+                rules=rules.to_json(),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                opponent_id=opponent_id,
+                rated=rated,
+                names=(clean_name(names[0]), clean_name(names[1])),
+            )
+        except OpenChallengeError:
+            raise RefereeError(
+                "You already challenged this player and they have not answered yet; wait "
+                "for their answer, or withdraw that challenge with its **Decline** button."
+            ) from None
 
     async def open_challenge(self, challenge_id: int, user_id: int) -> ChallengeRecord:
         """The challenge the opponent may answer; refuses anyone else and closed ones."""
@@ -444,7 +451,10 @@ class Referee:
         return record
 
     async def finished(self, game_id: int) -> tuple[GameRecord, View, str]:
-        """A finished game, its public view (which reveals all) and how it ended.
+        """A finished game, its public view and how it ended.
+
+        The view reveals all, unless the game ended before its first real move: then it
+        shows what the channel saw then (``core.secrecy``).
 
         A running game is refused: its public view would be only a board without the
         summary, and its end is what this is for.
@@ -550,8 +560,15 @@ class Referee:
         return tuple(await self.repository.records.results_of(game.id))
 
     async def _conclude(self, table: _Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
-        """End a game from outside its rules: logged as an END entry with the outcome."""
-        final = table.engine.conclude(table.state, outcome)
+        """End a game from outside its rules: logged as an END entry with the outcome.
+
+        A game ended before its first real move is marked unplayed, so its views go on
+        keeping every secret of the phase it was in (``secrecy``).
+        """
+        engine = table.engine
+        if not engine.has_started(table.state):
+            outcome = replace(outcome, unplayed=engine.view(table.state, None).phase)
+        final = engine.conclude(table.state, outcome)
         return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
 
     def _tidings(self, views: _Views, events: tuple[Event, ...]) -> Tidings:

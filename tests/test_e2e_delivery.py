@@ -24,7 +24,8 @@ from tests.delivery_checks import assert_told_exactly_once_in_order
 from tests.discord_stub import FakeUser, Weather
 from tests.e2e_world import World, running_bot
 
-LIVE_FILE = re.compile(r"^seabattle-(\d+)-(\d+)-public\.png$")
+SHOT = re.compile(r"<@(\d+)> fires at ([A-Z]\d+):")
+"""The channel's text of a shot: who fired where, which names the shot's ply."""
 
 
 @pytest.fixture
@@ -161,8 +162,15 @@ async def test_a_429_on_the_live_edit_never_lets_an_older_board_land_last(
     await all_delivered(world)
 
     final = await world.game(record.id)
+    ply_of = {
+        (final.seats[entry.seat], entry.text): entry.ply
+        for entry in await world.log(record.id)
+        if entry.seat is not None
+    }
     edits = [s for s in driver.server.sent if s.seq > seq and s.message_id == live_id]
-    plies = [int(LIVE_FILE.match(name)[2]) for s in edits for name, _ in s.files]  # type: ignore[index]
+    shots = [SHOT.search(s.content or "") for s in edits]
+    plies = [ply_of[(int(shot[1]), shot[2])] for shot in shots if shot]
+    assert len(plies) == len(edits)
     assert plies == sorted(plies) and plies[-1] == final.ply
     assert len(plies) < 6  # the moves that came during the wait went as one edit
     assert [f.status for f in driver.server.fired_failures] == [429]
