@@ -39,13 +39,16 @@ def position(
     counts: dict[str, int] | None = None,
     mines: dict[str, int] | None = None,
     subs: dict[str, tuple[int, int]] | None = None,
+    dived: dict[str, str] | None = None,
     castling: tuple[bool, bool, bool, bool] = (False, False, False, False),
     ep: tuple[str, str] | None = None,
     airborne: tuple[str | None, str | None] = (None, None),
 ) -> SeachessState:
-    """A position in play. ``subs`` maps a square to (owner, turns left before it surfaces);
-    ``empty`` names unloaded pieces; ``airborne`` names each side's flying carrier."""
+    """A position in play. ``subs`` maps a square to (owner, turns left before it surfaces)
+    and ``dived`` says where each went under (by default its square); ``empty`` names
+    unloaded pieces; ``airborne`` names each side's flying carrier."""
     ply = turn if ply is None else ply
+    dived = dived or {}
     lines = [line.split() for line in diagram.strip().splitlines()]
     files = lines[0]
     at: dict[int, Piece] = {}
@@ -75,7 +78,7 @@ def position(
     for name, owner in (mines or {}).items():
         mined[sq(name)] = owner
     for name, (owner, turns) in (subs or {}).items():
-        under.append(Submerged(sq(name), owner, ply + 2 * turns, sq(name)))
+        under.append(Submerged(sq(name), owner, ply + 2 * turns, sq(dived.get(name, name))))
     flying = tuple(None if a is None else sq(a) for a in airborne)
     for carrier in flying:
         if carrier is not None:

@@ -105,7 +105,7 @@ def perform(pos: Position, seat: int, action: act.Action, notes: Notes | None = 
             pos.airborne[seat] = None
             if notes is not None:
                 notes.both(
-                    f"{COLOURS[seat]}: the aircraft lands on its home on {name(home)}."
+                    f"{COLOURS[seat]}: the aircraft lands on its carrier on {name(home)}."
                 )
                 notes.author.append(f"A{name(home)}<a")
                 notes.last = (home,)

@@ -19,7 +19,6 @@ from bot.games.core import (
     name_of,
 )
 from bot.games.seachess import actions as act
-from bot.games.seachess.board import name
 from bot.games.seachess.effects import Barred, Notes, count_turn, perform, surface
 from bot.games.seachess.moves import candidates
 from bot.games.seachess.pieces import COLOURS, Kind
@@ -133,8 +132,7 @@ def _draw(state: SeachessState, seat: int, offer: bool) -> Transition:
         raise IllegalActionError("There is no draw offer from your opponent to accept.")
     outcome = Outcome(None, EndReason.RULES, "draw agreed")
     ended = replace(state, phase=Phase.FINISHED, draw_offer=None, outcome=outcome)
-    events = [Event(a, "The draw offer is accepted: the game is drawn.") for a in (seat, foe, None)]
-    return Transition(ended, tuple(events) + final_texts(ended))
+    return Transition(ended, final_texts(ended))
 
 
 def _finish(state: SeachessState, seat: int, truth: Position, notes: Notes) -> Transition:
@@ -188,6 +186,3 @@ def _judge(state: SeachessState, mover: int) -> Outcome | None:
         return Outcome(None, EndReason.RULES, "the same position for the fourth time")
     return None
 
-
-def describe_square(sq: int) -> str:
-    return name(sq)
