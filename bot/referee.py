@@ -542,6 +542,7 @@ class Referee:
     async def _conclude(self, table: _Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
         """End a game from outside its rules: logged as an END entry with the outcome."""
         final = table.engine.conclude(table.state, outcome)
+        events += table.engine.epilogue(final)
         return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
 
     def _tidings(self, views: _Views, events: tuple[Event, ...]) -> Tidings:

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from bot.games.core import Phase
 from bot.games.seachess import Seachess
+from bot.games.seachess.actions import Move
 from bot.games.seachess.board import parse_square
 from bot.games.seachess.pieces import Kind, Piece, Submerged, fresh
 from bot.games.seachess.rules import SeachessRules
@@ -125,12 +126,7 @@ def random_game(seed: int, limit: int = 1500) -> tuple[list[tuple[int, str]], Se
     while state.phase is Phase.PLAY and len(log) < limit:
         seat = state.turn
         legal = [a for a in ENGINE.legal_actions(state, seat) if "draw" not in str(a)]
-        special = [
-            a
-            for a in legal
-            if not str(a)[0].isalpha()
-            or str(a).split()[0] in ("mine", "dive", "sub", "emerge", "torpedo", "air", "land")
-        ]
+        special = [a for a in legal if not isinstance(a, Move)]
         pick = rng.choice(special if special and rng.random() < 0.3 else legal)
         state = ENGINE.apply(state, seat, pick).state
         log.append((seat, str(pick)))

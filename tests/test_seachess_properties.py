@@ -274,3 +274,25 @@ def test_autocomplete_offers_exactly_the_moves_legal_in_the_view() -> None:
         expected = [str(a) for a in view_legal(state.known_to(seat), seat)]
         assert [t for t in offered if "draw" not in t] == expected
         assert E.suggestions(E.view(state, other(seat)), "") == []
+
+
+def test_a_move_legal_in_the_view_is_played_or_refused_publicly_never_privately() -> None:
+    """§7.2a: what the mover's own view allows is never refused with a private sentence;
+    when hidden material stops it, the refusal is public and changes only the refusal list."""
+    from bot.games.seachess.turns import view_legal
+
+    public = 0
+    for state in all_samples(25):
+        seat = state.turn
+        for action in view_legal(state.known_to(seat), seat):
+            transition = E.apply(state, seat, action)  # never raises
+            new = transition.state
+            if new.turn == seat and new.ply == state.ply:
+                public += 1
+                assert new == replace(state, refused=(*state.refused, str(action)))
+                assert "Impossible" in " ".join(e.text for e in transition.for_audience(seat))
+                told = " ".join(e.text for e in transition.for_audience(other(seat)))
+                assert "tried" in told and told == " ".join(
+                    e.text for e in transition.for_audience(None)
+                )
+    assert public >= 1

@@ -10,6 +10,7 @@ computer player to search.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from bot.games.core import NotationError
 from bot.games.grid import shorten
@@ -66,8 +67,11 @@ ALL_STEPS = ORTHOGONAL + DIAGONAL
 KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
 
+@cache
 def step(sq: int, delta: tuple[int, int], times: int = 1) -> int | None:
-    """The square ``times`` steps of ``delta`` away, or ``None`` if it does not exist."""
+    """The square ``times`` steps of ``delta`` away, or ``None`` if it does not exist.
+
+    Cached: move generation asks the same few thousand questions over and over."""
     f, r = file_of(sq) + delta[0] * times, rank_of(sq) + delta[1] * times
     return square(f, r) if exists(f, r) else None
 

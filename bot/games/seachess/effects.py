@@ -158,8 +158,11 @@ def _move(
     if kind is Kind.BOAT and diagonal and captured is None and ep is not None and ep[0] == end:
         passant = ep[1]
         captured = remove(pos, passant)
-    text = f"{COLOURS[seat]}: {kind.noun} {name(start)}{'x' if captured else '-'}{name(end)}"
-    author = f"{letter}{name(start)}{'x' if captured else '-'}{name(end)}"
+    text = author = ""  # what is said is written only when someone will hear it
+    if notes is not None:
+        way = "x" if captured else "-"
+        text = f"{COLOURS[seat]}: {kind.noun} {name(start)}{way}{name(end)}"
+        author = f"{letter}{name(start)}{way}{name(end)}"
     if captured is not None and notes is not None:
         notes.removal = True
         where = f" on {name(passant)} en passant" if passant is not None else ""
@@ -323,10 +326,12 @@ def _emerge(pos: Position, seat: int, sq: int, target: int | None, notes: Notes 
     pos.subs.remove(sub)
     end = sq if target is None else target
     captured = remove(pos, end) if end in pos.at else None
-    text = f"{COLOURS[seat]}: a submarine emerged " + (
-        f"on {name(sq)}" if target is None else f"from under {name(sq)} onto {name(target)}"
-    )
-    author = f"sS{name(sq)}" + ("" if target is None else f"-{name(target)}") + "^"
+    text = author = ""
+    if notes is not None:
+        text = f"{COLOURS[seat]}: a submarine emerged " + (
+            f"on {name(sq)}" if target is None else f"from under {name(sq)} onto {name(target)}"
+        )
+        author = f"sS{name(sq)}" + ("" if target is None else f"-{name(target)}") + "^"
     if captured is not None:
         text += f", taking {_who(captured)}"
         author += "x"
@@ -410,7 +415,7 @@ def surface(pos: Position, sub: Submerged, notes: Notes | None, why: str, mark: 
     pos.subs.remove(sub)
     sq = sub.square
     above = pos.at.get(sq)
-    who = f"{COLOURS[sub.owner]}'s submarine surfaced on {name(sq)} ({why})"
+    who = f"{COLOURS[sub.owner]}'s submarine surfaced on {name(sq)} ({why})" if notes else ""
     if above is not None and above.kind is Kind.COMMANDO:
         if notes is not None:
             notes.removal = True

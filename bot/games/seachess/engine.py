@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.games.core import Engine, Outcome, Phase, Transition
+from bot.games.core import Engine, Event, Outcome, Phase, Transition
 from bot.games.seachess import actions as act
 from bot.games.seachess.rules import PRESETS, SeachessRules
 from bot.games.seachess.state import (
@@ -15,6 +15,7 @@ from bot.games.seachess.state import (
     state_from_json,
     state_to_json,
 )
+from bot.games.seachess.texts import published
 from bot.games.seachess.turns import play, playable, view_legal
 from bot.games.seachess.view import SeachessView, SubMarker
 
@@ -86,6 +87,12 @@ class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
 
     def conclude(self, state: SeachessState, outcome: Outcome) -> SeachessState:
         return replace(state, phase=Phase.FINISHED, outcome=outcome)
+
+    def epilogue(self, state: SeachessState) -> tuple[Event, ...]:
+        """§9.4: a resigned or timed-out game publishes its move list too."""
+        if not state.record:
+            return ()
+        return (published(state.record),)
 
     def has_started(self, state: SeachessState) -> bool:
         return state.ply > 0

@@ -144,8 +144,13 @@ def final_texts(state: SeachessState) -> tuple[Event, ...]:
         Event(0, said),
         Event(1, said),
         Event(None, public),
-        Event(None, "All moves, hidden ones filled in: " + move_list(state.record)),
+        published(state.record),
     )
+
+
+def published(record: tuple[str, ...]) -> Event:
+    """§9.4 for the channel."""
+    return Event(None, "All moves, hidden ones filled in: " + move_list(record))
 
 
 def move_list(record: tuple[str, ...], limit: int = MOVE_LIST_LIMIT) -> str:
