@@ -32,7 +32,14 @@ from bot.games.seachess.board import (
 from bot.games.seachess.pieces import COLOURS, Kind, Piece
 from bot.games.seachess.view import SeachessView
 from renderers.common import COLOURS as SHARED
-from renderers.common import Palette, encode_png
+from renderers.common import (
+    NO_NAMES,
+    Names,
+    Palette,
+    encode_png,
+    player_label,
+    player_text,
+)
 
 PALETTE = Palette(
     {
@@ -194,13 +201,15 @@ def _frame(draw: ImageDraw.ImageDraw, box: Box, colour: str, width: int = 2) -> 
 def status(view: SeachessView) -> str:
     """Whose move it is, as the image's audience sees it."""
     if view.outcome is not None:
+        shown = " Everything revealed." if view.revealed else ""
+        detail = f" ({view.outcome.detail})" if view.outcome.detail else ""
         if view.outcome.winner is None:
-            return f"Game over: drawn ({view.outcome.detail}). Everything revealed."
+            ended = "drawn" if view.outcome.has_result else "no result"
+            return f"Game over: {ended}{detail}.{shown}"
         if view.seat is None:
-            return f"Game over: {COLOURS[view.outcome.winner]} won ({view.outcome.detail})."
-        return ("You won" if view.outcome.winner == view.seat else "You lost") + (
-            f" ({view.outcome.detail}). Everything revealed."
-        )
+            return f"Game over: {COLOURS[view.outcome.winner]} won{detail}.{shown}"
+        won = "You won" if view.outcome.winner == view.seat else "You lost"
+        return f"{won}{detail}.{shown}"
     check = " Check!" if view.checks[view.turn] else ""
     offer = ""
     if view.draw_offer is not None:
@@ -232,7 +241,28 @@ LEGEND = (
 )
 
 
-def render_image(view: SeachessView) -> Image.Image:
+NAME_WIDTH = 170
+"""Pixels a player's name may take beside its colour at the top right."""
+
+
+def _players(image: Image.Image, names: Names) -> None:
+    """Who plays which colour, at the top right: public, and drawn from the names alone."""
+    for seat, y in ((0, MARGIN + 2), (1, MARGIN + 22)):
+        label, face = player_label(names, seat, 13, NAME_WIDTH)
+        right = WIDTH - MARGIN
+        PALETTE.text(image, (right - NAME_WIDTH, y), label, 13, "text", "background", "la", face)
+        PALETTE.text(
+            image,
+            (right - NAME_WIDTH - 6, y),
+            f"{COLOURS[seat]}:",
+            13,
+            "muted",
+            "background",
+            "ra",
+        )
+
+
+def render_image(view: SeachessView, names: Names = NO_NAMES) -> Image.Image:
     flipped = _flipped(view)
     image = _board_layer(flipped).copy()
     draw = ImageDraw.Draw(image)
@@ -258,6 +288,7 @@ def render_image(view: SeachessView) -> Image.Image:
     for marker in view.subs:
         if marker.square is not None:
             _submerged(draw, _box(marker.square, flipped), small=marker.square in at)
+    _players(image, names)
     title = "Seachess" + (f" · you play {COLOURS[view.seat]}" if view.seat is not None else "")
     PALETTE.text(image, (MARGIN, MARGIN + 1), title, 18, "text", "background")
     colour = "check" if view.phase is Phase.PLAY and view.checks[view.turn] else "accent"
@@ -273,15 +304,18 @@ def render_image(view: SeachessView) -> Image.Image:
     return image
 
 
-def render(view: SeachessView) -> bytes:
-    return encode_png(render_image(view))
+def render(view: SeachessView, names: Names = NO_NAMES) -> bytes:
+    """PNG bytes of the board; the same view and names always give the same bytes."""
+    return encode_png(render_image(view, names))
 
 
-def alt_text(view: SeachessView) -> str:
+def alt_text(view: SeachessView, names: Names = NO_NAMES) -> str:
     """A short description for screen readers; the full text twin is ``view.text()``."""
+    players = f" White: {player_text(names, 0)}; Black: {player_text(names, 1)}."
     parts = [
         "Seachess board." + (f" You play {COLOURS[view.seat]}." if view.seat is not None else "")
     ]
+    parts[0] += players
     parts.append(status(view))
     for seat in (0, 1):
         count = sum(1 for _, p in view.pieces if p.owner == seat)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.games import ENGINES
 from bot.games.seachess.state import SeachessState
+from bot.presenter import names_of
 from bot.storage import GameRecord
 from renderers import seachess as drawing
 from tests.cog_helpers import accept, in_channel_since, repository, seen_by, stored_game
@@ -89,7 +90,7 @@ async def test_a_whole_game_by_dm_tells_each_audience_only_what_it_may_know(
 
     for seat, user in users.items():
         dm = driver.dms_to(user)[-1]
-        assert driver.pngs(dm.id) == [drawing.render(E.view(final, seat))]
+        assert driver.pngs(dm.id) == [drawing.render(E.view(final, seat), names_of(record))]
 
 
 async def test_hidden_material_stays_off_the_opponents_board_and_the_channel(
@@ -105,7 +106,8 @@ async def test_hidden_material_stays_off_the_opponents_board_and_the_channel(
     black_view = E.view(state, 1)
     assert not black_view.mines and all(m.square is None for m in black_view.subs)
     dm = driver.dms_to(bob)[-1]
-    assert driver.pngs(dm.id) == [drawing.render(black_view)]
+    record = await stored_game(driver, game.id)
+    assert driver.pngs(dm.id) == [drawing.render(black_view, names_of(record))]
     offered = await driver.autocomplete(bob, "move", "text", guild=False, options={"text": ""})
     legal = {str(a) for a in E.legal_actions(state, 1)}
     assert offered and {c["value"] for c in offered} <= legal

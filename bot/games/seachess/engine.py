@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.games.core import Engine, Event, Outcome, Phase, Transition
+from bot.games.core import Engine, Event, Outcome, Phase, Transition, secrecy
 from bot.games.seachess import actions as act
 from bot.games.seachess.rules import PRESETS, SeachessRules
 from bot.games.seachess.state import (
@@ -47,7 +47,7 @@ class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
         return play(state, seat, action)
 
     def view(self, state: SeachessState, seat: int | None) -> SeachessView:
-        over = state.phase is Phase.FINISHED
+        over = secrecy(state.phase, state.outcome) is Phase.FINISHED  # an unplayed end hides
         pieces = tuple(
             (sq, replace(p, loaded=False))
             if p.kind is act.Kind.CRUISER and p.owner != seat and not over
@@ -80,6 +80,7 @@ class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
             draw_offer=state.draw_offer,
             outcome=state.outcome,
             record=state.record if over else (),
+            revealed=over,
         )
 
     def outcome(self, state: SeachessState) -> Outcome | None:

@@ -54,14 +54,12 @@ class SeachessView:
     outcome: Outcome | None
     record: tuple[str, ...]
     """The move list with hidden moves filled in: only once the game is over."""
+    revealed: bool = False
+    """The game is over and everything is shown (not so after an unplayed end)."""
 
     @property
     def movers(self) -> frozenset[int]:
         return frozenset({self.turn}) if self.phase is Phase.PLAY else frozenset()
-
-    @property
-    def revealed(self) -> bool:
-        return self.phase is Phase.FINISHED
 
     def knows_load(self, piece: Piece) -> bool:
         """Whether this audience may see the piece's load (§9.2: cruisers only to owners)."""
