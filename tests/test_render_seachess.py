@@ -1,19 +1,21 @@
-"""Seachess board images: valid, small, deterministic, and drawn from the view alone."""
+"""Seachess board images: valid, small, deterministic, and drawn from the view alone.
+
+Samples are also written to ``tests/output/seachess-*.png`` for a person to look at.
+"""
 
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 from PIL import Image
 
 from bot.games.seachess.view import SeachessView
 from renderers.seachess import HEIGHT, WIDTH, _box, _flipped, alt_text, render
 from tests import seachess_middlegames as middle
+from tests.samples import save_sample
 from tests.seachess_positions import ENGINE as E
 from tests.seachess_positions import position, random_game, sq
 
-SAMPLES = Path("/tmp/seachess-samples")
 BUDGET = 60_000
 
 
@@ -34,12 +36,11 @@ def test_images_are_valid_pngs_well_under_budget_and_deterministic() -> None:
         "airborne": middle.airborne(),
         "hidden-check": middle.hidden_check(),
     }
-    SAMPLES.mkdir(parents=True, exist_ok=True)
     for label, state in named.items():
         for audience in (0, 1, None):
             view = E.view(state, audience)
             png = render(view)
-            (SAMPLES / f"{label}-{audience}.png").write_bytes(png)
+            save_sample(f"seachess-{label}-{audience}", png)
             assert png.startswith(b"\x89PNG") and len(png) < BUDGET // 2
             assert Image.open(io.BytesIO(png)).size == (WIDTH, HEIGHT)
             assert render(E.view(state, audience)) == png
