@@ -145,6 +145,17 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN reminded_at REAL;
     """,
+    # 6: the clock's two questions each read a partial index holding only the games that
+    # can answer it: not yet reminded of their wait (by when they last changed), or
+    # reminded of it (by when), so a sweep over thousands of idle games reads none of them
+    # whole and skips those still within their wait
+    """
+    DROP INDEX games_by_status_updated;
+    CREATE INDEX games_awaiting_reminder ON games (updated_at)
+        WHERE status = 'active' AND reminded_ply IS NOT ply;
+    CREATE INDEX games_awaiting_forfeit ON games (reminded_at)
+        WHERE status = 'active' AND reminded_ply IS ply;
+    """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 
@@ -153,6 +164,26 @@ gets ``SCHEMA`` and then every migration, and an old one only those it lacks.
 """
 
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
+
+WAIT_BATCH = 50
+"""Waiting games read per query: the clock handles them a batch at a time."""
+
+AWAITING_REMINDER = (
+    "SELECT updated_at, id, ply FROM games INDEXED BY games_awaiting_reminder"
+    " WHERE status = 'active' AND reminded_ply IS NOT ply AND updated_at <= ?"
+    " AND (updated_at, id) > (?, ?) ORDER BY updated_at, id LIMIT ?"
+)
+AWAITING_FORFEIT = (
+    "SELECT reminded_at, id, ply FROM games INDEXED BY games_awaiting_forfeit"
+    " WHERE status = 'active' AND reminded_ply IS ply AND reminded_at <= ?"
+    " AND (reminded_at, id) > (?, ?) ORDER BY reminded_at, id LIMIT ?"
+)
+"""The clock's two questions, each answered from its partial index alone (migration 6).
+
+``INDEXED BY`` makes SQLite refuse the query, rather than quietly scan every game, should
+the index ever stop matching it. Parameters: until, then the last wait seen (its moment
+and game id) to page on, and how many.
+"""
 
 
 class GameStatus(Enum):
@@ -240,18 +271,17 @@ class Pending:
     tidings: Tidings
 
 
-@dataclass(frozen=True)
-class IdleGame:
-    """A game nobody has moved in for a while, and the last reminder sent about it."""
+@dataclass(frozen=True, order=True)
+class Wait:
+    """A game waiting at one ply since a moment: its last change, or its reminder.
 
-    game: GameRecord
-    reminded_ply: int | None
-    reminded_at: float | None
+    Ordered by that moment first, so the longest waits are handled first and a sweep
+    can page through them (``after``) without reading any game whole.
+    """
 
-    @property
-    def reminded_since(self) -> float | None:
-        """When the players were reminded of the wait the game is in now, if they were."""
-        return self.reminded_at if self.reminded_ply == self.game.ply else None
+    since: float
+    game_id: int
+    ply: int
 
 
 @dataclass(frozen=True)
@@ -336,7 +366,13 @@ class Repository(Protocol):
 
     async def saved_setup_names(self, user_id: int, game: str) -> list[str]: ...
 
-    async def idle_games(self, before: float) -> list[IdleGame]: ...
+    async def awaiting_reminder(
+        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]: ...
+
+    async def awaiting_forfeit(
+        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]: ...
 
     async def set_reminded(self, game_id: int, ply: int, at: float) -> None: ...
 
@@ -677,12 +713,24 @@ class SqliteRepository:
 
     # -- waiting times ------------------------------------------------------------------------
 
-    async def idle_games(self, before: float) -> list[IdleGame]:
-        """Active games unchanged since ``before``, with their last reminder."""
-        rows = await self._rows(
-            "SELECT * FROM games WHERE status = 'active' AND updated_at <= ? ORDER BY id", before
-        )
-        return [IdleGame(_game(row), row["reminded_ply"], row["reminded_at"]) for row in rows]
+    async def awaiting_reminder(
+        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]:
+        """Active games unchanged since ``idle_since`` whose players were not reminded of
+        this wait yet, longest wait first, from after ``after``; at most ``limit``."""
+        return await self._waits(AWAITING_REMINDER, idle_since, after, limit)
+
+    async def awaiting_forfeit(
+        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]:
+        """Active games whose players were reminded of this very wait at or before
+        ``reminded_since`` (and have not moved since), longest first; at most ``limit``."""
+        return await self._waits(AWAITING_FORFEIT, reminded_since, after, limit)
+
+    async def _waits(self, sql: str, until: float, after: Wait | None, limit: int) -> list[Wait]:
+        since, game_id = (after.since, after.game_id) if after else (float("-inf"), 0)
+        rows = await self._rows(sql, until, since, game_id, limit)
+        return [Wait(row[0], row[1], row[2]) for row in rows]
 
     async def set_reminded(self, game_id: int, ply: int, at: float) -> None:
         await self._write(
