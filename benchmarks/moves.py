@@ -53,6 +53,15 @@ def percentile(values: list[float], share: float) -> float:
 
 async def play(game_key: str, games: int, database: Path) -> dict[str, list[float]]:
     repository = await SqliteRepository.open(database)
+    try:
+        return await _play(repository, game_key, games)
+    finally:
+        # aiosqlite's thread keeps the process alive until the connection is closed,
+        # so a game that raises must not skip this.
+        await repository.close()
+
+
+async def _play(repository: SqliteRepository, game_key: str, games: int) -> dict[str, list[float]]:
     clock = Clock()
     for name in STORAGE_CALLS:
         setattr(repository, name, clock.wrap(getattr(repository, name)))
@@ -101,7 +110,6 @@ async def play(game_key: str, games: int, database: Path) -> dict[str, list[floa
             samples["render"].append(rendered - acted)
             samples["move"].append(done - start)
             images.extend(sizes)
-    await repository.close()
     samples["image_bytes"] = images
     return samples
 
