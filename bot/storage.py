@@ -23,6 +23,7 @@ from typing import Any, Protocol
 import aiosqlite
 
 from bot import results
+from bot.checkpoints import CHECKPOINT_SECONDS, Checkpointer
 from bot.games.core import EndReason
 
 SCHEMA = """
@@ -393,11 +394,23 @@ class SqliteRepository:
         """Stamps every change, so waiting times are measured by the same clock."""
         self.records = results.Records(connection)
         """Leaderboards, profiles and histories: reads that take no lock."""
+        self.checkpointer: Checkpointer | None = None
+        """Copies the write-ahead log back into the file on a timer (none in memory)."""
 
     @classmethod
-    async def open(cls, path: str | Path, clock: Clock = time.time) -> SqliteRepository:
-        """Open (creating if needed) the database file and bring its schema up to date."""
-        if str(path) != ":memory:":
+    async def open(
+        cls,
+        path: str | Path,
+        clock: Clock = time.time,
+        checkpoint_every: float = CHECKPOINT_SECONDS,
+    ) -> SqliteRepository:
+        """Open (creating if needed) the database file and bring its schema up to date.
+
+        Commits never checkpoint the write-ahead log themselves (``wal_autocheckpoint=0``):
+        a ``Checkpointer`` on its own connection does it every ``checkpoint_every`` seconds.
+        """
+        in_memory = str(path) == ":memory:"
+        if not in_memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         connection = await aiosqlite.connect(str(path), isolation_level=None)
         connection.row_factory = aiosqlite.Row
@@ -405,15 +418,20 @@ class SqliteRepository:
         await connection.execute("PRAGMA synchronous=NORMAL")
         await connection.execute("PRAGMA foreign_keys=ON")
         await connection.execute("PRAGMA busy_timeout=5000")
+        await connection.execute("PRAGMA wal_autocheckpoint=0")
         repository = cls(connection, clock)
         try:
             await repository._migrate()
+            if not in_memory:
+                repository.checkpointer = Checkpointer(path, checkpoint_every)
         except BaseException:
             await connection.close()
             raise
         return repository
 
     async def close(self) -> None:
+        if self.checkpointer is not None:
+            self.checkpointer.close()
         await self._db.close()
 
     async def _migrate(self) -> None:

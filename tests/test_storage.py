@@ -102,6 +102,47 @@ async def test_the_file_is_in_wal_mode(repo: SqliteRepository, path: Path) -> No
     assert sql(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
 
 
+def fill_the_log(pages: int) -> list[tuple[int, str, str, str]]:
+    """Saved setups big enough to put about ``pages`` pages into the write-ahead log."""
+    return [(7, "seabattle", f"setup-{n}", "x" * 16_000) for n in range(pages // 4)]
+
+
+async def save_all(repository: SqliteRepository, rows: list[tuple[int, str, str, str]]) -> None:
+    for row in rows:
+        await repository.save_setup(*row)
+
+
+async def test_commits_never_checkpoint_the_log_themselves(path: Path) -> None:
+    """A checkpoint inside a commit delays that move: past SQLite's 1,000 pages, the
+    log keeps growing and the database file stays as it was until the timer copies it."""
+    repository = await SqliteRepository.open(path, checkpoint_every=3600)
+    try:
+        assert await repository._scalar("PRAGMA wal_autocheckpoint") == 0
+        before = path.stat().st_size
+        await save_all(repository, fill_the_log(1200))
+        assert path.with_name(path.name + "-wal").stat().st_size > 1000 * 4096
+        assert path.stat().st_size == before, "a commit checkpointed the log"
+    finally:
+        await repository.close()
+
+
+async def test_the_timer_copies_the_log_back_into_the_database_file(path: Path) -> None:
+    repository = await SqliteRepository.open(path, checkpoint_every=0.05)
+    checkpointer = repository.checkpointer
+    assert checkpointer is not None
+    try:
+        await save_all(repository, fill_the_log(400))
+        checkpointer.checkpointed.clear()
+        assert await asyncio.to_thread(checkpointer.checkpointed.wait, 30), "no checkpoint came"
+        assert checkpointer.last is not None
+        busy, frames, copied = checkpointer.last
+        assert busy == 0 and frames > 0 and copied == frames, checkpointer.last
+        assert path.stat().st_size > 400 * 4096, "the saved setups never reached the file"
+        assert len(sql(path, "SELECT name FROM saved_setups")) == 100
+    finally:
+        await repository.close()
+
+
 async def test_opening_twice_keeps_the_schema_and_the_data(path: Path) -> None:
     """Every start runs the schema script, so it must be idempotent and keep every row."""
     first = await SqliteRepository.open(path)
