@@ -9,16 +9,15 @@ referee depends on, so another database can serve a larger deployment later.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import sqlite3
+import threading
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
@@ -380,6 +379,8 @@ class Repository(Protocol):
     async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]: ...
 
 
+T = TypeVar("T")
+
 Clock = Callable[[], float]
 """Seconds since the epoch; tests pass a clock they move by hand."""
 
@@ -453,23 +454,24 @@ class SqliteRepository:
                     f"BEGIN IMMEDIATE;\n{step}\nPRAGMA user_version={version};\nCOMMIT;"
                 )
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        """One write transaction at a time on the shared connection.
+    async def _transact(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` as one write transaction in a single trip to the database thread.
 
-        BEGIN is inside the ``try``: a caller cancelled while BEGIN waits still has it run
-        on aiosqlite's thread, and the ROLLBACK queued behind it undoes it, instead of
-        leaving the connection inside a transaction that blocks every later write.
+        A move's statements take SQLite a few hundredths of a millisecond; each trip to
+        aiosqlite's thread and back costs the event loop far more. So the whole
+        transaction (BEGIN, every statement, then COMMIT, or ROLLBACK on any error) runs
+        there at once, and one write transaction at a time. A caller cancelled meanwhile
+        (a timeout, say) leaves it to run on, and it rolls back instead of committing:
+        nothing half done, nothing stored that its caller was never told of, and the next
+        write queues behind it.
         """
+        abandoned = threading.Event()
         async with self._write_lock:
             try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                yield
-            except BaseException:
-                with contextlib.suppress(sqlite3.OperationalError):  # nothing to roll back
-                    await self._db.execute("ROLLBACK")
+                return await self._db._execute(_in_transaction, self._db._conn, work, abandoned)
+            except asyncio.CancelledError:
+                abandoned.set()
                 raise
-            await self._db.execute("COMMIT")
 
     async def _write(self, sql: str, *params: Any) -> None:
         """One statement on its own: atomic by itself, and kept out of any open transaction."""
@@ -498,10 +500,10 @@ class SqliteRepository:
         rated: bool = True,
     ) -> ChallengeRecord:
         now = self.clock()
-        async with self._transaction():
-            cursor = await self._db.execute(
+        row = await self._transact(
+            lambda db: db.execute(
                 "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                " opponent_id, rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " opponent_id, rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (
                     game,
                     _dump(rules),
@@ -512,11 +514,9 @@ class SqliteRepository:
                     int(rated),
                     now,
                 ),
-            )
-            challenge_id = cursor.lastrowid
-        challenge = await self.get_challenge(int(challenge_id or 0))
-        assert challenge is not None
-        return challenge
+            ).fetchone()
+        )
+        return _challenge(row)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
         rows = await self._rows("SELECT * FROM challenges WHERE id = ?", challenge_id)
@@ -531,12 +531,14 @@ class SqliteRepository:
         self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
     ) -> bool:
         """Close an open challenge; False when it was already closed (a second click)."""
-        async with self._transaction():
-            cursor = await self._db.execute(
+        closed: bool = await self._transact(
+            lambda db: db.execute(
                 "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
                 (status.value, game_id, challenge_id),
-            )
-            return cursor.rowcount == 1
+            ).rowcount
+            == 1
+        )
+        return closed
 
     async def accept_challenge(
         self,
@@ -548,12 +550,14 @@ class SqliteRepository:
         tidings: Tidings = (),
     ) -> GameRecord | None:
         """Create the game and close the challenge in one transaction; None if already closed."""
-        async with self._transaction():
-            challenge = await self.get_challenge(challenge_id)
-            if challenge is None or challenge.status is not ChallengeStatus.OPEN:
+        now = self.clock()
+
+        def accept(db: sqlite3.Connection) -> int | None:
+            row = db.execute("SELECT * FROM challenges WHERE id = ?", (challenge_id,)).fetchone()
+            if row is None or row["status"] != ChallengeStatus.OPEN.value:
                 return None
-            now = self.clock()
-            cursor = await self._db.execute(
+            challenge = _challenge(row)
+            cursor = db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
                 " status, state, rated, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -573,11 +577,16 @@ class SqliteRepository:
                 ),
             )
             game_id = int(cursor.lastrowid or 0)
-            await self._db.execute(
+            db.execute(
                 "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
                 (game_id, challenge_id),
             )
-            await self._hold(game_id, 0, tidings, now)
+            _hold(db, game_id, 0, tidings, now)
+            return game_id
+
+        game_id = await self._transact(accept)
+        if game_id is None:
+            return None
         game = await self.get_game(game_id)
         assert game is not None
         return game
@@ -609,12 +618,17 @@ class SqliteRepository:
         """
         now = self.clock()
         status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
-        async with self._transaction():
-            cursor = await self._db.execute(
+        snapshot = _dump(state)
+
+        def log_and_store(db: sqlite3.Connection) -> int | None:
+            # RETURNING hands back the live message, which may have been posted since
+            # ``game`` was read: the courier must edit that one.
+            stored = db.execute(
                 "UPDATE games SET ply = ply + 1, state = ?, status = ?, winner = ?,"
-                " end_reason = ?, updated_at = ? WHERE id = ? AND ply = ? AND status = 'active'",
+                " end_reason = ?, updated_at = ? WHERE id = ? AND ply = ? AND status = 'active'"
+                " RETURNING public_message_id",
                 (
-                    _dump(state),
+                    snapshot,
                     status.value,
                     ending.winner if ending else None,
                     ending.reason if ending else None,
@@ -622,18 +636,18 @@ class SqliteRepository:
                     game.id,
                     game.ply,
                 ),
-            )
-            if cursor.rowcount != 1:
+            ).fetchone()
+            if stored is None:
                 raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
-            await self._db.execute(
+            db.execute(
                 "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
-            await self._hold(game.id, game.ply + 1, tidings, now)
+            _hold(db, game.id, game.ply + 1, tidings, now)
             if ending is not None and ending.has_result:
-                await results.record_results(
-                    self._db,
+                results.record_results(
+                    db,
                     game_id=game.id,
                     game=game.game,
                     guild_id=game.guild_id,
@@ -642,10 +656,10 @@ class SqliteRepository:
                     rated=ending.rated,
                     now=now,
                 )
-            # The live message may have been posted since ``game`` was read.
-            live_message_id = await self._scalar(
-                "SELECT public_message_id FROM games WHERE id = ?", game.id
-            )
+            live_message_id: int | None = stored[0]
+            return live_message_id
+
+        live_message_id = await self._transact(log_and_store)
         return replace(
             game,
             public_message_id=live_message_id,
@@ -662,14 +676,6 @@ class SqliteRepository:
             "SELECT ply, seat, kind, text FROM actions WHERE game_id = ? ORDER BY ply", game_id
         )
         return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
-
-    async def _hold(self, game_id: int, ply: int, tidings: Tidings, now: float) -> None:
-        """Keep a change's tidings until delivered, so a crash in between loses none."""
-        if tidings:
-            await self._db.execute(
-                "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, ?)",
-                (game_id, ply, json.dumps([[a, list(t)] for a, t in tidings]), now),
-            )
 
     async def pending(self) -> list[Pending]:
         """Tidings whose delivery was never confirmed (the process stopped in between)."""
@@ -765,6 +771,35 @@ class SqliteRepository:
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
         return [_game(row) for row in await self._rows(sql, *params)]
+
+
+class _Abandoned(Exception):
+    """The caller of a transaction gave up before it could commit: it is rolled back."""
+
+
+def _in_transaction(
+    db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T], abandoned: threading.Event
+) -> T:
+    """BEGIN, ``work``, COMMIT; or ROLLBACK and the error. Runs on the database thread."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(db)
+        if abandoned.is_set():
+            raise _Abandoned
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    return result
+
+
+def _hold(db: sqlite3.Connection, game_id: int, ply: int, tidings: Tidings, now: float) -> None:
+    """Keep a change's tidings until delivered, so a crash in between loses none."""
+    if tidings:
+        db.execute(
+            "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, ?)",
+            (game_id, ply, json.dumps([[a, list(t)] for a, t in tidings]), now),
+        )
 
 
 def _dump(data: dict[str, Any]) -> str:

@@ -368,6 +368,50 @@ async def test_a_write_cancelled_while_waiting_for_the_lock_does_not_wedge_the_s
     assert sql(path, "SELECT count(*) FROM challenges") == [(2,)]
 
 
+async def test_a_move_whose_caller_gave_up_is_rolled_back_not_stored_untold(
+    repo: SqliteRepository, path: Path
+) -> None:
+    """A move runs on the database thread in one go; if its caller is cancelled while it
+    waits there (another process holds the write lock), it must not commit later on its
+    own: the player was never told of it, and its tidings would wait for a restart."""
+    referee = Referee(repo, seed_source=lambda: 3)
+    game = await start_game(referee)
+    await repo.delivered(game.id, 0)
+    with closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.2):
+                await referee.act(ALICE, "random")
+        other.execute("COMMIT")
+
+    assert await repo.get_game(game.id) == game, "the abandoned move was stored"
+    assert await repo.log(game.id) == [] and await repo.pending() == []
+    report = await referee.act(ALICE, "random")
+    assert report.game.ply == game.ply + 1, "the store is stuck after an abandoned move"
+
+
+async def test_a_move_is_one_trip_to_the_database_thread_per_transaction(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each trip to aiosqlite's thread costs the event loop more than SQLite's own work:
+    a move reads its game, then logs, stores and holds its tidings in a single trip."""
+    referee = Referee(repo, seed_source=lambda: 3)
+    game = await start_game(referee)
+    trips: list[object] = []
+    run = repo._db._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.append(fn)
+        return await run(fn, *args, **kwargs)
+
+    monkeypatch.setattr(repo._db, "_execute", counted)
+    report = await referee.act(ALICE, f"#{game.id} random")
+    assert len(trips) == 2, trips  # the game, then the whole transaction
+    trips.clear()
+    await referee.delivered(report)
+    assert len(trips) == 1, trips
+
+
 # -- replay -------------------------------------------------------------------------------------
 
 REPLAYS = [
