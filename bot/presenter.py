@@ -13,7 +13,7 @@ from bot.games import ENGINES
 from bot.games.core import SEATS, View, name_of
 from bot.referee import Notice
 from bot.storage import GameRecord
-from renderers import luzhanqi, seabattle, warships
+from renderers import luzhanqi, marine, seabattle, warships
 
 Renderer = Callable[[View], bytes]
 AltText = Callable[[View], str]
@@ -22,6 +22,7 @@ RENDERERS: dict[str, tuple[Renderer, AltText]] = {
     "seabattle": (seabattle.render, seabattle.alt_text),  # type: ignore[dict-item]
     "luzhanqi": (luzhanqi.render, luzhanqi.alt_text),  # type: ignore[dict-item]
     "warships": (warships.render, warships.alt_text),  # type: ignore[dict-item]
+    "marine": (marine.render, marine.alt_text),  # type: ignore[dict-item]
 }
 """Each game's renderer and alt-text writer, by engine key."""
 
