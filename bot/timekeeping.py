@@ -77,7 +77,8 @@ class Timekeeper:
         self.batch = batch
 
     async def sweep(self, errands: Errands) -> Swept:
-        """Expire old challenges, remind the players games wait for, end games on time.
+        """Expire old challenges and forget long-closed ones, remind the players games wait
+        for, end games on time.
 
         Each game is handled on its own: one that fails is logged and left for the next
         sweep, and the others go on.
@@ -95,6 +96,8 @@ class Timekeeper:
                     swept.expired += 1
             except Exception:
                 log.exception("challenge %s: the clock failed on it", challenge.id)
+        # A closed challenge is kept one more expiry period for late clicks, then forgotten.
+        await self.repository.forget_closed_challenges(now - 2 * deadlines.challenge_expiry)
         text = self.reminder_text()
 
         async def remind(wait: Wait) -> None:
