@@ -53,7 +53,7 @@ class Clock:
 # -- building the file ----------------------------------------------------------------------
 
 
-async def _templates(path: Path, rng: random.Random) -> None:
+async def _templates(path: Path, rng: random.Random, templates: int) -> None:
     """Play template games through the referee: some still setting up, most mid-game."""
     clock = Clock()
     repository = await SqliteRepository.open(path, clock)
@@ -61,7 +61,7 @@ async def _templates(path: Path, rng: random.Random) -> None:
         referee = Referee(repository)
         engine = ENGINES[GAME]
         presets = list(engine.presets)
-        for number in range(TEMPLATES):
+        for number in range(templates):
             players = (2 * number + 1, 2 * number + 2)
             challenge = await referee.challenge(
                 game=GAME,
@@ -87,10 +87,10 @@ async def _templates(path: Path, rng: random.Random) -> None:
         await repository.close()
 
 
-def build(path: Path, games: int, seed: int = 2026) -> None:
-    """``games`` live games, copied from the templates, waiting as live games wait."""
+def build(path: Path, games: int, played: int = TEMPLATES, seed: int = 2026) -> None:
+    """``games`` live games, copied from ``played`` templates, waiting as live games wait."""
     rng = random.Random(seed)
-    asyncio.run(_templates(path, rng))
+    asyncio.run(_templates(path, rng, played))
     with sqlite3.connect(path) as db:
         templates = db.execute(
             "SELECT id, game, rules, seed, ply, state FROM games WHERE status = 'active'"
@@ -301,12 +301,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--sweeps", type=int, default=3)
+    parser.add_argument("--templates", type=int, default=TEMPLATES)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         big, small = Path(folder) / "big.sqlite3", Path(folder) / "small.sqlite3"
         started = time.perf_counter()
-        build(big, options.games)
-        build(small, 10)
+        build(big, options.games, options.templates)
+        build(small, 10, options.templates)
         print(f"built in {time.perf_counter() - started:.1f} s")
         small_figures = asyncio.run(measure(small, options.moves, 1))
         figures = asyncio.run(measure(big, options.moves, options.sweeps))
