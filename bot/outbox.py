@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
+import sqlite3
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
@@ -122,8 +122,8 @@ def audience_of(code: int) -> int | None:
     return None if code == CHANNEL_CODE else code
 
 
-async def hold(
-    db: aiosqlite.Connection,
+def hold(
+    db: sqlite3.Connection,
     game_id: int,
     ply: int,
     tidings: Tidings,
@@ -132,7 +132,7 @@ async def hold(
     now: float,
 ) -> None:
     """Keep a change's notices, one per audience, inside the change's own transaction."""
-    await db.executemany(
+    db.executemany(
         "INSERT INTO notices (game_id, audience, ply, texts, final, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         [
@@ -142,7 +142,9 @@ async def hold(
     )
 
 
-Transaction = Callable[[], AbstractAsyncContextManager[None]]
+T = TypeVar("T")
+Transact = Callable[[Callable[[sqlite3.Connection], T]], Awaitable[T]]
+"""Runs a function as one write transaction on the database's own thread."""
 
 
 class SqliteOutbox:
@@ -151,11 +153,11 @@ class SqliteOutbox:
     def __init__(
         self,
         db: aiosqlite.Connection,
-        transaction: Transaction,
+        transact: Transact[Any],
         write_lock: asyncio.Lock,
     ) -> None:
         self._db = db
-        self._transaction = transaction
+        self._transact = transact
         self._write_lock = write_lock
 
     async def lanes(self) -> list[Lane]:
@@ -168,34 +170,35 @@ class SqliteOutbox:
     async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
         code = audience_code(lane.audience)
         channel = lane.audience is None
-        async with self._transaction():
-            rows = await self._lane_rows(lane, claimed=True)
+
+        def claim(db: sqlite3.Connection) -> list[Any]:
+            def lane_rows(claimed: bool) -> list[Any]:
+                return db.execute(
+                    "SELECT ply, texts, final FROM notices"
+                    " WHERE game_id = ? AND audience = ? AND claimed = ? ORDER BY ply",
+                    (lane.game_id, code, int(claimed)),
+                ).fetchall()
+
+            rows = lane_rows(True)
             if not rows or channel:
-                waiting = await self._lane_rows(lane, claimed=False)
-                taken = _first_message(waiting, channel=channel, merge=merge)
+                taken = _first_message(lane_rows(False), channel=channel, merge=merge)
                 if taken:
-                    await self._db.execute(
+                    db.execute(
                         "UPDATE notices SET claimed = 1"
                         " WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
                         (lane.game_id, code, taken[0][0], taken[-1][0]),
                     )
                 rows += taken
-            if not rows:
-                return None
+            return rows
+
+        rows: list[Any] = await self._transact(claim)
+        if not rows:
+            return None
         return Parcel(
             lane,
             tuple(row[0] for row in rows),
             tuple(tuple(json.loads(row[1])) for row in rows),
             any(row[2] for row in rows),
-        )
-
-    async def _lane_rows(self, lane: Lane, *, claimed: bool) -> list[Any]:
-        return list(
-            await self._db.execute_fetchall(
-                "SELECT ply, texts, final FROM notices"
-                " WHERE game_id = ? AND audience = ? AND claimed = ? ORDER BY ply",
-                (lane.game_id, audience_code(lane.audience), int(claimed)),
-            )
         )
 
     async def release(self, parcel: Parcel) -> None:
