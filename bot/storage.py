@@ -23,6 +23,7 @@ from typing import Any, Protocol
 import aiosqlite
 
 from bot import results
+from bot.fairness import Seal
 from bot.games.core import EndReason
 
 SCHEMA = """
@@ -144,6 +145,32 @@ MIGRATIONS: tuple[str, ...] = (
     # full waiting time, even after the bot was down for longer than both waits
     """
     ALTER TABLE games ADD COLUMN reminded_at REAL;
+    """,
+    # 6: small facts the bot keeps about itself, like the hash of the last command sync
+    """
+    CREATE TABLE bot_facts (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
+    # 7: provable fairness: the seals made when play began, and every announcement kept
+    # for good (the outbox forgets what it delivered), so a game can be exported and checked
+    """
+    CREATE TABLE seals (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        ply     INTEGER NOT NULL,
+        who     TEXT    NOT NULL,
+        salt    TEXT    NOT NULL,
+        digest  TEXT    NOT NULL,
+        secret  TEXT    NOT NULL,
+        PRIMARY KEY (game_id, who)
+    );
+    CREATE TABLE announcements (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        ply     INTEGER NOT NULL,
+        tidings TEXT    NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );
     """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
@@ -302,6 +329,7 @@ class Repository(Protocol):
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
     ) -> GameRecord | None: ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
@@ -316,9 +344,14 @@ class Repository(Protocol):
         state: dict[str, Any],
         ending: Ending | None = None,
         tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
     ) -> GameRecord: ...
 
     async def log(self, game_id: int) -> list[LogEntry]: ...
+
+    async def seals(self, game_id: int) -> tuple[int, tuple[Seal, ...]] | None: ...
+
+    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]: ...
 
     async def pending(self) -> list[Pending]: ...
 
@@ -492,6 +525,7 @@ class SqliteRepository:
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
     ) -> GameRecord | None:
         """Create the game and close the challenge in one transaction; None if already closed."""
         async with self._transaction():
@@ -524,6 +558,7 @@ class SqliteRepository:
                 (game_id, challenge_id),
             )
             await self._hold(game_id, 0, tidings, now)
+            await self._seal(game_id, 0, seals)
         game = await self.get_game(game_id)
         assert game is not None
         return game
@@ -544,6 +579,7 @@ class SqliteRepository:
         state: dict[str, Any],
         ending: Ending | None = None,
         tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
     ) -> GameRecord:
         """Log one entry, store the new snapshot and hold its tidings, atomically.
 
@@ -577,6 +613,7 @@ class SqliteRepository:
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
             await self._hold(game.id, game.ply + 1, tidings, now)
+            await self._seal(game.id, game.ply + 1, seals)
             if ending is not None and ending.has_result:
                 await results.record_results(
                     self._db,
@@ -610,12 +647,41 @@ class SqliteRepository:
         return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
 
     async def _hold(self, game_id: int, ply: int, tidings: Tidings, now: float) -> None:
-        """Keep a change's tidings until delivered, so a crash in between loses none."""
+        """Keep a change's tidings until delivered, so a crash in between loses none, and
+        for good as the game's announcements, which ``/export`` publishes at the end."""
         if tidings:
+            told = json.dumps([[a, list(t)] for a, t in tidings])
             await self._db.execute(
                 "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, ?)",
-                (game_id, ply, json.dumps([[a, list(t)] for a, t in tidings]), now),
+                (game_id, ply, told, now),
             )
+            await self._db.execute(
+                "INSERT INTO announcements (game_id, ply, tidings) VALUES (?, ?, ?)",
+                (game_id, ply, told),
+            )
+
+    async def _seal(self, game_id: int, ply: int, seals: tuple[Seal, ...]) -> None:
+        await self._db.executemany(
+            "INSERT INTO seals (game_id, ply, who, salt, digest, secret) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, ply, s.who, s.salt, s.digest, s.secret) for s in seals],
+        )
+
+    async def seals(self, game_id: int) -> tuple[int, tuple[Seal, ...]] | None:
+        """The ply at which the game was sealed and its seals; None if never sealed."""
+        rows = await self._rows(
+            "SELECT ply, who, salt, digest, secret FROM seals WHERE game_id = ? ORDER BY who",
+            game_id,
+        )
+        if not rows:
+            return None
+        return rows[0][0], tuple(Seal(row[1], row[2], row[3], row[4]) for row in rows)
+
+    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]:
+        """Everything each audience was told of a game, by ply."""
+        rows = await self._rows(
+            "SELECT ply, tidings FROM announcements WHERE game_id = ? ORDER BY ply", game_id
+        )
+        return [(row[0], tuple((a, tuple(t)) for a, t in json.loads(row[1]))) for row in rows]
 
     async def pending(self) -> list[Pending]:
         """Tidings whose delivery was never confirmed (the process stopped in between)."""
@@ -696,6 +762,19 @@ class SqliteRepository:
             before,
         )
         return [_challenge(row) for row in rows]
+
+    # -- the bot's own facts -------------------------------------------------------------------
+
+    async def fact(self, key: str) -> str | None:
+        return await self._scalar("SELECT value FROM bot_facts WHERE key = ?", key)
+
+    async def set_fact(self, key: str, value: str) -> None:
+        await self._write(
+            "INSERT INTO bot_facts (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            key,
+            value,
+        )
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
         return [_game(row) for row in await self._rows(sql, *params)]
