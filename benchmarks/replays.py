@@ -17,7 +17,7 @@ from pathlib import Path
 
 from benchmarks.playouts import play_out
 from bot.games import ENGINES
-from bot.presenter import frame_renderer
+from bot.presenter import frame_renderer, names_of
 from bot.referee import Referee
 from bot.replays import TRUTH, Audience, moments, states_of
 from bot.storage import SqliteRepository
@@ -37,7 +37,9 @@ async def measure(key: str, plies: int, webp: bool, database: Path) -> None:
         audiences: list[tuple[str, Audience]] = [("channel", None), ("seat0", 0), ("truth", TRUTH)]
         for name, audience in audiences:
             start = time.perf_counter()
-            frames = replay.draw_frames(frame_renderer(key), moments(engine, states, audience))
+            frames = replay.draw_frames(
+                frame_renderer(key, names_of(game)), moments(engine, states, audience)
+            )
             drawn = time.perf_counter()
             gif = replay.animate(frames)
             encoded = time.perf_counter()

@@ -16,18 +16,21 @@ from PIL import Image
 from bot.fairness import lasting
 from bot.games import ENGINES
 from bot.games.core import SEATS, View, name_of
+from bot.names import clean
 from bot.referee import Notice, draw_button
 from bot.replays import Replay
 from bot.storage import GameRecord
-from renderers import luzhanqi, replay, seabattle, warships
+from renderers import luzhanqi, marine, replay, seabattle, warships
 
-Renderer = Callable[[View], bytes]
-AltText = Callable[[View], str]
+Names = tuple[str, str]
+Renderer = Callable[[View, Names], bytes]
+AltText = Callable[[View, Names], str]
 
 RENDERERS: dict[str, tuple[Renderer, AltText]] = {
     "seabattle": (seabattle.render, seabattle.alt_text),  # type: ignore[dict-item]
     "luzhanqi": (luzhanqi.render, luzhanqi.alt_text),  # type: ignore[dict-item]
     "warships": (warships.render, warships.alt_text),  # type: ignore[dict-item]
+    "marine": (marine.render, marine.alt_text),  # type: ignore[dict-item]
 }
 """Each game's renderer and alt-text writer, by engine key."""
 
@@ -66,11 +69,18 @@ def title(game: GameRecord) -> str:
     return f"**{ENGINES[game.game].title} #{game.id}**"
 
 
+def names_of(game: GameRecord) -> Names:
+    """The seats' display names for images: public facts, passed beside the view, so two
+    games that differ only in hidden facts still give the same image bytes."""
+    return clean(game.names[0]), clean(game.names[1])
+
+
 def render_board(game: GameRecord, view: View) -> Board:
     render, alt = RENDERERS[game.game]
     audience = "public" if view.seat is None else f"seat{view.seat}"
     filename = f"{game.game}-{game.id}-{game.ply}-{audience}.png"
-    return Board(render(view), filename, alt(view)[:MAX_ALT])
+    names = names_of(game)
+    return Board(render(view, names), filename, alt(view, names)[:MAX_ALT])
 
 
 @dataclass(frozen=True)
@@ -82,8 +92,8 @@ class Attachment:
     description: str
 
 
-def frame_renderer(key: str) -> replay.FrameRenderer:
-    """A game's board drawn as a palette image, for replays.
+def frame_renderer(key: str, names: Names) -> replay.FrameRenderer:
+    """A game's board drawn as a palette image with the players' names, for replays.
 
     Taken from the renderer's module (its ``render_image``, which ``render`` encodes), so
     a game that registers a renderer gets replays with no code of its own; a renderer
@@ -92,8 +102,8 @@ def frame_renderer(key: str) -> replay.FrameRenderer:
     render = RENDERERS[key][0]
     drawn = getattr(sys.modules[render.__module__], "render_image", None)
     if callable(drawn):
-        return drawn
-    return lambda view: Image.open(io.BytesIO(render(view)))
+        return lambda view: drawn(view, names)
+    return lambda view: Image.open(io.BytesIO(render(view, names)))
 
 
 def player_label(seat: int) -> str:
@@ -108,7 +118,7 @@ def present_replay(recording: Replay) -> tuple[str, Attachment, Attachment]:
     """
     game = recording.game
     who = recording.audience_name
-    frames = replay.draw_frames(frame_renderer(game.game), recording.moments)
+    frames = replay.draw_frames(frame_renderer(game.game, names_of(game)), recording.moments)
     gif = replay.animate(frames)
     engine = ENGINES[game.game]
     seen = {"channel": "as the channel saw it", "truth": "with both sides revealed"}.get(

@@ -16,6 +16,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
+from typing import TypeVar
 from weakref import WeakValueDictionary
 
 from bot.announcements import (
@@ -41,10 +42,12 @@ from bot.games.core import (
 )
 from bot.games.grid import shorten
 from bot.logs import fields
+from bot.names import clean as clean_name
 from bot.ratings import counts_for_rating
 from bot.replays import AUDIENCE_WORDS, TRUTH, Audience, Replay, moments, move_list, states_of
 from bot.results import Result
 from bot.storage import (
+    OPEN_TO_ANYONE,
     ChallengeRecord,
     ChallengeStatus,
     Ending,
@@ -58,6 +61,7 @@ from bot.storage import (
 from bot.verify import FORMAT as EXPORT_FORMAT
 
 log = logging.getLogger("referee.referee")
+T = TypeVar("T")
 
 _GAME_PREFIX = re.compile(r"^\s*#\s*(\d{1,9})\s*(.*)$", re.S)
 MAX_MOVE_LENGTH = 600
@@ -144,11 +148,17 @@ class Referee:
         guild_id: int | None,
         channel_id: int,
         challenger_id: int,
-        opponent_id: int,
+        opponent_id: int | None,
         opponent_is_bot: bool = False,
         rated: bool = True,
+        names: tuple[str | None, str | None] = (None, None),
     ) -> ChallengeRecord:
+        """Record a challenge; ``names`` are the challenger's and the opponent's display
+        names, kept (cleaned) for the game's board images. Without ``opponent_id`` the
+        challenge is open: anyone in the channel but the challenger may accept it."""
         engine = _engine(game)
+        if opponent_id is None:
+            opponent_id = OPEN_TO_ANYONE
         if opponent_id == challenger_id:
             raise RefereeError("You cannot challenge yourself; pick another player.")
         if opponent_is_bot:
@@ -162,6 +172,7 @@ class Referee:
             challenger_id=challenger_id,
             opponent_id=opponent_id,
             rated=rated,
+            names=(clean_name(names[0]), clean_name(names[1])),
         )
 
     async def open_challenge(self, challenge_id: int, user_id: int) -> ChallengeRecord:
@@ -173,9 +184,42 @@ class Referee:
             raise RefereeError(f"That challenge is already {challenge.status.value}.")
         if user_id != challenge.opponent_id:
             if user_id == challenge.challenger_id:
+                if challenge.open_to_anyone:
+                    raise RefereeError(
+                        "You sent this challenge; wait for someone to accept it "
+                        "(**Decline** withdraws it)."
+                    )
                 raise RefereeError("You sent this challenge; only your opponent can answer it.")
-            raise RefereeError("This challenge is not addressed to you.")
+            if not challenge.open_to_anyone:
+                raise RefereeError("This challenge is not addressed to you.")
         return challenge
+
+    async def rematch(self, game_id: int, user_id: int) -> ChallengeRecord:
+        """A challenge to the same game, variant and options, with the seats turned round.
+
+        Only a player of the finished game may ask, and the opponent answers it like any
+        challenge. Seat 0 and seat 1 change places, so colours and sides change; where the
+        rules draw the first player at random, the new game draws anew.
+        """
+        record = await self.repository.get_game(game_id)
+        if record is None:
+            raise RefereeError(f"There is no game #{game_id}.")
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise RefereeError(f"Only the players of game #{game_id} can ask for a rematch.")
+        if record.end_reason is None:
+            raise RefereeError(f"Game #{game_id} is still being played.")
+        return await self.repository.create_challenge(
+            game=record.game,
+            rules=record.rules,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            challenger_id=user_id,
+            opponent_id=record.seats[other(seat)],
+            rated=record.rated,
+            names=(record.names[seat], record.names[other(seat)]),
+            swapped=seat == 0,  # the asker was first: now the opponent is
+        )
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeRecord:
         challenge = await self.repository.get_challenge(challenge_id)
@@ -183,6 +227,10 @@ class Referee:
             status = ChallengeStatus.WITHDRAWN
         else:
             challenge = await self.open_challenge(challenge_id, user_id)
+            if challenge.open_to_anyone:
+                raise RefereeError(
+                    "This challenge is open to anyone: accept it, or leave it for someone else."
+                )
             status = ChallengeStatus.DECLINED
         if (
             challenge.status is not ChallengeStatus.OPEN
@@ -193,9 +241,12 @@ class Referee:
         assert refreshed is not None
         return refreshed
 
-    async def accept(self, challenge_id: int, user_id: int) -> Report:
-        """Create the game from an open challenge. The caller has checked both DMs work."""
+    async def accept(self, challenge_id: int, user_id: int, name: str | None = None) -> Report:
+        """Create the game from an open challenge. The caller has checked both DMs work.
+
+        ``name`` is the accepting player's display name now, if the caller knows it."""
         challenge = await self.open_challenge(challenge_id, user_id)
+        names = (challenge.names[0], clean_name(name) or challenge.names[1])
         engine = _engine(challenge.game)
         seed = self._seed_source()
         rules = engine.rules_from_json(challenge.rules)
@@ -208,10 +259,11 @@ class Referee:
         game = await self.repository.accept_challenge(
             challenge_id,
             seed=seed,
-            seats=(challenge.challenger_id, challenge.opponent_id),
+            seats=in_seats(challenge, (challenge.challenger_id, user_id)),
             state=engine.to_json(state),
             tidings=tidings,
             seals=seals,
+            names=in_seats(challenge, names),
         )
         if game is None:
             raise RefereeError("That challenge is already closed.")
@@ -483,7 +535,8 @@ class Referee:
         engine = _engine(record.game)
         entries = await self.repository.log(game_id)
         states = states_of(engine, record, entries)
-        return Replay(record, who, moments(engine, states, who), move_list(engine, record, entries))
+        moves = move_list(engine, record, entries, states)
+        return Replay(record, who, moments(engine, states, who), moves)
 
     async def games_in(self, guild_id: int) -> list[tuple[GameRecord, str]]:
         """Active games of a server with a public one-line status each."""
@@ -687,6 +740,12 @@ class _Table:
     engine: Engine
     state: object
     seat: int
+
+
+def in_seats(challenge: ChallengeRecord, pair: tuple[T, T]) -> tuple[T, T]:
+    """The challenger's and the accepter's ids (or names) in seat order: the challenger
+    first, unless the challenge turns the seats round (a rematch)."""
+    return (pair[1], pair[0]) if challenge.swapped else pair
 
 
 def _draw_move(table: _Table, word: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.games.core import CorruptStateError, EndReason, Engine, Outcome, View, name_of
+from bot.games.core import CorruptStateError, EndReason, Engine, Outcome, Phase, View, name_of
 from bot.storage import GameRecord, LogEntry, LogKind
 
 TRUTH: Literal["truth"] = "truth"
@@ -79,18 +79,38 @@ def moments(
     return tuple(shown)
 
 
-def move_list(engine: Engine, game: GameRecord, entries: Sequence[LogEntry]) -> str:
-    """Every entry of the log in the game's notation, numbered, with who played it."""
+def move_list(
+    engine: Engine, game: GameRecord, entries: Sequence[LogEntry], states: Sequence[object]
+) -> str:
+    """Every entry of the log in the game's notation, numbered, with who played it.
+
+    Setups made in secret (``random``, swaps) are filled in: where a player confirmed
+    their setup, the line adds the whole setup in the notation that recreates it.
+    """
     variant = engine.variant_name(engine.rules_from_json(game.rules))
     lines = [f"{engine.title} #{game.id} ({variant}): {name_of(0)} vs {name_of(1)}", ""]
-    for entry in entries:
+    for entry, before, after in zip(entries, states, states[1:], strict=False):
         who = name_of(entry.seat) if entry.seat is not None else "the referee"
         if entry.kind is LogKind.MOVE:
-            lines.append(f"{entry.ply:>4}. {who}: {entry.text}")
+            line = f"{entry.ply:>4}. {who}: {entry.text}"
+            setup = _confirmed_setup(engine, before, after, entry.seat)
+            lines.append(line if setup is None or setup == entry.text else f"{line}  [{setup}]")
         else:
             outcome = Outcome.from_json(json.loads(entry.text))
             lines.append(f"{entry.ply:>4}. {who}: {_ENDS.get(outcome.reason, outcome.detail)}")
     return "\n".join(lines) + "\n"
+
+
+def _confirmed_setup(engine: Engine, before: object, after: object, seat: int | None) -> str | None:
+    """The setup ``seat`` confirmed with this move, if the move ended its setup."""
+    if seat is None or engine.view(before, None).phase is not Phase.SETUP:
+        return None
+    still = engine.view(after, None)
+    if seat not in engine.view(before, None).movers or (
+        still.phase is Phase.SETUP and seat in still.movers
+    ):
+        return None
+    return engine.setup_text(engine.view(before, seat))
 
 
 _ENDS = {

@@ -146,14 +146,21 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN reminded_at REAL;
     """,
-    # 6: small facts the bot keeps about itself, like the hash of the last command sync
+    # 6: the players' display names as the challenge found them, for board images
+    """
+    ALTER TABLE challenges ADD COLUMN challenger_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE challenges ADD COLUMN opponent_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN seat0_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN seat1_name TEXT NOT NULL DEFAULT '';
+    """,
+    # 7: small facts the bot keeps about itself, like the hash of the last command sync
     """
     CREATE TABLE bot_facts (
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
     ) WITHOUT ROWID;
     """,
-    # 7: provable fairness: the seals made when play began, and every announcement kept
+    # 8: provable fairness: the seals made when play began, and every announcement kept
     # for good (the outbox forgets what it delivered), so a game can be exported and checked
     """
     CREATE TABLE seals (
@@ -165,6 +172,7 @@ MIGRATIONS: tuple[str, ...] = (
         secret  TEXT    NOT NULL,
         PRIMARY KEY (game_id, who)
     );
+    ALTER TABLE challenges ADD COLUMN swapped INTEGER NOT NULL DEFAULT 0;
     CREATE TABLE announcements (
         game_id INTEGER NOT NULL REFERENCES games(id),
         ply     INTEGER NOT NULL,
@@ -180,6 +188,10 @@ gets ``SCHEMA`` and then every migration, and an old one only those it lacks.
 """
 
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
+
+
+OPEN_TO_ANYONE = 0
+"""The opponent id of an open challenge: no Discord user has id 0."""
 
 
 class GameStatus(Enum):
@@ -218,6 +230,15 @@ class ChallengeRecord:
     game_id: int | None
     created_at: float
     rated: bool = True
+    swapped: bool = False
+    """Whether the opponent takes the first seat (a rematch turns the seats round)."""
+
+    @property
+    def open_to_anyone(self) -> bool:
+        """A challenge without an opponent, which anyone but the challenger may accept."""
+        return self.opponent_id == OPEN_TO_ANYONE
+    names: tuple[str, str] = ("", "")
+    """The challenger's and the opponent's display names (cleaned; empty if unknown)."""
 
 
 @dataclass(frozen=True)
@@ -241,6 +262,9 @@ class GameRecord:
     updated_at: float
     rated: bool = True
     """Whether the game's result changes ratings (chosen at ``/play``)."""
+    names: tuple[str, str] = ("", "")
+    """Display names of seat 0 and seat 1 when the game began, for board images; an empty
+    name (a game older than names) is drawn as "Player 1" or "Player 2"."""
 
     def seat_of(self, user_id: int) -> int | None:
         return self.seats.index(user_id) if user_id in self.seats else None
@@ -311,6 +335,8 @@ class Repository(Protocol):
         challenger_id: int,
         opponent_id: int,
         rated: bool = True,
+        names: tuple[str, str] = ("", ""),
+        swapped: bool = False,
     ) -> ChallengeRecord: ...
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
@@ -330,6 +356,7 @@ class Repository(Protocol):
         state: dict[str, Any],
         tidings: Tidings = (),
         seals: tuple[Seal, ...] = (),
+        names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None: ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
@@ -475,12 +502,15 @@ class SqliteRepository:
         challenger_id: int,
         opponent_id: int,
         rated: bool = True,
+        names: tuple[str, str] = ("", ""),
+        swapped: bool = False,
     ) -> ChallengeRecord:
         now = self.clock()
         async with self._transaction():
             cursor = await self._db.execute(
                 "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                " opponent_id, rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " opponent_id, rated, created_at, challenger_name, opponent_name, swapped)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game,
                     _dump(rules),
@@ -490,6 +520,8 @@ class SqliteRepository:
                     opponent_id,
                     int(rated),
                     now,
+                    *names,
+                    int(swapped),
                 ),
             )
             challenge_id = cursor.lastrowid
@@ -526,8 +558,11 @@ class SqliteRepository:
         state: dict[str, Any],
         tidings: Tidings = (),
         seals: tuple[Seal, ...] = (),
+        names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None:
-        """Create the game and close the challenge in one transaction; None if already closed."""
+        """Create the game and close the challenge in one transaction; None if already closed.
+
+        ``names`` are the seats' display names, as the referee has them."""
         async with self._transaction():
             challenge = await self.get_challenge(challenge_id)
             if challenge is None or challenge.status is not ChallengeStatus.OPEN:
@@ -535,8 +570,8 @@ class SqliteRepository:
             now = self.clock()
             cursor = await self._db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, state, rated, created_at, updated_at, seat0_name, seat1_name)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     challenge.game,
                     _dump(challenge.rules),
@@ -550,6 +585,7 @@ class SqliteRepository:
                     int(challenge.rated),
                     now,
                     now,
+                    *names,
                 ),
             )
             game_id = int(cursor.lastrowid or 0)
@@ -798,6 +834,8 @@ def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
         game_id=row["game_id"],
         created_at=row["created_at"],
         rated=bool(row["rated"]),
+        names=(row["challenger_name"], row["opponent_name"]),
+        swapped=bool(row["swapped"]),
     )
 
 
@@ -819,4 +857,5 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         rated=bool(row["rated"]),
+        names=(row["seat0_name"], row["seat1_name"]),
     )

@@ -163,3 +163,25 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button], template=r"resign:
     async def callback(self, interaction: discord.Interaction) -> None:
         async with _guard(interaction, f"game {self.game_id}: resign button", self.game_id):
             await _cog(interaction, "Moves").resign_confirmed(interaction, self.game_id)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<id>\d+)"):
+    """On a game's end announcement: challenges the opponent to the same game again."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"rematch:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with _guard(interaction, f"game {self.game_id}: rematch button", self.game_id):
+            await _cog(interaction, "Challenges").rematch(interaction, self.game_id)

@@ -20,7 +20,7 @@ from bot.presenter import Message, fill_names, present_all, title
 from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
-from cogs.buttons import BoardButton, MoveButton, ReplayButton
+from cogs.buttons import BoardButton, MoveButton, RematchButton, ReplayButton
 from cogs.replies import answering_errors, nobody_asked
 
 log = logging.getLogger("referee.courier")
@@ -52,6 +52,7 @@ def after_game_view(game: GameRecord) -> discord.ui.View:
     """The end announcement's buttons: they carry the game's id only."""
     view = discord.ui.View(timeout=None)
     view.add_item(ReplayButton(game.id))
+    view.add_item(RematchButton(game.id))
     return view
 
 

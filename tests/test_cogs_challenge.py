@@ -346,3 +346,24 @@ async def test_a_channel_the_bot_cannot_post_in_is_refused_before_any_challenge(
         "Ask a server admin, or challenge from another channel."
     )
     assert await driver.client.repository.get_challenge(1) is None  # type: ignore[attr-defined]
+
+
+async def test_the_game_keeps_the_players_names_as_the_server_shows_them(
+    driver: DiscordDriver, alice: FakeUser, carol: FakeUser
+) -> None:
+    """A nickname in this server wins over the global display name, which wins over the
+    username; the bot learns them from the interactions themselves (no members intent)."""
+    assert not driver.intents.members
+    driver.set_nickname(alice, "Admiral \u202eAlice")
+    dave = driver.add_user("dave_99", global_name="Dave")
+    erin = driver.add_user("erin", global_name=None)
+    message = await challenge_message(driver, alice, dave)
+    await accept(driver, dave, message)
+    games = await repository(driver).active_games_of(alice.id)
+    assert games[-1].names == ("Admiral Alice", "Dave")
+    # The accepting player's name is taken again when they accept.
+    message = await challenge_message(driver, carol, erin)
+    driver.set_nickname(erin, "Erin the Bold")
+    await accept(driver, erin, message)
+    games = await repository(driver).active_games_of(erin.id)
+    assert games[-1].names == ("carol", "Erin the Bold")

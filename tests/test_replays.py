@@ -9,7 +9,7 @@ from PIL import Image, ImageChops
 
 from benchmarks.playouts import play_out
 from bot.games import ENGINES
-from bot.presenter import frame_renderer, present_replay
+from bot.presenter import frame_renderer, names_of, present_replay
 from bot.referee import Referee, RefereeError
 from bot.replays import TRUTH, Replay, moments, states_of
 from bot.storage import SqliteRepository
@@ -46,7 +46,7 @@ async def test_a_replay_has_a_frame_per_change_and_ends_on_the_final_view(
     game = await play_out(referee, key, variant=variant, max_plies=24)
     engine = ENGINES[key]
     final = states_of(engine, game, await referee.repository.log(game.id))[-1]
-    draw = frame_renderer(key)
+    draw = frame_renderer(key, names_of(game))
     for word, audience in (("mine", 0), ("channel", None), ("truth", TRUTH)):
         asker = game.seats[0]
         recording = await referee.replay_of(game.id, asker, word)
@@ -91,7 +91,7 @@ async def test_a_seat_replay_does_not_depend_on_the_opponents_secrets(referee: R
     first, second = recordings
     assert first.moments[:-1] == second.moments[:-1]
     assert first.moments[-1] != second.moments[-1]  # the end reveals the opponent's fleet
-    draw = frame_renderer("seabattle")
+    draw = frame_renderer("seabattle", ("", ""))
     before_reveal = [
         animation.animate(animation.draw_frames(draw, r.moments[:-1])) for r in recordings
     ]
@@ -139,3 +139,16 @@ async def test_a_replay_is_stored_nowhere_but_rebuilt_from_the_log(repo: SqliteR
     one = present_replay(await referee.replay_of(game.id, game.seats[0], "truth"))[1].data
     two = present_replay(await referee.replay_of(again.id, again.seats[0], "truth"))[1].data
     assert one == two
+
+
+async def test_the_move_list_fills_in_each_setup_where_it_was_confirmed(referee: Referee) -> None:
+    game = await play_out(referee, "seabattle", max_plies=12)
+    engine = ENGINES["seabattle"]
+    log = await referee.repository.log(game.id)
+    states = states_of(engine, game, log)
+    moves = (await referee.replay_of(game.id, game.seats[0], "truth")).moves
+    for seat in (0, 1):
+        ready = next(e.ply for e in log if e.seat == seat and e.text == "ready")
+        fleet = engine.setup_text(engine.view(states[ready - 1], seat))
+        assert fleet is not None and fleet.startswith("fleet ")
+        assert f"{ready:>4}. {{seat{seat}}}: ready  [{fleet}]" in moves.splitlines()

@@ -135,9 +135,13 @@ def test_corrupted_json_is_refused() -> None:
 # -- non-interference -------------------------------------------------------------------------
 
 
+NAMES = ("Zoë \u202eevil", "Борис")
+"""Display names drawn on the images; names are public, and must not open a side door."""
+
+
 def shown_to(state: WarshipsState, audience: int | None) -> tuple[Any, ...]:
     view = E.view(state, audience)
-    return view, view.text(), alt_text(view), render(view)
+    return view, view.text(), alt_text(view, NAMES), render(view, NAMES)
 
 
 def shuffle_hidden(state: WarshipsState, owner: int, rng: random.Random) -> WarshipsState:

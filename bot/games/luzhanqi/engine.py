@@ -46,7 +46,7 @@ from bot.games.luzhanqi.pieces import ARMY, Kind, Piece
 from bot.games.luzhanqi.rules import PRESETS, LuzhanqiRules, WinRule, option_words
 from bot.games.luzhanqi.rules import with_options as rules_with_options
 from bot.games.luzhanqi.state import LastMove, LuzhanqiState, Side, state_from_json, state_to_json
-from bot.games.luzhanqi.view import LuzhanqiView
+from bot.games.luzhanqi.view import LuzhanqiView, losses_seen
 
 
 class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
@@ -430,6 +430,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             outcome=state.outcome,
             quiet=state.quiet,
             plies=state.plies,
+            losses=losses_seen(state, seat),
         )
 
     def outcome(self, state: LuzhanqiState) -> Outcome | None:
