@@ -76,9 +76,14 @@ def names_of(game: GameRecord) -> Names:
 
 
 def render_board(game: GameRecord, view: View) -> Board:
+    """The board image for ``view``, named by the game and audience only.
+
+    Nothing that moves with the game goes into the name: the move count, for one, rises
+    with every secret setup edit the opponent makes.
+    """
     render, alt = RENDERERS[game.game]
     audience = "public" if view.seat is None else f"seat{view.seat}"
-    filename = f"{game.game}-{game.id}-{game.ply}-{audience}.png"
+    filename = f"{game.game}-{game.id}-{audience}.png"
     names = names_of(game)
     return Board(render(view, names), filename, alt(view, names)[:MAX_ALT])
 
@@ -110,7 +115,7 @@ def player_label(seat: int) -> str:
     return f"player {seat + 1}"
 
 
-def present_replay(recording: Replay) -> tuple[str, Attachment, Attachment]:
+def present_replay(recording: Replay) -> tuple[str, Attachment, Attachment | None]:
     """The text, the animated board and the move list of one replay.
 
     Files cannot show mentions, so the move list names players by seat; the text says
@@ -133,10 +138,15 @@ def present_replay(recording: Replay) -> tuple[str, Attachment, Attachment]:
     for seat in SEATS:
         moves = moves.replace(name_of(seat), player_label(seat))
     alt = f"Animated replay of {engine.title} game {game.id} ({who}), {len(frames)} frames."
+    listed = (
+        Attachment(moves.encode(), f"{game.game}-{game.id}-moves.txt", f"Moves of game {game.id}")
+        if moves
+        else None  # a game ended before its first real move keeps its setups hidden
+    )
     return (
         content[:MAX_CONTENT],
         Attachment(gif, f"{game.game}-{game.id}-replay-{who}.gif", alt[:MAX_ALT]),
-        Attachment(moves.encode(), f"{game.game}-{game.id}-moves.txt", f"Moves of game {game.id}"),
+        listed,
     )
 
 

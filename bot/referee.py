@@ -54,6 +54,7 @@ from bot.storage import (
     GameRecord,
     LogEntry,
     LogKind,
+    OpenChallengeError,
     Repository,
     StaleGameError,
     Tidings,
@@ -69,6 +70,10 @@ MAX_MOVE_LENGTH = 600
 _SAVED_SETUP_WORD = re.compile(r"^(save|load)\b\s*(.*)$", re.I | re.S)
 _SETUP_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 MAX_SAVED_SETUPS = 25
+_UNPLAYED = (
+    "Game #{game_id} ended before its first real move, so what was hidden stays hidden: "
+    "replay it as {what}."
+)
 DRAW_WORDS = frozenset({"draw", "offer draw", "accept draw"})
 """Words for a draw by agreement, the same in every game that allows one."""
 STATE_CACHE_SIZE = 1024
@@ -164,16 +169,22 @@ class Referee:
         if opponent_is_bot:
             raise RefereeError("Bots cannot play; challenge a person.")
         rules = engine.configure(variant, options or "")
-        return await self.repository.create_challenge(
-            game=game,
-            rules=rules.to_json(),
-            guild_id=guild_id,
-            channel_id=channel_id,
-            challenger_id=challenger_id,
-            opponent_id=opponent_id,
-            rated=rated,
-            names=(clean_name(names[0]), clean_name(names[1])),
-        )
+        try:
+            return await self.repository.create_challenge(
+                game=game,
+                rules=rules.to_json(),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                opponent_id=opponent_id,
+                rated=rated,
+                names=(clean_name(names[0]), clean_name(names[1])),
+            )
+        except OpenChallengeError:
+            raise RefereeError(
+                "You already challenged this player and they have not answered yet; wait "
+                "for their answer, or withdraw that challenge with its **Decline** button."
+            ) from None
 
     async def open_challenge(self, challenge_id: int, user_id: int) -> ChallengeRecord:
         """The challenge the opponent may answer; refuses anyone else and closed ones."""
@@ -486,7 +497,10 @@ class Referee:
         return record
 
     async def finished(self, game_id: int) -> tuple[GameRecord, View, str]:
-        """A finished game, its public view (which reveals all) and how it ended.
+        """A finished game, its public view and how it ended.
+
+        The view reveals all, unless the game ended before its first real move: then it
+        shows what the channel saw then (``core.secrecy``).
 
         A running game is refused: its public view would be only a board without the
         summary, and its end is what this is for.
@@ -535,6 +549,13 @@ class Referee:
         engine = _engine(record.game)
         entries = await self.repository.log(game_id)
         states = states_of(engine, record, entries)
+        ended = engine.outcome(states[-1])
+        if ended is not None and ended.unplayed is not None:
+            # Ended before its first real move: it reveals nothing hidden, so no side by
+            # side boards and no move list, which would show the setups.
+            if who == TRUTH:
+                raise RefereeError(_UNPLAYED.format(game_id=game_id, what="`mine` or `channel`"))
+            return Replay(record, who, moments(engine, states, who), "")
         moves = move_list(engine, record, entries, states)
         return Replay(record, who, moments(engine, states, who), moves)
 
@@ -600,7 +621,7 @@ class Referee:
             )
         seals = self._seals(engine, table.state, state, table.record.seed)
         events = events + sealed_events(seals)
-        if outcome is not None:
+        if outcome is not None and outcome.unplayed is None:  # an unplayed end stays sealed
             found = await self.repository.seals(table.record.id)
             if found is not None:
                 events = events + opened_events(found[1])
@@ -645,6 +666,12 @@ class Referee:
                 f"Game #{game_id} is still being played; its record is published once it is over."
             )
         engine = _engine(record.game)
+        ended = engine.outcome(self._state_of(engine, record))
+        if ended is not None and ended.unplayed is not None:
+            raise RefereeError(
+                f"Game #{game_id} ended before its first real move, so it stays hidden: "
+                "it has no record to publish."
+            )
         sealed = await self.repository.seals(game_id)
         return {
             "format": EXPORT_FORMAT,
@@ -678,8 +705,15 @@ class Referee:
         return tuple(await self.repository.records.results_of(game.id))
 
     async def _conclude(self, table: _Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
-        """End a game from outside its rules: logged as an END entry with the outcome."""
-        final = table.engine.conclude(table.state, outcome)
+        """End a game from outside its rules: logged as an END entry with the outcome.
+
+        A game ended before its first real move is marked unplayed, so its views go on
+        keeping every secret of the phase it was in (``secrecy``).
+        """
+        engine = table.engine
+        if not engine.has_started(table.state):
+            outcome = replace(outcome, unplayed=engine.view(table.state, None).phase)
+        final = engine.conclude(table.state, outcome)
         return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
 
     def _tidings(self, views: _Views, events: tuple[Event, ...]) -> Tidings:

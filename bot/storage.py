@@ -153,14 +153,26 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN seat0_name TEXT NOT NULL DEFAULT '';
     ALTER TABLE games ADD COLUMN seat1_name TEXT NOT NULL DEFAULT '';
     """,
-    # 7: small facts the bot keeps about itself, like the hash of the last command sync
+    # 7: one open challenge per challenger and opponent (older duplicates of a burst are
+    # closed as expired, the first kept), and the index the clock's sweeps read: open
+    # challenges by age, and closed ones by age to forget them
+    """
+    UPDATE challenges SET status = 'expired'
+    WHERE status = 'open' AND id NOT IN (
+        SELECT MIN(id) FROM challenges WHERE status = 'open' GROUP BY challenger_id, opponent_id
+    );
+    CREATE UNIQUE INDEX challenges_open_per_pair ON challenges (challenger_id, opponent_id)
+        WHERE status = 'open';
+    CREATE INDEX challenges_by_status_age ON challenges (status, created_at);
+    """,
+    # 8: small facts the bot keeps about itself, like the hash of the last command sync
     """
     CREATE TABLE bot_facts (
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
     ) WITHOUT ROWID;
     """,
-    # 8: provable fairness: the seals made when play began, and every announcement kept
+    # 9: provable fairness: the seals made when play began, and every announcement kept
     # for good (the outbox forgets what it delivered), so a game can be exported and checked
     """
     CREATE TABLE seals (
@@ -210,6 +222,14 @@ class ChallengeStatus(Enum):
 class LogKind(Enum):
     MOVE = "move"  # an action text in the game's notation
     END = "end"  # an end from outside the rules: the outcome as JSON
+
+
+class OpenChallengeError(Exception):
+    """The challenger already has an open challenge to this opponent."""
+
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"challenge {challenge_id} is still open")
+        self.challenge_id = challenge_id
 
 
 class StaleGameError(Exception):
@@ -337,7 +357,10 @@ class Repository(Protocol):
         rated: bool = True,
         names: tuple[str, str] = ("", ""),
         swapped: bool = False,
-    ) -> ChallengeRecord: ...
+    ) -> ChallengeRecord:
+        """Store an open challenge; raises OpenChallengeError while the same challenger's
+        challenge to the same opponent is open, however many arrive at once."""
+        ...
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
 
@@ -401,6 +424,8 @@ class Repository(Protocol):
     async def set_reminded(self, game_id: int, ply: int, at: float) -> None: ...
 
     async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]: ...
+
+    async def forget_closed_challenges(self, before: float) -> int: ...
 
 
 Clock = Callable[[], float]
@@ -507,23 +532,32 @@ class SqliteRepository:
     ) -> ChallengeRecord:
         now = self.clock()
         async with self._transaction():
-            cursor = await self._db.execute(
-                "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                " opponent_id, rated, created_at, challenger_name, opponent_name, swapped)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game,
-                    _dump(rules),
-                    guild_id,
-                    channel_id,
+            try:
+                cursor = await self._db.execute(
+                    "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
+                    " opponent_id, rated, created_at, challenger_name, opponent_name, swapped)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game,
+                        _dump(rules),
+                        guild_id,
+                        channel_id,
+                        challenger_id,
+                        opponent_id,
+                        int(rated),
+                        now,
+                        *names,
+                        int(swapped),
+                    ),
+                )
+            except sqlite3.IntegrityError:  # the unique index of open challenges per pair
+                open_id = await self._scalar(
+                    "SELECT id FROM challenges WHERE challenger_id = ? AND opponent_id = ?"
+                    " AND status = 'open'",
                     challenger_id,
                     opponent_id,
-                    int(rated),
-                    now,
-                    *names,
-                    int(swapped),
-                ),
-            )
+                )
+                raise OpenChallengeError(int(open_id)) from None
             challenge_id = cursor.lastrowid
         challenge = await self.get_challenge(int(challenge_id or 0))
         assert challenge is not None
@@ -798,6 +832,21 @@ class SqliteRepository:
             before,
         )
         return [_challenge(row) for row in rows]
+
+    async def forget_closed_challenges(self, before: float) -> int:
+        """Delete answered, withdrawn and expired challenges made at or before ``before``.
+
+        A closed challenge is kept a while so a late click on its message is told what
+        became of it; after that the row serves nothing, and the table stays small.
+        """
+        closed = [status.value for status in ChallengeStatus if status is not ChallengeStatus.OPEN]
+        marks = ", ".join("?" * len(closed))
+        async with self._transaction():
+            cursor = await self._db.execute(
+                f"DELETE FROM challenges WHERE status IN ({marks}) AND created_at <= ?",
+                (*closed, before),
+            )
+            return cursor.rowcount
 
     # -- the bot's own facts -------------------------------------------------------------------
 

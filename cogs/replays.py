@@ -60,9 +60,8 @@ class Replays(commands.Cog):
         private = interaction.guild_id is not None
         await interaction.response.defer(ephemeral=private, thinking=True)
         content, gif, moves = await asyncio.to_thread(present_replay, recording)
-        await interaction.followup.send(
-            content, files=[as_file(gif), as_file(moves)], ephemeral=private
-        )
+        files = [as_file(gif)] + ([as_file(moves)] if moves else [])
+        await interaction.followup.send(content, files=files, ephemeral=private)
 
     @app_commands.command(
         name="export", description="A finished game's whole record, to check with bot.verify."

@@ -363,16 +363,14 @@ def _side(view: WarshipsView, seat: int, names: Names, drawn: bool) -> str:
 def status(view: WarshipsView, names: Names = NO_NAMES, drawn: bool = False) -> str:
     """Whose move it is, as the image's audience sees it; ``drawn``: names fitted to it."""
     if view.outcome is not None:
+        # A game ended before its first move reveals nothing (core.secrecy).
+        revealed = "" if view.outcome.unplayed else " All tokens revealed."
         if view.outcome.winner is None:
-            return "Game over: no winner. All tokens revealed."
+            return f"Game over: no winner.{revealed}"
         if view.seat is None:
             side = _side(view, view.outcome.winner, names, drawn)
-            return f"Game over: {side} won. All tokens revealed."
-        return (
-            "You won! All tokens revealed."
-            if view.outcome.winner == view.seat
-            else ("You lost. All tokens revealed.")
-        )
+            return f"Game over: {side} won.{revealed}"
+        return ("You won!" if view.outcome.winner == view.seat else "You lost.") + revealed
     if view.phase is Phase.SETUP:
         if view.seat is None:
             return "Setting up in secret."
@@ -420,7 +418,9 @@ def _losses(image: Image.Image, view: WarshipsView, names: Names) -> None:
     for seat in (first, 1 - first):
         who = _who(view, seat, lambda s: player_label(names, s, 16, 200)[0])
         lost = [loss for loss in view.losses if loss.owner == seat]
-        head = f"{who}: lost {len(lost)} · mines in reserve {view.reserves[seat]}"
+        reserve = view.reserves[seat]  # None while setups are secret (§5.2)
+        head = f"{who}: lost {len(lost)}"
+        head += "" if reserve is None else f" · mines in reserve {reserve}"
         PALETTE.text(image, (MARGIN, y), head, 16, "text", "background", "lm", face_of(head))
         detail = _fitted(losses_text(lost) if lost else "no losses", WIDTH - 2 * MARGIN - 12)
         PALETTE.text(image, (MARGIN + 12, y + LOSS_LINE), detail, 15, "muted", "background", "lm")

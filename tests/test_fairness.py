@@ -121,3 +121,15 @@ def test_the_verifier_needs_only_the_standard_library_and_the_engines() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+async def test_an_unplayed_flip_game_keeps_its_seals_shut(referee: Referee) -> None:
+    """The flip game is sealed as it begins; ended before the first flip, its seed (the
+    whole face-down deal) must stay hidden, so the salts are not published."""
+    challenge = await referee.challenge(
+        game="luzhanqi", variant="flip", guild_id=1, channel_id=2, challenger_id=1, opponent_id=2
+    )
+    begun = await referee.accept(challenge.id, 2)
+    assert any("Sealed before play" in t for n in begun.notices for t in n.texts)
+    ended = await referee.abort(1, begun.game.id)
+    assert not any("Seals opened" in t for n in ended.notices for t in n.texts)

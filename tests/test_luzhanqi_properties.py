@@ -26,6 +26,7 @@ from bot.games.luzhanqi.pieces import COUNTS, Kind, Piece
 from bot.games.luzhanqi.state import LuzhanqiState
 from renderers.luzhanqi import alt_text, render
 from tests.luzhanqi_positions import ENGINE
+from tests.presented import presented
 
 E = ENGINE
 PRESETS = list(E.presets)
@@ -139,7 +140,8 @@ NAMES = ("Zoë \u202eevil", "Борис")
 
 def shown_to(state: LuzhanqiState, audience: int | None) -> tuple[object, ...]:
     view = E.view(state, audience)
-    return view, view.text(), alt_text(view, NAMES), render(view, NAMES)
+    presented_message = presented("luzhanqi", state, audience)
+    return view, view.text(), alt_text(view, NAMES), render(view, NAMES), presented_message
 
 
 def disguise(state: LuzhanqiState, hidden: int, rng: random.Random) -> LuzhanqiState:

@@ -68,7 +68,7 @@ async def test_a_replay_has_a_frame_per_change_and_ends_on_the_final_view(
 
 async def test_a_seat_replay_does_not_depend_on_the_opponents_secrets(referee: Referee) -> None:
     """Two games alike but for the opponent's fleet (and how it was placed) replay the same
-    for the other seat, frame for frame and byte for byte, up to the final reveal."""
+    for the other seat, frame for frame and byte for byte."""
     recordings: list[Replay] = []
     for opponent_setup in (["fleet " + ", ".join(KNOWN_FLEET)], ["random", "random"]):
         referee._seed_source = iter([7]).__next__
@@ -89,13 +89,11 @@ async def test_a_seat_replay_does_not_depend_on_the_opponents_secrets(referee: R
         await referee.resign(1, game.id)
         recordings.append(await referee.replay_of(game.id, 1, "mine"))
     first, second = recordings
-    assert first.moments[:-1] == second.moments[:-1]
-    assert first.moments[-1] != second.moments[-1]  # the end reveals the opponent's fleet
+    assert first.moments == second.moments  # resigned before a shot: nothing is revealed
     draw = frame_renderer("seabattle", ("", ""))
-    before_reveal = [
-        animation.animate(animation.draw_frames(draw, r.moments[:-1])) for r in recordings
-    ]
-    assert before_reveal[0] == before_reveal[1]
+    replays = [animation.animate(animation.draw_frames(draw, r.moments)) for r in recordings]
+    assert replays[0] == replays[1]
+    assert [present_replay(r)[1].data for r in recordings] == replays
 
 
 async def test_nobody_gets_a_replay_of_a_running_game(referee: Referee) -> None:
@@ -152,3 +150,23 @@ async def test_the_move_list_fills_in_each_setup_where_it_was_confirmed(referee:
         fleet = engine.setup_text(engine.view(states[ready - 1], seat))
         assert fleet is not None and fleet.startswith("fleet ")
         assert f"{ready:>4}. {{seat{seat}}}: ready  [{fleet}]" in moves.splitlines()
+
+
+async def test_a_game_ended_before_its_first_real_move_replays_nothing_hidden(
+    referee: Referee,
+) -> None:
+    challenge = await referee.challenge(
+        game="seabattle", variant=None, guild_id=1, channel_id=2, challenger_id=1, opponent_id=2
+    )
+    game = (await referee.accept(challenge.id, 2)).game
+    await referee.act(1, f"#{game.id} random")
+    await referee.act(2, f"#{game.id} random")
+    await referee.abort(1, game.id)
+    with pytest.raises(RefereeError, match="before its first real move"):
+        await referee.replay_of(game.id, 1, "truth")
+    mine = await referee.replay_of(game.id, 1, "mine")
+    assert mine.moves == ""
+    _, _, moves = present_replay(mine)
+    assert moves is None  # the move list would show both fleets
+    with pytest.raises(RefereeError, match="before its first real move"):
+        await referee.export(game.id)

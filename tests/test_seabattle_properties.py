@@ -40,6 +40,7 @@ from bot.games.seabattle.fleet import Ship, spacing_zone
 from bot.games.seabattle.state import SeaBattleState
 from bot.referee import status_line
 from renderers.seabattle import alt_text, render
+from tests.presented import presented
 from tests.seabattle_positions import ENGINE, fleet_faults, random_ready_game
 
 E = ENGINE
@@ -489,6 +490,8 @@ def public_to(state: SeaBattleState, seat: int) -> tuple[Any, ...]:
         E.has_started(state),
         list(E.legal_actions(state, seat)),
         E.suggestions(mine, ""),
+        presented("seabattle", state, seat),
+        presented("seabattle", state, None),
     )
 
 
