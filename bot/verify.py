@@ -78,7 +78,7 @@ def verify(record: Mapping[str, Any]) -> tuple[list[str], int]:
                 outcome = Outcome.from_json(json.loads(text))
                 late = sorted(engine.view(state, None).movers)
                 state = engine.conclude(state, outcome)
-                events = conclusion_events(outcome, seat, late)
+                events = conclusion_events(outcome, seat, late) + engine.epilogue(state)
         except (GameError, ValueError, KeyError) as error:
             problems.append(f"ply {ply}: `{text}` cannot be replayed: {error}")
             break
