@@ -18,13 +18,14 @@ import discord
 
 from bot.client import RefereeBot
 from bot.deliverer import Sender, Undeliverable
+from bot.fairness import lasting
 from bot.logs import fields
 from bot.outbox import Parcel
 from bot.presenter import Message, fill_names, present, title
 from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
-from cogs.buttons import BoardButton, MoveButton
+from cogs.buttons import BoardButton, MoveButton, RematchButton, ReplayButton
 from cogs.replies import responding
 
 log = logging.getLogger("referee.courier")
@@ -61,6 +62,14 @@ def quick_view(game: GameRecord, message: Message) -> discord.ui.View | None:
 def or_missing(view: discord.ui.View | None) -> Any:
     """discord.py's way to say "no view": ``MISSING`` leaves a message's components out."""
     return discord.utils.MISSING if view is None else view
+
+
+def after_game_view(game: GameRecord) -> discord.ui.View:
+    """The end announcement's buttons: they carry the game's id only."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(game.id))
+    view.add_item(RematchButton(game.id))
+    return view
 
 
 def public_view(game: GameRecord, finished: bool) -> discord.ui.View | None:
@@ -130,6 +139,7 @@ class Courier:
                 )
                 if parcel.final:
                     await self.announce_end(report, live_message_id)
+                await self.keep_in_channel(notice, nonce=parcel.nonce)
             else:
                 await self.send_dm(notice, message, nonce=parcel.nonce)
         except (discord.Forbidden, discord.NotFound) as error:
@@ -222,6 +232,20 @@ class Courier:
         await self.bot.repository.set_public_message(game.id, posted.id)
         return posted.id
 
+    async def keep_in_channel(self, notice: Notice, *, nonce: str) -> None:
+        """Post the seals (and their opening) as messages of their own: the live message
+        is edited after every move, and a seal must stay where everyone can read it.
+
+        Each carries the parcel's nonce and its place among the texts, so a resent parcel
+        posts no seal twice.
+        """
+        for index, text in enumerate(notice.texts):
+            if lasting(text):
+                await self.channel(notice.game).send(
+                    f"{title(notice.game)} {fill_names(text, notice.game)}",
+                    nonce=f"K{index}.{nonce}"[:25],
+                )
+
     async def announce_end(self, report: Report, live_message_id: int | None) -> None:
         """A new message for the end, so people are notified; it links the final board.
 
@@ -242,5 +266,7 @@ class Courier:
         text = f"🏁 {title(game)} is over. {fill_names(outcome, game)}{link}"
         changes = rating_changes(report.results)
         await self.channel(game).send(
-            f"{text}\n{changes}" if changes else text, nonce=f"end.{game.id}"
+            f"{text}\n{changes}" if changes else text,
+            nonce=f"end.{game.id}",
+            view=after_game_view(game),
         )
