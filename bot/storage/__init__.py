@@ -1,12 +1,7 @@
 """Persistence behind one narrow interface, ``Repository``, so the referee never knows which
 database holds its games."""
 
-from bot.storage.sqlite import (
-    AWAITING_FORFEIT,
-    AWAITING_REMINDER,
-    MIGRATIONS,
-    SCHEMA,
-    SCHEMA_VERSION,
+from bot.storage.interface import (
     WAIT_BATCH,
     ChallengeRecord,
     ChallengeStatus,
@@ -18,10 +13,17 @@ from bot.storage.sqlite import (
     LogKind,
     Pending,
     Repository,
-    SqliteRepository,
     StaleGameError,
     Tidings,
     Wait,
+)
+from bot.storage.sqlite import (
+    AWAITING_FORFEIT,
+    AWAITING_REMINDER,
+    MIGRATIONS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    SqliteRepository,
 )
 
 __all__ = [

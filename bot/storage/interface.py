@@ -1,0 +1,268 @@
+"""The records storage hands out, and ``Repository``: the one narrow interface the referee
+and the cogs depend on, served by SQLite (``bot.storage.sqlite``) or PostgreSQL
+(``bot.storage.postgres``) alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol
+
+from bot import results
+from bot.games.core import EndReason
+
+WAIT_BATCH = 50
+"""Waiting games read per query: the clock handles them a batch at a time."""
+
+
+class GameStatus(Enum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class ChallengeStatus(Enum):
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+
+
+class LogKind(Enum):
+    MOVE = "move"  # an action text in the game's notation
+    END = "end"  # an end from outside the rules: the outcome as JSON
+
+
+class StaleGameError(Exception):
+    """The game moved on since it was loaded: the submission is a duplicate or too late."""
+
+
+@dataclass(frozen=True)
+class ChallengeRecord:
+    id: int
+    game: str
+    rules: dict[str, Any]
+    guild_id: int | None
+    channel_id: int
+    challenger_id: int
+    opponent_id: int
+    message_id: int | None
+    status: ChallengeStatus
+    game_id: int | None
+    created_at: float
+    rated: bool = True
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    rules: dict[str, Any]
+    seed: int
+    guild_id: int | None
+    channel_id: int
+    seats: tuple[int, int]
+    """Discord user ids of seat 0 and seat 1."""
+    status: GameStatus
+    ply: int
+    """How many log entries the snapshot includes; the next entry gets ply + 1."""
+    state: dict[str, Any]
+    public_message_id: int | None
+    winner: int | None
+    end_reason: str | None
+    created_at: float
+    updated_at: float
+    rated: bool = True
+    """Whether the game's result changes ratings (chosen at ``/play``)."""
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.seats.index(user_id) if user_id in self.seats else None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    ply: int
+    seat: int | None
+    kind: LogKind
+    text: str
+
+
+Tidings = tuple[tuple[int | None, tuple[str, ...]], ...]
+"""What each audience (a seat, or ``None`` for the channel) is to be told of one change."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Tidings stored with a change and not yet confirmed as delivered."""
+
+    game_id: int
+    ply: int
+    tidings: Tidings
+
+
+@dataclass(frozen=True, order=True)
+class Wait:
+    """A game waiting at one ply since a moment: its last change, or its reminder.
+
+    Ordered by that moment first, so the longest waits are handled first and a sweep
+    can page through them (``after``) without reading any game whole.
+    """
+
+    since: float
+    game_id: int
+    ply: int
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a finished game ended, written in the same transaction as its last entry."""
+
+    winner: int | None
+    reason: str
+    rated: bool = False
+    """Whether this end changes ratings (``bot.ratings.counts_for_rating``)."""
+
+    @property
+    def has_result(self) -> bool:
+        """An aborted game has none: nothing goes into the players' records."""
+        return self.reason != EndReason.ABORTED.value
+
+
+class Repository(Protocol):
+    """What the referee needs from storage."""
+
+    records: results.Records
+
+    async def create_challenge(
+        self,
+        *,
+        game: str,
+        rules: dict[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        rated: bool = True,
+    ) -> ChallengeRecord: ...
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None: ...
+
+    async def close_challenge(
+        self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
+    ) -> bool: ...
+
+    async def accept_challenge(
+        self,
+        challenge_id: int,
+        *,
+        seed: int,
+        seats: tuple[int, int],
+        state: dict[str, Any],
+        tidings: Tidings = (),
+    ) -> GameRecord | None: ...
+
+    async def get_game(self, game_id: int) -> GameRecord | None: ...
+
+    async def append(
+        self,
+        game: GameRecord,
+        *,
+        seat: int | None,
+        kind: LogKind,
+        text: str,
+        state: dict[str, Any],
+        ending: Ending | None = None,
+        tidings: Tidings = (),
+    ) -> GameRecord: ...
+
+    async def log(self, game_id: int) -> list[LogEntry]: ...
+
+    async def pending(self) -> list[Pending]: ...
+
+    async def delivered(self, game_id: int, ply: int) -> None: ...
+
+    async def set_public_message(self, game_id: int, message_id: int) -> None: ...
+
+    async def active_games_of(self, user_id: int) -> list[GameRecord]: ...
+
+    async def active_games_in(self, guild_id: int) -> list[GameRecord]: ...
+
+    async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None: ...
+
+    async def saved_setup(self, user_id: int, game: str, name: str) -> str | None: ...
+
+    async def saved_setup_names(self, user_id: int, game: str) -> list[str]: ...
+
+    async def awaiting_reminder(
+        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]: ...
+
+    async def awaiting_forfeit(
+        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]: ...
+
+    async def set_reminded(self, game_id: int, ply: int, at: float) -> None: ...
+
+    async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]: ...
+
+
+Clock = Callable[[], float]
+"""Seconds since the epoch; tests pass a clock they move by hand."""
+
+
+def dump(data: dict[str, Any]) -> str:
+    """A JSON column's text: compact and key-sorted, so equal data is stored alike."""
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def dump_tidings(tidings: Tidings) -> str:
+    return json.dumps([[audience, list(texts)] for audience, texts in tidings])
+
+
+def load_tidings(text: str) -> Tidings:
+    return tuple((audience, tuple(texts)) for audience, texts in json.loads(text))
+
+
+def challenge_of(row: Any) -> ChallengeRecord:
+    """A challenge from a row of ``challenges`` (any driver's row read by column name)."""
+    return ChallengeRecord(
+        id=row["id"],
+        game=row["game"],
+        rules=json.loads(row["rules"]),
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        challenger_id=row["challenger_id"],
+        opponent_id=row["opponent_id"],
+        message_id=row["message_id"],
+        status=ChallengeStatus(row["status"]),
+        game_id=row["game_id"],
+        created_at=row["created_at"],
+        rated=bool(row["rated"]),
+    )
+
+
+def game_of(row: Any) -> GameRecord:
+    """A game from a row of ``games`` (any driver's row read by column name)."""
+    return GameRecord(
+        id=row["id"],
+        game=row["game"],
+        rules=json.loads(row["rules"]),
+        seed=row["seed"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        seats=(row["seat0_id"], row["seat1_id"]),
+        status=GameStatus(row["status"]),
+        ply=row["ply"],
+        state=json.loads(row["state"]),
+        public_message_id=row["public_message_id"],
+        winner=row["winner"],
+        end_reason=row["end_reason"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        rated=bool(row["rated"]),
+    )
