@@ -12,7 +12,7 @@ import json
 import random
 import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import closing
+from contextlib import AsyncExitStack, closing
 from pathlib import Path
 from typing import Any, cast
 
@@ -33,6 +33,8 @@ from bot.storage import (
     SqliteRepository,
     StaleGameError,
 )
+from bot.storage.postgres import PostgresRepository
+from tests.conftest import fresh_schema
 from tests.test_referee import (
     ALICE,
     BOB,
@@ -54,11 +56,26 @@ def path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "referee.sqlite3"
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return cast(str, request.param)
+
+
 @pytest.fixture
-async def repo(path: Path) -> AsyncIterator[SqliteRepository]:
-    repository = await SqliteRepository.open(path)
-    yield repository
-    await repository.close()
+async def repo(backend: str, path: Path, postgres_server: str) -> AsyncIterator[Repository]:
+    """Each promise holds on both stores: a SQLite file, and a real PostgreSQL server."""
+    async with AsyncExitStack() as stack:
+        if backend == "sqlite":
+            repository: SqliteRepository | PostgresRepository = await SqliteRepository.open(path)
+        else:
+            url = await stack.enter_async_context(fresh_schema(postgres_server))
+            repository = await PostgresRepository.open(url)
+        yield repository
+        await repository.close()
+
+
+sqlite_only = pytest.mark.parametrize("backend", ["sqlite"])
+"""For promises kept by SQLite's own means (its file, its thread, its lock)."""
 
 
 def sql(path: Path, statement: str, *params: Any) -> list[tuple[Any, ...]]:
@@ -96,6 +113,7 @@ async def play(
 # -- the file -----------------------------------------------------------------------------------
 
 
+@sqlite_only
 async def test_the_file_is_in_wal_mode(repo: SqliteRepository, path: Path) -> None:
     """WAL lets readers (a backup, a second process) work while the bot writes."""
     assert sql(path, "PRAGMA journal_mode") == [("wal",)]
@@ -319,6 +337,7 @@ async def test_two_referees_racing_on_one_store_count_the_move_once(
 # -- atomicity ----------------------------------------------------------------------------------
 
 
+@sqlite_only
 async def test_a_move_that_fails_to_log_leaves_the_snapshot_untouched(
     repo: SqliteRepository, path: Path
 ) -> None:
@@ -348,6 +367,7 @@ async def test_a_move_that_fails_to_log_leaves_the_snapshot_untouched(
     assert [entry.text for entry in await repo.log(game.id)] == ["random", "random"]
 
 
+@sqlite_only
 async def test_a_write_cancelled_while_waiting_for_the_lock_does_not_wedge_the_store(
     repo: SqliteRepository, path: Path
 ) -> None:
@@ -368,6 +388,7 @@ async def test_a_write_cancelled_while_waiting_for_the_lock_does_not_wedge_the_s
     assert sql(path, "SELECT count(*) FROM challenges") == [(2,)]
 
 
+@sqlite_only
 async def test_a_move_whose_caller_gave_up_is_rolled_back_not_stored_untold(
     repo: SqliteRepository, path: Path
 ) -> None:
@@ -390,6 +411,7 @@ async def test_a_move_whose_caller_gave_up_is_rolled_back_not_stored_untold(
     assert report.game.ply == game.ply + 1, "the store is stuck after an abandoned move"
 
 
+@sqlite_only
 async def test_a_move_is_one_trip_to_the_database_thread_per_transaction(
     repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:

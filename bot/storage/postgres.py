@@ -1,0 +1,434 @@
+"""The shared store: PostgreSQL through asyncpg, for several bot processes on one database.
+
+It keeps ``Repository``'s promises as SQLite does, each through PostgreSQL's own means:
+a move is one transaction whose ``UPDATE … WHERE ply = …`` guard lets exactly one of two
+racing submissions count, even from two processes; the schema is migrated under an advisory
+lock so processes starting together migrate once; and a game's end locks its players'
+ratings so two games ending at once for one player both count.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import Any, TypeVar
+
+import asyncpg
+
+from bot import results
+from bot.ratings import Skill
+from bot.storage import postgres_schema as schema
+from bot.storage.interface import (
+    WAIT_BATCH,
+    ChallengeRecord,
+    ChallengeStatus,
+    Clock,
+    Ending,
+    GameRecord,
+    GameStatus,
+    LogEntry,
+    LogKind,
+    Pending,
+    StaleGameError,
+    Tidings,
+    Wait,
+    challenge_of,
+    dump,
+    dump_tidings,
+    game_of,
+    load_tidings,
+)
+
+SCHEMA_VERSION = 1 + len(schema.MIGRATIONS)
+
+MIGRATION_LOCK = 0x7265_6665_7265_6531
+"""The advisory lock key processes take while migrating, so only one migrates at a time."""
+
+POOL_SIZE = 10
+"""Connections per process: enough for its moves, sweeps and reads to overlap."""
+
+T = TypeVar("T")
+
+
+def numbered(sql: str) -> str:
+    """SQL written with ``?`` placeholders (as for SQLite) with PostgreSQL's ``$1, $2, …``."""
+    counter = iter(range(1, 1 << 16))
+    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+
+
+class PostgresRepository:
+    """The networked store: a pool of connections to one PostgreSQL database."""
+
+    def __init__(self, pool: asyncpg.Pool, clock: Clock = time.time) -> None:
+        self._pool = pool
+        self.clock = clock
+        """Stamps every change, so waiting times are measured by the same clock."""
+        self.records = results.Records(self._rows_numbered)
+        """Leaderboards, profiles and histories: plain reads."""
+
+    @classmethod
+    async def open(cls, url: str, clock: Clock = time.time) -> PostgresRepository:
+        """Connect to the database at ``url`` and bring its schema up to date."""
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        repository = cls(pool, clock)
+        try:
+            await repository._migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return repository
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    async def _migrate(self) -> None:
+        """Create missing tables; refuse a database written by a newer bot."""
+        async with self._pool.acquire() as db, db.transaction():
+            await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+            version = await db.fetchval("SELECT version FROM schema_version") or 0
+            if version > SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"The database schema is version {version}, newer than this bot "
+                    f"({SCHEMA_VERSION}); upgrade the bot."
+                )
+            if version == 0:
+                await db.execute(schema.SCHEMA)
+                await db.execute("INSERT INTO schema_version VALUES (1)")
+                version = 1
+            for step in schema.MIGRATIONS[version - 1 :]:
+                await db.execute(step)
+                version += 1
+            await db.execute("UPDATE schema_version SET version = $1", version)
+
+    async def schema_version(self) -> int:
+        version: int = await self._pool.fetchval("SELECT version FROM schema_version")
+        return version
+
+    async def _transact(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """Run ``work`` in one transaction: committed whole, or rolled back on any error
+        (a caller cancelled meanwhile included), so nothing is ever stored half done."""
+        async with self._pool.acquire() as db, db.transaction():
+            return await work(db)
+
+    async def _rows(self, sql: str, *params: Any) -> list[asyncpg.Record]:
+        rows: list[asyncpg.Record] = await self._pool.fetch(sql, *params)
+        return rows
+
+    async def _rows_numbered(self, sql: str, *params: Any) -> Sequence[asyncpg.Record]:
+        return await self._rows(numbered(sql), *params)
+
+    async def _write(self, sql: str, *params: Any) -> None:
+        await self._pool.execute(sql, *params)
+
+    # -- challenges ---------------------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        game: str,
+        rules: dict[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        rated: bool = True,
+    ) -> ChallengeRecord:
+        rows = await self._rows(
+            "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
+            " opponent_id, rated, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            " RETURNING *",
+            game,
+            dump(rules),
+            guild_id,
+            channel_id,
+            challenger_id,
+            opponent_id,
+            int(rated),
+            self.clock(),
+        )
+        return challenge_of(rows[0])
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
+        rows = await self._rows("SELECT * FROM challenges WHERE id = $1", challenge_id)
+        return challenge_of(rows[0]) if rows else None
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        await self._write(
+            "UPDATE challenges SET message_id = $1 WHERE id = $2", message_id, challenge_id
+        )
+
+    async def close_challenge(
+        self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
+    ) -> bool:
+        """Close an open challenge; False when it was already closed (a second click)."""
+        outcome = await self._pool.execute(
+            "UPDATE challenges SET status = $1, game_id = $2 WHERE id = $3 AND status = 'open'",
+            status.value,
+            game_id,
+            challenge_id,
+        )
+        return bool(outcome == "UPDATE 1")
+
+    async def accept_challenge(
+        self,
+        challenge_id: int,
+        *,
+        seed: int,
+        seats: tuple[int, int],
+        state: dict[str, Any],
+        tidings: Tidings = (),
+    ) -> GameRecord | None:
+        """Create the game and close the challenge in one transaction; None if already closed."""
+        now = self.clock()
+
+        async def accept(db: asyncpg.Connection) -> GameRecord | None:
+            row = await db.fetchrow(
+                "SELECT * FROM challenges WHERE id = $1 AND status = 'open' FOR UPDATE",
+                challenge_id,
+            )
+            if row is None:
+                return None
+            challenge = challenge_of(row)
+            game = await db.fetchrow(
+                "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
+                " status, state, rated, created_at, updated_at)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *",
+                challenge.game,
+                dump(challenge.rules),
+                seed,
+                challenge.guild_id,
+                challenge.channel_id,
+                seats[0],
+                seats[1],
+                GameStatus.ACTIVE.value,
+                dump(state),
+                int(challenge.rated),
+                now,
+                now,
+            )
+            await db.execute(
+                "UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2",
+                game["id"],
+                challenge_id,
+            )
+            await _hold(db, game["id"], 0, tidings, now)
+            return game_of(game)
+
+        return await self._transact(accept)
+
+    # -- games --------------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        rows = await self._rows("SELECT * FROM games WHERE id = $1", game_id)
+        return game_of(rows[0]) if rows else None
+
+    async def append(
+        self,
+        game: GameRecord,
+        *,
+        seat: int | None,
+        kind: LogKind,
+        text: str,
+        state: dict[str, Any],
+        ending: Ending | None = None,
+        tidings: Tidings = (),
+    ) -> GameRecord:
+        """Log one entry, store the new snapshot and hold its tidings, atomically.
+
+        Raises StaleGameError when the stored game is no longer at ``game.ply``: the same
+        move sent twice (to one process or to two), and only the first one counts.
+        """
+        now = self.clock()
+        status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
+
+        async def log_and_store(db: asyncpg.Connection) -> int | None:
+            stored = await db.fetchrow(
+                "UPDATE games SET ply = ply + 1, state = $1, status = $2, winner = $3,"
+                " end_reason = $4, updated_at = $5"
+                " WHERE id = $6 AND ply = $7 AND status = 'active'"
+                " RETURNING public_message_id",
+                dump(state),
+                status.value,
+                ending.winner if ending else None,
+                ending.reason if ending else None,
+                now,
+                game.id,
+                game.ply,
+            )
+            if stored is None:
+                raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
+            await db.execute(
+                "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                game.id,
+                game.ply + 1,
+                seat,
+                kind.value,
+                text,
+                now,
+            )
+            await _hold(db, game.id, game.ply + 1, tidings, now)
+            if ending is not None and ending.has_result:
+                await _record_results(db, game, ending, now)
+            live_message_id: int | None = stored[0]
+            return live_message_id
+
+        live_message_id = await self._transact(log_and_store)
+        return replace(
+            game,
+            public_message_id=live_message_id,
+            ply=game.ply + 1,
+            state=state,
+            status=status,
+            winner=ending.winner if ending else None,
+            end_reason=ending.reason if ending else None,
+            updated_at=now,
+        )
+
+    async def log(self, game_id: int) -> list[LogEntry]:
+        rows = await self._rows(
+            "SELECT ply, seat, kind, text FROM actions WHERE game_id = $1 ORDER BY ply", game_id
+        )
+        return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
+
+    async def pending(self) -> list[Pending]:
+        """Tidings whose delivery was never confirmed (a process stopped in between)."""
+        rows = await self._rows("SELECT game_id, ply, notices FROM outbox ORDER BY game_id, ply")
+        return [Pending(row[0], row[1], load_tidings(row[2])) for row in rows]
+
+    async def delivered(self, game_id: int, ply: int) -> None:
+        await self._write("DELETE FROM outbox WHERE game_id = $1 AND ply = $2", game_id, ply)
+
+    async def set_public_message(self, game_id: int, message_id: int) -> None:
+        await self._write(
+            "UPDATE games SET public_message_id = $1 WHERE id = $2", message_id, game_id
+        )
+
+    async def active_games_of(self, user_id: int) -> list[GameRecord]:
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND seat0_id = $1"
+            " UNION SELECT * FROM games WHERE status = 'active' AND seat1_id = $1 ORDER BY id",
+            user_id,
+        )
+
+    async def active_games_in(self, guild_id: int) -> list[GameRecord]:
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND guild_id = $1 ORDER BY id", guild_id
+        )
+
+    async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
+        """Keep a player's setup under a name, replacing one saved before under that name."""
+        await self._write(
+            "INSERT INTO saved_setups (user_id, game, name, text, saved_at)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id, game, name) DO UPDATE"
+            " SET text = excluded.text, saved_at = excluded.saved_at",
+            user_id,
+            game,
+            name,
+            text,
+            self.clock(),
+        )
+
+    async def saved_setup(self, user_id: int, game: str, name: str) -> str | None:
+        text: str | None = await self._pool.fetchval(
+            "SELECT text FROM saved_setups WHERE user_id = $1 AND game = $2 AND name = $3",
+            user_id,
+            game,
+            name,
+        )
+        return text
+
+    async def saved_setup_names(self, user_id: int, game: str) -> list[str]:
+        rows = await self._rows(
+            "SELECT name FROM saved_setups WHERE user_id = $1 AND game = $2 ORDER BY name",
+            user_id,
+            game,
+        )
+        return [row[0] for row in rows]
+
+    # -- waiting times ------------------------------------------------------------------------
+
+    async def awaiting_reminder(
+        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]:
+        """Active games unchanged since ``idle_since`` whose players were not reminded of
+        this wait yet, longest wait first, from after ``after``; at most ``limit``."""
+        return await self._waits(schema.AWAITING_REMINDER, idle_since, after, limit)
+
+    async def awaiting_forfeit(
+        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]:
+        """Active games whose players were reminded of this very wait at or before
+        ``reminded_since`` (and have not moved since), longest first; at most ``limit``."""
+        return await self._waits(schema.AWAITING_FORFEIT, reminded_since, after, limit)
+
+    async def _waits(self, sql: str, until: float, after: Wait | None, limit: int) -> list[Wait]:
+        since, game_id = (after.since, after.game_id) if after else (float("-inf"), 0)
+        rows = await self._rows(sql, until, since, game_id, limit)
+        return [Wait(row[0], row[1], row[2]) for row in rows]
+
+    async def set_reminded(self, game_id: int, ply: int, at: float) -> None:
+        await self._write(
+            "UPDATE games SET reminded_ply = $1, reminded_at = $2 WHERE id = $3", ply, at, game_id
+        )
+
+    async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]:
+        """Open challenges made at or before ``before``."""
+        rows = await self._rows(
+            "SELECT * FROM challenges WHERE status = 'open' AND created_at <= $1 ORDER BY id",
+            before,
+        )
+        return [challenge_of(row) for row in rows]
+
+    async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
+        return [game_of(row) for row in await self._rows(sql, *params)]
+
+
+async def _hold(
+    db: asyncpg.Connection, game_id: int, ply: int, tidings: Tidings, now: float
+) -> None:
+    """Keep a change's tidings until delivered, so a crash in between loses none."""
+    if tidings:
+        await db.execute(
+            "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES ($1, $2, $3, $4)",
+            game_id,
+            ply,
+            dump_tidings(tidings),
+            now,
+        )
+
+
+async def _record_results(
+    db: asyncpg.Connection, game: GameRecord, ending: Ending, now: float
+) -> None:
+    """Both players' results and new ratings, inside the transaction that ends the game.
+
+    Each player's rating is locked first (an advisory lock on player and game, taken in
+    one order), so two games ending at once for one player read one after the other.
+    """
+    before: tuple[Skill, Skill] | None = None
+    if ending.rated:
+        for user_id in sorted(set(game.seats)):
+            await db.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))",
+                game.game,
+                str(user_id),
+            )
+        skills = []
+        for user_id in game.seats:
+            row = await db.fetchrow(numbered(results.SKILL_QUERY), user_id, game.game)
+            skills.append(Skill(row[0], row[1]) if row else Skill())
+        before = (skills[0], skills[1])
+    for sql, params in results.result_statements(
+        game_id=game.id,
+        game=game.game,
+        guild_id=game.guild_id,
+        seats=game.seats,
+        winner=ending.winner,
+        before=before,
+        now=now,
+    ):
+        await db.execute(numbered(sql), *params)
