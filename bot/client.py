@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.referee import Referee
 from bot.settings import Settings
-from bot.storage import Clock, SqliteRepository
+from bot.storage import Clock, PostgresRepository, SqliteRepository, open_repository
 
 log = logging.getLogger("referee.client")
 
@@ -40,7 +40,7 @@ class RefereeBot(commands.Bot):
     """The bot process. ``referee`` and ``repository`` exist once ``setup_hook`` has run."""
 
     referee: Referee
-    repository: SqliteRepository
+    repository: SqliteRepository | PostgresRepository
 
     def __init__(
         self, settings: Settings, *, sync_global: bool = False, clock: Clock = time.time
@@ -62,7 +62,9 @@ class RefereeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and, only where asked, sync slash commands."""
-        self.repository = await SqliteRepository.open(self.settings.database_path, self.clock)
+        self.repository = await open_repository(
+            self.settings.database_url, self.settings.database_path, self.clock
+        )
         self.referee = Referee(self.repository)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -22,6 +22,8 @@ class SettingsError(ValueError):
 class Settings:
     token: str
     database_path: Path = DEFAULT_DATABASE
+    database_url: str | None = None
+    """A ``postgresql://`` URL: the shared store of several processes, instead of the file."""
     dev_guild_id: int | None = None
     """Sync slash commands to this one server at start (instant), for development."""
     log_level: str = "INFO"
@@ -54,6 +56,7 @@ class Settings:
         return cls(
             token=token,
             database_path=Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
+            database_url=_database_url(environ.get("DATABASE_URL", "")),
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             api_base=environ.get("DISCORD_API_BASE", "").strip() or None,
@@ -67,6 +70,18 @@ class Settings:
                 ),
             ),
         )
+
+
+def _database_url(text: str) -> str | None:
+    url = text.strip()
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise SettingsError(
+            f"DATABASE_URL must be a postgresql:// URL (or unset, for the SQLite file in "
+            f"DATABASE_PATH), not one starting {url.split(':', 1)[0]!r}."
+        )
+    return url
 
 
 def _proxy_url(text: str) -> str | None:

@@ -23,7 +23,8 @@ TICK_SECONDS = 60.0
 class Timekeeping(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.errands = ClockErrands(bot, Courier(bot))
+        self.courier = Courier(bot)
+        self.errands = ClockErrands(bot, self.courier)
         self.timekeeper = Timekeeper(bot.referee, bot.repository, bot.settings.deadlines)
 
     async def cog_load(self) -> None:
@@ -42,8 +43,11 @@ class Timekeeping(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def sweep(self) -> None:
-        """Act on everything the time that passed calls for."""
+        """Act on everything the time that passed calls for. On a shared database, also
+        deliver what a process that stopped left undelivered, once its lease ran out."""
         await self.timekeeper.sweep(self.errands)
+        if self.bot.repository.shared:
+            await self.courier.redeliver()
 
 
 class ClockErrands:

@@ -122,3 +122,13 @@ async def test_sync_global_publishes_every_command(database: Path) -> None:
         assert discord.AppCommandOptionType.user.value in {
             option["type"] for option in synced["play"]["options"]
         }
+
+
+def test_a_postgresql_url_selects_the_shared_store_and_anything_else_is_refused() -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": "abc"}).database_url is None
+    url = "postgresql://referee@db.internal/referee"
+    assert (
+        Settings.from_env({"DISCORD_TOKEN": "abc", "DATABASE_URL": f" {url} "}).database_url == url
+    )
+    with pytest.raises(SettingsError, match=r"DATABASE_URL must be a postgresql:// URL"):
+        Settings.from_env({"DISCORD_TOKEN": "abc", "DATABASE_URL": "mysql://x/y"})

@@ -69,7 +69,8 @@ async def repo(backend: str, path: Path, postgres_server: str) -> AsyncIterator[
             repository: SqliteRepository | PostgresRepository = await SqliteRepository.open(path)
         else:
             url = await stack.enter_async_context(fresh_schema(postgres_server))
-            repository = await PostgresRepository.open(url)
+            # No lease: tidings are claimable at once, as SQLite hands them out.
+            repository = await PostgresRepository.open(url, outbox_lease=0)
         yield repository
         await repository.close()
 

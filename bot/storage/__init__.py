@@ -1,6 +1,9 @@
 """Persistence behind one narrow interface, ``Repository``, so the referee never knows which
 database holds its games."""
 
+import time
+from pathlib import Path
+
 from bot.storage.interface import (
     WAIT_BATCH,
     ChallengeRecord,
@@ -17,6 +20,7 @@ from bot.storage.interface import (
     Tidings,
     Wait,
 )
+from bot.storage.postgres import PostgresRepository
 from bot.storage.sqlite import (
     AWAITING_FORFEIT,
     AWAITING_REMINDER,
@@ -25,6 +29,16 @@ from bot.storage.sqlite import (
     SCHEMA_VERSION,
     SqliteRepository,
 )
+
+
+async def open_repository(
+    url: str | None, path: str | Path, clock: Clock = time.time
+) -> SqliteRepository | PostgresRepository:
+    """The shared PostgreSQL store when a ``postgresql://`` URL is given, else the file."""
+    if url:
+        return await PostgresRepository.open(url, clock)
+    return await SqliteRepository.open(path, clock)
+
 
 __all__ = [
     "AWAITING_FORFEIT",
@@ -42,9 +56,11 @@ __all__ = [
     "LogEntry",
     "LogKind",
     "Pending",
+    "PostgresRepository",
     "Repository",
     "SqliteRepository",
     "StaleGameError",
     "Tidings",
     "Wait",
+    "open_repository",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
@@ -135,6 +136,8 @@ class Repository(Protocol):
     """What the referee needs from storage."""
 
     records: results.Records
+    clock: Clock
+    """Stamps every change, so waiting times are measured by the same clock."""
 
     async def create_challenge(
         self,
@@ -168,6 +171,11 @@ class Repository(Protocol):
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
 
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """Held around every change to one game, so changes never interleave, whichever
+        process makes them (the ply guard of ``append`` stays the last word)."""
+        ...
+
     async def append(
         self,
         game: GameRecord,
@@ -182,7 +190,18 @@ class Repository(Protocol):
 
     async def log(self, game_id: int) -> list[LogEntry]: ...
 
-    async def pending(self) -> list[Pending]: ...
+    shared: bool
+    """Whether other processes use the same database (then work is claimed, see below)."""
+
+    def duty(self, name: str) -> AbstractAsyncContextManager[bool]:
+        """Work one process must do at a time (the clock's sweep): yields whether this
+        process has it now. A process that dies while on duty gives it up with it."""
+        ...
+
+    async def pending(self) -> list[Pending]:
+        """Tidings stored and not yet confirmed delivered, claimed for this process: on a
+        shared database, only those left by a process that stopped (past their lease)."""
+        ...
 
     async def delivered(self, game_id: int, ply: int) -> None: ...
 

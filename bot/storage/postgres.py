@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -49,6 +50,20 @@ MIGRATION_LOCK = 0x7265_6665_7265_6531
 POOL_SIZE = 10
 """Connections per process: enough for its moves, sweeps and reads to overlap."""
 
+LOCK_POOL_SIZE = 10
+"""Connections per process that hold game locks: apart from the others, so games waiting
+for their locks can never take the connections the games holding them need to finish."""
+
+GAME_LOCKS = 0x6761_6D65
+"""The advisory lock space of games: a game's lock is the pair (this, its id)."""
+
+DUTIES = 0x6475_7479
+"""The advisory lock space of duties: a duty's lock is the pair (this, a hash of its name)."""
+
+OUTBOX_LEASE = 60.0
+"""Seconds a change's tidings belong to the process that stored them (it is delivering
+them); past that, any process may claim them, for another lease, and deliver them."""
+
 T = TypeVar("T")
 
 
@@ -61,26 +76,45 @@ def numbered(sql: str) -> str:
 class PostgresRepository:
     """The networked store: a pool of connections to one PostgreSQL database."""
 
-    def __init__(self, pool: asyncpg.Pool, clock: Clock = time.time) -> None:
+    shared = True
+    """Any number of bot processes may use the database at once."""
+
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        lock_pool: asyncpg.Pool,
+        clock: Clock = time.time,
+        outbox_lease: float = OUTBOX_LEASE,
+    ) -> None:
         self._pool = pool
+        self._lock_pool = lock_pool
+        self.outbox_lease = outbox_lease
         self.clock = clock
         """Stamps every change, so waiting times are measured by the same clock."""
         self.records = results.Records(self._rows_numbered)
         """Leaderboards, profiles and histories: plain reads."""
 
     @classmethod
-    async def open(cls, url: str, clock: Clock = time.time) -> PostgresRepository:
+    async def open(
+        cls, url: str, clock: Clock = time.time, outbox_lease: float = OUTBOX_LEASE
+    ) -> PostgresRepository:
         """Connect to the database at ``url`` and bring its schema up to date."""
         pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
-        repository = cls(pool, clock)
+        try:
+            lock_pool = await asyncpg.create_pool(url, min_size=0, max_size=LOCK_POOL_SIZE)
+        except BaseException:
+            await pool.close()
+            raise
+        repository = cls(pool, lock_pool, clock, outbox_lease)
         try:
             await repository._migrate()
         except BaseException:
-            await pool.close()
+            await repository.close()
             raise
         return repository
 
     async def close(self) -> None:
+        await self._lock_pool.close()
         await self._pool.close()
 
     async def _migrate(self) -> None:
@@ -102,6 +136,10 @@ class PostgresRepository:
                 await db.execute(step)
                 version += 1
             await db.execute("UPDATE schema_version SET version = $1", version)
+
+    def connection(self) -> Any:
+        """One pooled connection, for tools that work on whole tables (``copy_database``)."""
+        return self._pool.acquire()
 
     async def schema_version(self) -> int:
         version: int = await self._pool.fetchval("SELECT version FROM schema_version")
@@ -225,6 +263,29 @@ class PostgresRepository:
         rows = await self._rows("SELECT * FROM games WHERE id = $1", game_id)
         return game_of(rows[0]) if rows else None
 
+    @asynccontextmanager
+    async def duty(self, name: str) -> AsyncIterator[bool]:
+        """The duty's advisory lock if no other process holds it, kept until the work is
+        done; a process that dies on duty loses its connection, and the lock with it."""
+        async with self._lock_pool.acquire() as db:
+            mine = await db.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))", DUTIES, name)
+            try:
+                yield bool(mine)
+            finally:
+                if mine:
+                    await db.execute("SELECT pg_advisory_unlock($1, hashtext($2))", DUTIES, name)
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """The game's advisory lock, held on a connection of its own until the change is
+        done; a process that dies holding it loses its connection, and with it the lock."""
+        async with self._lock_pool.acquire() as db:
+            await db.execute("SELECT pg_advisory_lock($1, $2)", GAME_LOCKS, game_id)
+            try:
+                yield
+            finally:
+                await db.execute("SELECT pg_advisory_unlock($1, $2)", GAME_LOCKS, game_id)
+
     async def append(
         self,
         game: GameRecord,
@@ -295,9 +356,20 @@ class PostgresRepository:
         return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
 
     async def pending(self) -> list[Pending]:
-        """Tidings whose delivery was never confirmed (a process stopped in between)."""
-        rows = await self._rows("SELECT game_id, ply, notices FROM outbox ORDER BY game_id, ply")
-        return [Pending(row[0], row[1], load_tidings(row[2])) for row in rows]
+        """Tidings past their lease (their process stopped before confirming delivery),
+        claimed for this process by renewing the lease: two processes asking at once each
+        get their own, and none of them tidings another process is delivering right now."""
+        now = self.clock()
+        rows = await self._rows(
+            "UPDATE outbox SET created_at = $1 WHERE (game_id, ply) IN ("
+            " SELECT game_id, ply FROM outbox WHERE created_at <= $2"
+            " ORDER BY game_id, ply FOR UPDATE SKIP LOCKED)"
+            " RETURNING game_id, ply, notices",
+            now,
+            now - self.outbox_lease,
+        )
+        found = [Pending(row[0], row[1], load_tidings(row[2])) for row in rows]
+        return sorted(found, key=lambda pending: (pending.game_id, pending.ply))
 
     async def delivered(self, game_id: int, ply: int) -> None:
         await self._write("DELETE FROM outbox WHERE game_id = $1 AND ply = $2", game_id, ply)

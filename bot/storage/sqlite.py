@@ -13,7 +13,8 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -413,6 +414,19 @@ class SqliteRepository:
     async def get_game(self, game_id: int) -> GameRecord | None:
         rows = await self._rows("SELECT * FROM games WHERE id = ?", game_id)
         return _game(rows[0]) if rows else None
+
+    shared = False
+    """One process owns the file."""
+
+    @asynccontextmanager
+    async def duty(self, name: str) -> AsyncIterator[bool]:
+        """Always this process's: no other shares the file."""
+        yield True
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Nothing to take: one process owns the file, and the referee's own lock suffices."""
+        yield
 
     async def append(
         self,
