@@ -102,6 +102,8 @@ class Timekeeper:
                     swept.expired += 1
             except Exception:
                 log.exception("challenge %s: the clock failed on it", challenge.id)
+        # A closed challenge is kept one more expiry period for late clicks, then forgotten.
+        await self.repository.forget_closed_challenges(now - 2 * deadlines.challenge_expiry)
         text = self.reminder_text()
 
         async def remind(wait: Wait) -> None:

@@ -37,6 +37,14 @@ class LogKind(Enum):
     END = "end"  # an end from outside the rules: the outcome as JSON
 
 
+class OpenChallengeError(Exception):
+    """The challenger already has an open challenge to this opponent."""
+
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"challenge {challenge_id} is still open")
+        self.challenge_id = challenge_id
+
+
 class StaleGameError(Exception):
     """The game moved on since it was loaded: the submission is a duplicate or too late."""
 
@@ -55,6 +63,8 @@ class ChallengeRecord:
     game_id: int | None
     created_at: float
     rated: bool = True
+    names: tuple[str, str] = ("", "")
+    """The challenger's and the opponent's display names (cleaned; empty if unknown)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +88,9 @@ class GameRecord:
     updated_at: float
     rated: bool = True
     """Whether the game's result changes ratings (chosen at ``/play``)."""
+    names: tuple[str, str] = ("", "")
+    """Display names of seat 0 and seat 1 when the game began, for board images; an empty
+    name (a game older than names) is drawn as "Player 1" or "Player 2"."""
 
     def seat_of(self, user_id: int) -> int | None:
         return self.seats.index(user_id) if user_id in self.seats else None
@@ -149,7 +162,11 @@ class Repository(Protocol):
         challenger_id: int,
         opponent_id: int,
         rated: bool = True,
-    ) -> ChallengeRecord: ...
+        names: tuple[str, str] = ("", ""),
+    ) -> ChallengeRecord:
+        """Store an open challenge; raises OpenChallengeError while the same challenger's
+        challenge to the same opponent is open, however many arrive at once."""
+        ...
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
 
@@ -167,6 +184,7 @@ class Repository(Protocol):
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None: ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
@@ -229,6 +247,8 @@ class Repository(Protocol):
 
     async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]: ...
 
+    async def forget_closed_challenges(self, before: float) -> int: ...
+
 
 Clock = Callable[[], float]
 """Seconds since the epoch; tests pass a clock they move by hand."""
@@ -262,6 +282,7 @@ def challenge_of(row: Any) -> ChallengeRecord:
         game_id=row["game_id"],
         created_at=row["created_at"],
         rated=bool(row["rated"]),
+        names=(row["challenger_name"], row["opponent_name"]),
     )
 
 
@@ -284,4 +305,5 @@ def game_of(row: Any) -> GameRecord:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         rated=bool(row["rated"]),
+        names=(row["seat0_name"], row["seat1_name"]),
     )

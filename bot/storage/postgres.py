@@ -31,6 +31,7 @@ from bot.storage.interface import (
     GameStatus,
     LogEntry,
     LogKind,
+    OpenChallengeError,
     Pending,
     StaleGameError,
     Tidings,
@@ -173,20 +174,31 @@ class PostgresRepository:
         challenger_id: int,
         opponent_id: int,
         rated: bool = True,
+        names: tuple[str, str] = ("", ""),
     ) -> ChallengeRecord:
-        rows = await self._rows(
-            "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-            " opponent_id, rated, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-            " RETURNING *",
-            game,
-            dump(rules),
-            guild_id,
-            channel_id,
-            challenger_id,
-            opponent_id,
-            int(rated),
-            self.clock(),
-        )
+        try:
+            rows = await self._rows(
+                "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
+                " opponent_id, rated, created_at, challenger_name, opponent_name)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *",
+                game,
+                dump(rules),
+                guild_id,
+                channel_id,
+                challenger_id,
+                opponent_id,
+                int(rated),
+                self.clock(),
+                *names,
+            )
+        except asyncpg.UniqueViolationError:  # the unique index of open challenges per pair
+            open_id = await self._pool.fetchval(
+                "SELECT id FROM challenges WHERE challenger_id = $1 AND opponent_id = $2"
+                " AND status = 'open'",
+                challenger_id,
+                opponent_id,
+            )
+            raise OpenChallengeError(int(open_id or 0)) from None
         return challenge_of(rows[0])
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
@@ -218,8 +230,11 @@ class PostgresRepository:
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None:
-        """Create the game and close the challenge in one transaction; None if already closed."""
+        """Create the game and close the challenge in one transaction; None if already closed.
+
+        ``names`` are the seats' display names, as the referee has them."""
         now = self.clock()
 
         async def accept(db: asyncpg.Connection) -> GameRecord | None:
@@ -232,8 +247,9 @@ class PostgresRepository:
             challenge = challenge_of(row)
             game = await db.fetchrow(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, created_at, updated_at)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *",
+                " status, state, rated, created_at, updated_at, seat0_name, seat1_name)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+                " RETURNING *",
                 challenge.game,
                 dump(challenge.rules),
                 seed,
@@ -246,6 +262,7 @@ class PostgresRepository:
                 int(challenge.rated),
                 now,
                 now,
+                *names,
             )
             await db.execute(
                 "UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2",
@@ -454,6 +471,13 @@ class PostgresRepository:
             before,
         )
         return [challenge_of(row) for row in rows]
+
+    async def forget_closed_challenges(self, before: float) -> int:
+        """Delete answered, withdrawn and expired challenges made at or before ``before``."""
+        outcome = await self._pool.execute(
+            "DELETE FROM challenges WHERE status <> 'open' AND created_at <= $1", before
+        )
+        return int(outcome.split()[-1])
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
         return [game_of(row) for row in await self._rows(sql, *params)]

@@ -127,7 +127,24 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN reminded_at DOUBLE PRECISION;
     """,
-    # 6: the clock's two partial indexes
+    # 6: the players' display names as the challenge found them
+    """
+    ALTER TABLE challenges ADD COLUMN challenger_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE challenges ADD COLUMN opponent_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN seat0_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN seat1_name TEXT NOT NULL DEFAULT '';
+    """,
+    # 7: one open challenge per challenger and opponent; open and closed challenges by age
+    """
+    UPDATE challenges SET status = 'expired'
+    WHERE status = 'open' AND id NOT IN (
+        SELECT MIN(id) FROM challenges WHERE status = 'open' GROUP BY challenger_id, opponent_id
+    );
+    CREATE UNIQUE INDEX challenges_open_per_pair ON challenges (challenger_id, opponent_id)
+        WHERE status = 'open';
+    CREATE INDEX challenges_by_status_age ON challenges (status, created_at);
+    """,
+    # 8: the clock's two partial indexes
     """
     DROP INDEX games_by_status_updated;
     CREATE INDEX games_awaiting_reminder ON games (updated_at, id)

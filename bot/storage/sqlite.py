@@ -33,6 +33,7 @@ from bot.storage.interface import (
     GameStatus,
     LogEntry,
     LogKind,
+    OpenChallengeError,
     Pending,
     StaleGameError,
     Tidings,
@@ -162,7 +163,26 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN reminded_at REAL;
     """,
-    # 6: the clock's two questions each read a partial index holding only the games that
+    # 6: the players' display names as the challenge found them, for board images
+    """
+    ALTER TABLE challenges ADD COLUMN challenger_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE challenges ADD COLUMN opponent_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN seat0_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN seat1_name TEXT NOT NULL DEFAULT '';
+    """,
+    # 7: one open challenge per challenger and opponent (older duplicates of a burst are
+    # closed as expired, the first kept), and the index the clock's sweeps read: open
+    # challenges by age, and closed ones by age to forget them
+    """
+    UPDATE challenges SET status = 'expired'
+    WHERE status = 'open' AND id NOT IN (
+        SELECT MIN(id) FROM challenges WHERE status = 'open' GROUP BY challenger_id, opponent_id
+    );
+    CREATE UNIQUE INDEX challenges_open_per_pair ON challenges (challenger_id, opponent_id)
+        WHERE status = 'open';
+    CREATE INDEX challenges_by_status_age ON challenges (status, created_at);
+    """,
+    # 8: the clock's two questions each read a partial index holding only the games that
     # can answer it: not yet reminded of their wait (by when they last changed), or
     # reminded of it (by when), so a sweep over thousands of idle games reads none of them
     # whole and skips those still within their wait
@@ -192,7 +212,7 @@ AWAITING_FORFEIT = (
     " WHERE status = 'active' AND reminded_ply IS ply AND reminded_at <= ?"
     " AND (reminded_at, id) > (?, ?) ORDER BY reminded_at, id LIMIT ?"
 )
-"""The clock's two questions, each answered from its partial index alone (migration 6).
+"""The clock's two questions, each answered from its partial index alone (migration 8).
 
 ``INDEXED BY`` makes SQLite refuse the query, rather than quietly scan every game, should
 the index ever stop matching it. Parameters: until, then the last wait seen (its moment
@@ -316,24 +336,36 @@ class SqliteRepository:
         challenger_id: int,
         opponent_id: int,
         rated: bool = True,
+        names: tuple[str, str] = ("", ""),
     ) -> ChallengeRecord:
         now = self.clock()
-        row = await self._transact(
-            lambda db: db.execute(
-                "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                " opponent_id, rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
-                (
-                    game,
-                    _dump(rules),
-                    guild_id,
-                    channel_id,
-                    challenger_id,
-                    opponent_id,
-                    int(rated),
-                    now,
-                ),
-            ).fetchone()
-        )
+        try:
+            row = await self._transact(
+                lambda db: db.execute(
+                    "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
+                    " opponent_id, rated, created_at, challenger_name, opponent_name)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                    (
+                        game,
+                        _dump(rules),
+                        guild_id,
+                        channel_id,
+                        challenger_id,
+                        opponent_id,
+                        int(rated),
+                        now,
+                        *names,
+                    ),
+                ).fetchone()
+            )
+        except sqlite3.IntegrityError:  # the unique index of open challenges per pair
+            open_id = await self._scalar(
+                "SELECT id FROM challenges WHERE challenger_id = ? AND opponent_id = ?"
+                " AND status = 'open'",
+                challenger_id,
+                opponent_id,
+            )
+            raise OpenChallengeError(int(open_id)) from None
         return _challenge(row)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
@@ -366,8 +398,11 @@ class SqliteRepository:
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None:
-        """Create the game and close the challenge in one transaction; None if already closed."""
+        """Create the game and close the challenge in one transaction; None if already closed.
+
+        ``names`` are the seats' display names, as the referee has them."""
         now = self.clock()
 
         def accept(db: sqlite3.Connection) -> int | None:
@@ -377,8 +412,8 @@ class SqliteRepository:
             challenge = _challenge(row)
             cursor = db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, state, rated, created_at, updated_at, seat0_name, seat1_name)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     challenge.game,
                     _dump(challenge.rules),
@@ -392,6 +427,7 @@ class SqliteRepository:
                     int(challenge.rated),
                     now,
                     now,
+                    *names,
                 ),
             )
             game_id = int(cursor.lastrowid or 0)
@@ -599,6 +635,22 @@ class SqliteRepository:
             before,
         )
         return [_challenge(row) for row in rows]
+
+    async def forget_closed_challenges(self, before: float) -> int:
+        """Delete answered, withdrawn and expired challenges made at or before ``before``.
+
+        A closed challenge is kept a while so a late click on its message is told what
+        became of it; after that the row serves nothing, and the table stays small.
+        """
+        closed = [status.value for status in ChallengeStatus if status is not ChallengeStatus.OPEN]
+        marks = ", ".join("?" * len(closed))
+        forgotten: int = await self._transact(
+            lambda db: db.execute(
+                f"DELETE FROM challenges WHERE status IN ({marks}) AND created_at <= ?",
+                (*closed, before),
+            ).rowcount
+        )
+        return forgotten
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
         return [_game(row) for row in await self._rows(sql, *params)]
