@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -43,7 +44,12 @@ class RefereeBot(commands.Bot):
     repository: SqliteRepository | PostgresRepository
 
     def __init__(
-        self, settings: Settings, *, sync_global: bool = False, clock: Clock = time.time
+        self,
+        settings: Settings,
+        *,
+        sync_global: bool = False,
+        clock: Clock = time.time,
+        **options: Any,
     ) -> None:
         # The bot never joins voice, so discord.py's warnings about missing voice
         # libraries would only worry operators.
@@ -55,6 +61,7 @@ class RefereeBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             proxy=settings.proxy,
+            **options,
         )
         self.settings = settings
         self.sync_global = sync_global
@@ -90,3 +97,23 @@ class RefereeBot(commands.Bot):
         repository = getattr(self, "repository", None)
         if repository is not None:
             await repository.close()
+
+
+class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
+    """A process serving some of the bot's gateway shards (``SHARD_COUNT``, ``SHARD_IDS``).
+
+    Discord sends each server's events to one shard (``(guild_id >> 22) % shard_count``)
+    and every DM to shard 0; any process may still act on any game, as the database holds
+    the games and their locks.
+    """
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+        super().__init__(settings, shard_count=settings.shard_count, shard_ids=shard_ids, **options)
+
+
+def build_bot(settings: Settings, **options: Any) -> RefereeBot:
+    """The client ``settings`` call for: sharded when ``SHARD_COUNT`` is set."""
+    if settings.shard_count is not None:
+        return ShardedRefereeBot(settings, **options)
+    return RefereeBot(settings, **options)
