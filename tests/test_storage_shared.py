@@ -18,7 +18,7 @@ from bot.games.core import GameError
 from bot.referee import Referee, RefereeError, Report, replay
 from bot.storage import GameStatus
 from bot.storage.postgres import PostgresRepository
-from tests.test_referee import ALICE, BOB, E, random_move, set_fleets, start_game, state_of
+from tests.test_referee import ALICE, BOB, GUILD, E, random_move, set_fleets, start_game, state_of
 
 
 @pytest.fixture
@@ -104,6 +104,15 @@ async def test_moves_alternating_between_processes_play_one_consistent_game(
         turn += 1
     assert game.status is GameStatus.FINISHED and turn > 20
     assert E.to_json(replay(E, game, await two.log(game.id))) == game.state
+    results = await one.records.results_of(game.id)  # written with the end, on PostgreSQL
+    assert sorted(r.user_id for r in results) == [ALICE, BOB] and all(r.rated for r in results)
+    for user in (ALICE, BOB):
+        [standing] = await two.records.standings_of(user)
+        assert standing.games == 1 and standing.wins + standing.losses == 1
+    for scope in (GUILD, None):  # the server's board and everyone's, both from PostgreSQL
+        board = await one.records.leaderboard("seabattle", scope, ALICE)
+        assert sorted(s.user_id for s in board.provisional) == [ALICE, BOB]
+        assert board.caller is not None and board.caller.user_id == ALICE
     for referee in referees:  # each process's board agrees with the stored game
         for user in (ALICE, BOB):
             with pytest.raises(RefereeError):
