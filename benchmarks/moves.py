@@ -3,7 +3,8 @@
 Plays random games of every preset the way players do (``random``, ``ready``, then shots
 by text), renders every image each move sends, confirms its delivery as the bot does, and
 prints per-move p50 / p95 times split into rules, storage and rendering, moves per second,
-and image sizes.
+and image sizes. ``cpu`` is the processor time a whole move took (every thread of the
+process): unlike the wall-clock figures, other processes on the machine barely change it.
 
     python -m benchmarks.moves [--games 40] [--game seabattle] [--postgres]
 
@@ -78,7 +79,13 @@ async def _play(
     referee = Referee(repository)
     engine = ENGINES[game_key]
     rng = random.Random(2026)
-    samples: dict[str, list[float]] = {"rules": [], "storage": [], "render": [], "move": []}
+    samples: dict[str, list[float]] = {
+        "rules": [],
+        "storage": [],
+        "render": [],
+        "move": [],
+        "cpu": [],
+    }
     images: list[float] = []
     presets = list(engine.presets)
     for number in range(games):
@@ -108,6 +115,7 @@ async def _play(
                 seat = movers[0]
                 text = str(rng.choice(list(engine.legal_actions(state, seat))))
             clock.storage = 0.0
+            cpu = time.process_time()
             start = time.perf_counter()
             report = await referee.act(players[seat], f"#{game.id} {text}")
             acted = time.perf_counter()
@@ -115,6 +123,7 @@ async def _play(
             rendered = time.perf_counter()
             await referee.delivered(report)  # the courier confirms once all is sent
             done = time.perf_counter()
+            samples["cpu"].append(time.process_time() - cpu)
             samples["storage"].append(clock.storage + done - rendered)
             samples["rules"].append(acted - start - clock.storage)
             samples["render"].append(rendered - acted)
@@ -150,7 +159,7 @@ def main() -> None:
     store = "PostgreSQL" if options.postgres else "SQLite"
     print(f"{options.game} on {store}: {options.games} games, {moves} moves, {elapsed:.1f} s")
     print(f"{'per move (ms)':<16}{'p50':>8}{'p95':>8}{'max':>8}")
-    for part in ("rules", "storage", "render", "move"):
+    for part in ("rules", "storage", "render", "move", "cpu"):
         values = [v * 1000 for v in samples[part]]
         print(
             f"{part:<16}{statistics.median(values):>8.2f}{percentile(values, 0.95):>8.2f}"

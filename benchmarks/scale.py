@@ -5,9 +5,12 @@ logs, each between two players of its own), waiting the way live games wait: cha
 spread over the last two days, and every game idle for longer than the reminder time
 already reminded. Then, as a restarted bot: opens the store and lists what it must
 redeliver (ready), sweeps the clock once a minute (a loop-lag probe on the event loop
-records the longest stall while it runs), sweeps after a two-hour outage (a backlog of
-reminders and losses on time), and plays random moves the way players do, rendering every
-image they send. The same moves on a file with 10 games give the cost to compare with.
+records the longest stall while it runs; tick 1 is the first after the restart), sweeps
+once more within the same minute (nothing due: the cost of 10,000 games merely waiting),
+sweeps after a two-hour outage (a backlog of reminders and losses on time), and plays
+random moves the way players do, rendering every image they send. The same moves on a
+file with 10 games give the cost to compare with. "loop ms" is the event loop's own
+processor time during a sweep; "stall ms" the longest gap between the probe's wake-ups.
 
     python -m benchmarks.scale [--games 10000] [--moves 400]
 """
@@ -50,7 +53,7 @@ class Clock:
 # -- building the file ----------------------------------------------------------------------
 
 
-async def _templates(path: Path, rng: random.Random) -> None:
+async def _templates(path: Path, rng: random.Random, templates: int) -> None:
     """Play template games through the referee: some still setting up, most mid-game."""
     clock = Clock()
     repository = await SqliteRepository.open(path, clock)
@@ -58,7 +61,7 @@ async def _templates(path: Path, rng: random.Random) -> None:
         referee = Referee(repository)
         engine = ENGINES[GAME]
         presets = list(engine.presets)
-        for number in range(TEMPLATES):
+        for number in range(templates):
             players = (2 * number + 1, 2 * number + 2)
             challenge = await referee.challenge(
                 game=GAME,
@@ -84,10 +87,10 @@ async def _templates(path: Path, rng: random.Random) -> None:
         await repository.close()
 
 
-def build(path: Path, games: int, seed: int = 2026) -> None:
-    """``games`` live games, copied from the templates, waiting as live games wait."""
+def build(path: Path, games: int, played: int = TEMPLATES, seed: int = 2026) -> None:
+    """``games`` live games, copied from ``played`` templates, waiting as live games wait."""
     rng = random.Random(seed)
-    asyncio.run(_templates(path, rng))
+    asyncio.run(_templates(path, rng, played))
     with sqlite3.connect(path) as db:
         templates = db.execute(
             "SELECT id, game, rules, seed, ply, state FROM games WHERE status = 'active'"
@@ -187,6 +190,7 @@ class Sweep:
 class Figures:
     ready: float = 0.0
     sweeps: list[Sweep] = field(default_factory=list)
+    idle: Sweep | None = None
     backlog: Sweep | None = None
     moves: list[float] = field(default_factory=list)
     rss_mb: float = 0.0
@@ -219,6 +223,7 @@ async def measure(path: Path, moves: int, sweeps: int, seed: int = 7) -> Figures
         for _ in range(sweeps):
             clock.now += TICK
             figures.sweeps.append(await _sweep(timekeeper, referee, probe))
+        figures.idle = await _sweep(timekeeper, referee, probe)  # the same minute again
         clock.now += 2 * HOUR
         figures.backlog = await _sweep(timekeeper, referee, probe)
         figures.moves = await _moves(repository, referee, moves, random.Random(seed))
@@ -273,6 +278,8 @@ def report(games: int, figures: Figures, small: Figures) -> None:
     print(f"resident memory after sweeps and moves: {figures.rss_mb:.0f} MB")
     print("sweep                        wall ms  loop ms  stall ms  reminded  ended  images")
     rows = [(f"tick {n + 1}", s) for n, s in enumerate(figures.sweeps)]
+    if figures.idle is not None:
+        rows.append(("again, nothing due", figures.idle))
     if figures.backlog is not None:
         rows.append(("after a 2-hour outage", figures.backlog))
     for name, s in rows:
@@ -294,12 +301,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--sweeps", type=int, default=3)
+    parser.add_argument("--templates", type=int, default=TEMPLATES)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         big, small = Path(folder) / "big.sqlite3", Path(folder) / "small.sqlite3"
         started = time.perf_counter()
-        build(big, options.games)
-        build(small, 10)
+        build(big, options.games, options.templates)
+        build(small, 10, options.templates)
         print(f"built in {time.perf_counter() - started:.1f} s")
         small_figures = asyncio.run(measure(small, options.moves, 1))
         figures = asyncio.run(measure(big, options.moves, options.sweeps))

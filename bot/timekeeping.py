@@ -77,7 +77,8 @@ class Timekeeper:
         self.batch = batch
 
     async def sweep(self, errands: Errands) -> Swept:
-        """Expire old challenges, remind the players games wait for, end games on time.
+        """Expire old challenges and forget long-closed ones, remind the players games wait
+        for, end games on time.
 
         Each game is handled on its own: one that fails is logged and left for the next
         sweep, and the others go on. Of several processes sharing a database, one sweeps

@@ -41,10 +41,13 @@ def test_the_moves_benchmark_exits_with_the_error_when_a_game_raises() -> None:
     assert "GameFault" in finished.stderr and "a bug in the rules" in finished.stderr
 
 
+SMALL_SCALE = ("--games", "200", "--moves", "5", "--templates", "6")
+
+
 def test_the_scale_benchmark_builds_its_games_sweeps_and_moves() -> None:
     """A small run: every figure is printed, and the sweeps found work to do."""
     finished = subprocess.run(
-        [sys.executable, "-m", "benchmarks.scale", "--games", "200", "--moves", "5"],
+        [sys.executable, "-m", "benchmarks.scale", *SMALL_SCALE],
         cwd=ROOT,
         capture_output=True,
         text=True,
