@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.games import ENGINES
 from bot.games.core import Phase
+from bot.outbox import Lane
 from bot.presenter import present_all
 from bot.referee import Referee
 from bot.storage import SqliteRepository
@@ -111,7 +112,11 @@ async def _play(repository: SqliteRepository, game_key: str, games: int) -> dict
             acted = time.perf_counter()
             sizes = [len(m.board.png) for m in present_all(report.notices)]
             rendered = time.perf_counter()
-            await referee.delivered(report)  # the courier confirms once all is sent
+            for notice in report.notices:  # the deliverer claims and releases each lane
+                lane = Lane(report.game.id, notice.audience)
+                parcel = await repository.outbox.claim(lane)
+                if parcel is not None:
+                    await repository.outbox.release(parcel)
             done = time.perf_counter()
             samples["cpu"].append(time.process_time() - cpu)
             samples["storage"].append(clock.storage + done - rendered)

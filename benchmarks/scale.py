@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.games import ENGINES
+from bot.outbox import Lane
 from bot.presenter import present, present_all
 from bot.referee import Notice, Referee, Report
-from bot.storage import ChallengeRecord, SqliteRepository
+from bot.storage import ChallengeRecord, Repository, SqliteRepository
 from bot.timekeeping import HOUR, Deadlines, Swept, Timekeeper
 
 GAME = "seabattle"
@@ -81,8 +82,7 @@ async def _templates(path: Path, rng: random.Random, templates: int) -> None:
                 seat = movers[0]
                 text = str(rng.choice(list(engine.legal_actions(state, seat))))
                 game = (await referee.act(players[seat], f"#{game.id} {text}")).game
-            await repository.delivered(game.id, game.ply)
-        await repository._write("DELETE FROM outbox")
+        await repository._write("DELETE FROM notices")
     finally:
         await repository.close()
 
@@ -171,7 +171,7 @@ class RenderingErrands:
 
     async def end(self, report: Report) -> None:
         self.images += len(present_all(report.notices))
-        await self.referee.delivered(report)
+        await delivered(self.referee.repository, report)
 
     async def expired(self, challenge: ChallengeRecord) -> None:
         pass
@@ -216,7 +216,7 @@ async def measure(path: Path, moves: int, sweeps: int, seed: int = 7) -> Figures
     repository = await SqliteRepository.open(path, clock)
     try:
         referee = Referee(repository)
-        await referee.undelivered()
+        await repository.outbox.lanes()  # what the deliverer reads at start
         figures.ready = time.perf_counter() - started
         timekeeper = Timekeeper(referee, repository, Deadlines())
         probe = LoopProbe()
@@ -251,9 +251,17 @@ async def _moves(
         start = time.perf_counter()
         report = await referee.act(record.seats[seat], f"#{record.id} {text}")
         present_all(report.notices)
-        await referee.delivered(report)
+        await delivered(repository, report)
         times.append(time.perf_counter() - start)
     return times
+
+
+async def delivered(repository: Repository, report: Report) -> None:
+    """Release each notice of ``report`` as the deliverer does once it is sent."""
+    for notice in report.notices:
+        parcel = await repository.outbox.claim(Lane(report.game.id, notice.audience))
+        if parcel is not None:
+            await repository.outbox.release(parcel)
 
 
 def _rss_mb() -> float:

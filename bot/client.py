@@ -10,6 +10,7 @@ import time
 import discord
 from discord.ext import commands
 
+from bot.deliverer import Deliverer
 from bot.referee import Referee
 from bot.settings import Settings
 from bot.storage import Clock, SqliteRepository
@@ -17,6 +18,7 @@ from bot.storage import Clock, SqliteRepository
 log = logging.getLogger("referee.client")
 
 EXTENSIONS = (
+    "cogs.delivery",
     "cogs.errors",
     "cogs.challenges",
     "cogs.moves",
@@ -40,10 +42,12 @@ def intents() -> discord.Intents:
 
 
 class RefereeBot(commands.Bot):
-    """The bot process. ``referee`` and ``repository`` exist once ``setup_hook`` has run."""
+    """The bot process. ``referee``, ``repository`` and ``deliverer`` exist once
+    ``setup_hook`` has run (the deliverer's cog sets it, with its way to Discord)."""
 
     referee: Referee
     repository: SqliteRepository
+    deliverer: Deliverer
 
     def __init__(
         self, settings: Settings, *, sync_global: bool = False, clock: Clock = time.time

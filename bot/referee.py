@@ -43,6 +43,7 @@ from bot.games.core import (
 from bot.games.grid import shorten
 from bot.logs import fields
 from bot.names import clean as clean_name
+from bot.outbox import Parcel
 from bot.ratings import counts_for_rating
 from bot.replays import AUDIENCE_WORDS, TRUTH, Audience, Replay, moments, move_list, states_of
 from bot.results import Result
@@ -735,29 +736,26 @@ class Referee:
 
     # -- delivery -----------------------------------------------------------------------------
 
-    async def undelivered(self) -> list[Report]:
-        """Reports stored but never confirmed delivered: the process stopped in between.
+    async def parcel_report(self, parcel: Parcel) -> Report | None:
+        """What a claimed parcel tells its audience, with the board as it stands now.
 
-        Their texts are the ones stored with the change; their boards show the game as it
-        stands now, which is what a player needs after the interruption.
+        A player's merged backlog carries every text in order; the channel's live message
+        shows only the newest texts, since it always shows the newest state. Boards are
+        rendered from the view built here, only when the parcel is sent. None when the game
+        no longer exists.
         """
-        reports = []
-        for pending in await self.repository.pending():
-            game = await self.repository.get_game(pending.game_id)
-            if game is None:
-                continue
-            engine = _engine(game.game)
-            views = _Views(engine, self._state_of(engine, game))
-            notices = self._notices(game, views, pending.tidings)
-            results = await self._results(game) if game.ply == pending.ply else ()
-            reports.append(Report(replace(game, ply=pending.ply), notices, results=results))
-        return reports
-
-    async def delivered(self, report: Report) -> None:
-        """Every notice of ``report`` went out: it will not be sent again."""
-        if not report.stored:
-            return
-        await self.repository.delivered(report.game.id, report.game.ply)
+        game = await self.repository.get_game(parcel.game_id)
+        if game is None:
+            return None
+        engine = _engine(game.game)
+        views = _Views(engine, self._state_of(engine, game))
+        if parcel.audience is None:
+            texts = parcel.texts[-1]
+        else:
+            texts = tuple(text for told in parcel.texts for text in told)
+        notice = Notice(game, parcel.audience, texts, views[parcel.audience])
+        results = await self._results(game) if parcel.final else ()
+        return Report(game, (notice,), results=results)
 
 
 class _Views:

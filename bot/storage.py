@@ -25,6 +25,7 @@ from bot import results
 from bot.checkpoints import CHECKPOINT_SECONDS, Checkpointer
 from bot.fairness import Seal
 from bot.games.core import EndReason
+from bot.outbox import Inbox, Outbox, SqliteInbox, SqliteOutbox, Tidings, hold
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS challenges (
@@ -203,6 +204,35 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, ply)
     );
     """,
+    # 11: delivery progress per audience: one notice per audience and change, claimed for
+    # the message it goes out in, so a retry resends nothing an audience already has; the
+    # waiting notices of the old outbox move over (the end of a finished game is marked
+    # final, so it is announced once); and the newest direct message read per player
+    """
+    CREATE TABLE notices (
+        game_id    INTEGER NOT NULL REFERENCES games(id),
+        audience   INTEGER NOT NULL,
+        ply        INTEGER NOT NULL,
+        texts      TEXT    NOT NULL,
+        final      INTEGER NOT NULL DEFAULT 0,
+        claimed    INTEGER NOT NULL DEFAULT 0,
+        created_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, audience, ply)
+    );
+    INSERT INTO notices (game_id, audience, ply, texts, final, created_at)
+    SELECT outbox.game_id,
+           coalesce(json_extract(told.value, '$[0]'), -1),
+           outbox.ply,
+           json_extract(told.value, '$[1]'),
+           games.status = 'finished' AND games.ply = outbox.ply,
+           outbox.created_at
+    FROM outbox JOIN json_each(outbox.notices) AS told JOIN games ON games.id = outbox.game_id;
+    DROP TABLE outbox;
+    CREATE TABLE read_dms (
+        user_id    INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL
+    );
+    """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 
@@ -329,19 +359,6 @@ class LogEntry:
     text: str
 
 
-Tidings = tuple[tuple[int | None, tuple[str, ...]], ...]
-"""What each audience (a seat, or ``None`` for the channel) is to be told of one change."""
-
-
-@dataclass(frozen=True)
-class Pending:
-    """Tidings stored with a change and not yet confirmed as delivered."""
-
-    game_id: int
-    ply: int
-    tidings: Tidings
-
-
 @dataclass(frozen=True, order=True)
 class Wait:
     """A game waiting at one ply since a moment: its last change, or its reminder.
@@ -374,6 +391,12 @@ class Repository(Protocol):
     """What the referee needs from storage."""
 
     records: results.Records
+
+    @property
+    def outbox(self) -> Outbox: ...
+
+    @property
+    def inbox(self) -> Inbox: ...
 
     async def create_challenge(
         self,
@@ -433,15 +456,13 @@ class Repository(Protocol):
 
     async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]: ...
 
-    async def pending(self) -> list[Pending]: ...
-
-    async def delivered(self, game_id: int, ply: int) -> None: ...
-
     async def set_public_message(self, game_id: int, message_id: int) -> None: ...
 
     async def active_games_of(self, user_id: int) -> list[GameRecord]: ...
 
     async def active_games_in(self, guild_id: int) -> list[GameRecord]: ...
+
+    async def active_players(self) -> list[int]: ...
 
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None: ...
 
@@ -482,6 +503,9 @@ class SqliteRepository:
         """Leaderboards, profiles and histories: reads that take no lock."""
         self.checkpointer: Checkpointer | None = None
         """Copies the write-ahead log back into the file on a timer (none in memory)."""
+        self.outbox = SqliteOutbox(connection, self._transact, self._write_lock)
+        """What each audience is still to be told (written with each change)."""
+        self.inbox = SqliteInbox(connection, self._write_lock)
 
     @classmethod
     async def open(
@@ -685,7 +709,8 @@ class SqliteRepository:
                 "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
                 (game_id, challenge_id),
             )
-            _hold(db, game_id, 0, tidings, now)
+            hold(db, game_id, 0, tidings, final=False, now=now)
+            _announce(db, game_id, 0, tidings)
             _seal(db, game_id, 0, seals)
             return game_id
 
@@ -750,7 +775,8 @@ class SqliteRepository:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
-            _hold(db, game.id, game.ply + 1, tidings, now)
+            hold(db, game.id, game.ply + 1, tidings, final=ending is not None, now=now)
+            _announce(db, game.id, game.ply + 1, tidings)
             _seal(db, game.id, game.ply + 1, seals)
             if ending is not None and ending.has_result:
                 results.record_results(
@@ -801,17 +827,6 @@ class SqliteRepository:
         )
         return [(row[0], tuple((a, tuple(t)) for a, t in json.loads(row[1]))) for row in rows]
 
-    async def pending(self) -> list[Pending]:
-        """Tidings whose delivery was never confirmed (the process stopped in between)."""
-        rows = await self._rows("SELECT game_id, ply, notices FROM outbox ORDER BY game_id, ply")
-        return [
-            Pending(row[0], row[1], tuple((a, tuple(t)) for a, t in json.loads(row[2])))
-            for row in rows
-        ]
-
-    async def delivered(self, game_id: int, ply: int) -> None:
-        await self._write("DELETE FROM outbox WHERE game_id = ? AND ply = ?", game_id, ply)
-
     async def set_public_message(self, game_id: int, message_id: int) -> None:
         await self._write(
             "UPDATE games SET public_message_id = ? WHERE id = ?", message_id, game_id
@@ -829,6 +844,14 @@ class SqliteRepository:
         return await self._games(
             "SELECT * FROM games WHERE status = 'active' AND guild_id = ? ORDER BY id", guild_id
         )
+
+    async def active_players(self) -> list[int]:
+        """Everyone seated at a running game, each once."""
+        rows = await self._rows(
+            "SELECT seat0_id FROM games WHERE status = 'active'"
+            " UNION SELECT seat1_id FROM games WHERE status = 'active'"
+        )
+        return [row[0] for row in rows]
 
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
         """Keep a player's setup under a name, replacing one saved before under that name."""
@@ -946,18 +969,13 @@ def _in_transaction(
     return result
 
 
-def _hold(db: sqlite3.Connection, game_id: int, ply: int, tidings: Tidings, now: float) -> None:
-    """Keep a change's tidings until delivered, so a crash in between loses none, and for
-    good as the game's announcements, which ``/export`` publishes at the end."""
+def _announce(db: sqlite3.Connection, game_id: int, ply: int, tidings: Tidings) -> None:
+    """Keep what each audience is told of a change for good, as the game's announcements,
+    which ``/export`` publishes at the end (delivered notices are forgotten)."""
     if tidings:
-        told = json.dumps([[a, list(t)] for a, t in tidings])
-        db.execute(
-            "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, ?)",
-            (game_id, ply, told, now),
-        )
         db.execute(
             "INSERT INTO announcements (game_id, ply, tidings) VALUES (?, ?, ?)",
-            (game_id, ply, told),
+            (game_id, ply, json.dumps([[a, list(t)] for a, t in tidings])),
         )
 
 

@@ -14,7 +14,7 @@ from bot.games.core import GameError
 from bot.logs import fields
 from bot.storage import ChallengeRecord
 from cogs.buttons import AcceptButton, DeclineButton, RematchButton
-from cogs.courier import CANNOT_DM, Courier
+from cogs.courier import CANNOT_DM
 from cogs.replies import tell
 
 log = logging.getLogger("referee.challenges")
@@ -75,7 +75,6 @@ def challenge_buttons(challenge_id: int) -> discord.ui.View:
 class Challenges(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.courier = Courier(bot)
 
     @app_commands.command(name="play", description="Challenge someone to a game refereed by DM.")
     @app_commands.guild_only()
@@ -196,7 +195,7 @@ class Challenges(commands.Cog):
             content=f"{challenge_text(challenge)}\n✅ Accepted{by}: game #{report.game.id} is on.",
             view=None,
         )
-        await self.courier.deliver(report)
+        self.bot.deliverer.wake(report.game.id)
 
     async def _closed_dms(self, challenge: ChallengeRecord, accepter_id: int) -> list[int]:
         """Players the bot cannot DM, found by sending each the game's first message."""

@@ -1,12 +1,15 @@
-"""Delivers a referee's report on Discord: DMs to players, one live message per game.
+"""Sends notices on Discord for the deliverer: DMs to players, one live message per game.
 
 The channel's game message is edited in place after every public change, so a channel
 holds one message per game rather than one per move; the end is announced anew so that
-people are notified.
+people are notified. Every new message carries a nonce naming its notices, which Discord
+enforces, so a message resent after a crash between sending and recording it is dropped.
+What Discord refuses for good is reported as ``Undeliverable`` for the deliverer to retire.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import Any
@@ -14,18 +17,31 @@ from typing import Any
 import discord
 
 from bot.client import RefereeBot
+from bot.deliverer import Sender, Undeliverable
 from bot.fairness import lasting
 from bot.logs import fields
-from bot.presenter import Message, fill_names, present_all, title
+from bot.outbox import Parcel
+from bot.presenter import Message, fill_names, present, title
 from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
 from cogs.buttons import BoardButton, MoveButton, RematchButton, ReplayButton
-from cogs.replies import answering_errors, nobody_asked
+from cogs.replies import responding
 
 log = logging.getLogger("referee.courier")
 
 CANNOT_DM = 50007
+UNKNOWN_MESSAGE = 10008
+LIVE_EDIT_ROUTE = "PATCH /channels/{channel_id}/messages/{message_id}"
+"""discord.py's key for the route of live message edits."""
+REFUSED_FOR_GOOD = {
+    10003: "unknown channel",
+    10013: "unknown user",
+    50001: "missing access",
+    50007: "cannot send messages to this user",
+    50013: "missing permissions",
+}
+"""Discord's answers that no retry can change: the notice is retired."""
 
 
 def as_file(message: Message) -> discord.File:
@@ -65,56 +81,71 @@ def public_view(game: GameRecord, finished: bool) -> discord.ui.View | None:
 
 
 class Courier:
+    """The deliverer's transport: one notice to one audience, on Discord."""
+
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
 
-    async def deliver(
-        self,
-        report: Report,
-        *,
-        answering: discord.Interaction | None = None,
-        answering_seat: int | None = None,
-    ) -> None:
-        """Send every notice; the one for ``answering_seat`` answers ``answering``."""
+    async def ready(self, report: Report) -> bool:
+        """Wait while Discord's bucket for the live message's edits in its channel is empty.
+
+        discord.py would wait too, but after the board was rendered, so the edit would land
+        with the board of before the wait. The bucket is as discord.py last read it from
+        Discord's rate-limit headers; nothing known means no wait. DMs wait in discord.py.
+        """
+        (notice,) = report.notices
         game = report.game
-        # Never the move itself: during setup it would place a ship in the log.
+        if notice.audience is not None or game.public_message_id is None:
+            return False
+        waited = False
+        while (pause := self.room_in(LIVE_EDIT_ROUTE, game.channel_id)) > 0:
+            waited = True
+            await asyncio.sleep(pause)
+        return waited
+
+    def room_in(self, route_key: str, major: int) -> float:
+        """Seconds until discord.py's bucket for a route and channel has room again.
+
+        This reads discord.py's own rate-limit state (``HTTPClient._buckets``), filled from
+        the headers of Discord's answers; if a release of discord.py stores it otherwise,
+        nothing is found and no wait happens, so delivery stays correct, one edit later.
+        """
+        http = self.bot.http
+        bucket_hash = getattr(http, "_bucket_hashes", {}).get(route_key)
+        bucket = getattr(http, "_buckets", {}).get(f"{bucket_hash or route_key}:{major}")
+        remaining = getattr(bucket, "remaining", 1)
+        expires = getattr(bucket, "expires", None)
+        if not isinstance(expires, float) or not isinstance(remaining, int) or remaining > 0:
+            return 0.0
+        return max(0.0, expires - asyncio.get_running_loop().time())
+
+    async def send(self, report: Report, parcel: Parcel) -> None:
+        """Send a parcel's notice, rendering its board now; refusals for good are raised as
+        ``Undeliverable``, anything else is left to the deliverer to retry."""
+        (notice,) = report.notices
+        game = report.game
         log.info(
-            "game %s: ply %d, telling %d audiences",
+            "game %s: ply %d, telling %s",
             game.id,
-            game.ply,
-            len(report.notices),
-            extra=fields(game.id, ply=game.ply),
+            parcel.last_ply,
+            "the channel" if notice.audience is None else f"seat {notice.audience}",
+            extra=fields(game.id, ply=parcel.last_ply),
         )
-        messages = present_all(report.notices)
-        live_message_id = game.public_message_id
-        for notice, message in zip(report.notices, messages, strict=True):
+        message = present(notice)
+        try:
             if notice.audience is None:
                 live_message_id = await self.show_in_channel(
-                    game, message, finished=report.finished
+                    game, message, finished=report.finished, nonce=parcel.nonce
                 )
-            elif answering is not None and notice.audience == answering_seat:
-                await self.answer(answering, game, message)
+                if parcel.final:
+                    await self.announce_end(report, live_message_id)
+                await self.keep_in_channel(notice, nonce=parcel.nonce)
             else:
-                await self.send_dm(notice, message)
-        if report.finished:
-            await self.announce_end(report, live_message_id)
-        channel_notice = report.to(None)
-        if channel_notice is not None:
-            await self.keep_in_channel(channel_notice)
-        await self.bot.referee.delivered(report)
-
-    async def redeliver(self) -> None:
-        """Deliver what a stopped process had stored but not sent, oldest first."""
-        for report in await self.bot.referee.undelivered():
-            game = report.game
-            log.info(
-                "game %s: delivering ply %d after a restart",
-                game.id,
-                game.ply,
-                extra=fields(game.id, ply=game.ply),
-            )
-            async with answering_errors(nobody_asked, f"game {game.id}: redelivery", game.id):
-                await self.deliver(report)
+                await self.send_dm(notice, message, nonce=parcel.nonce)
+        except (discord.Forbidden, discord.NotFound) as error:
+            if error.code in REFUSED_FOR_GOOD:
+                raise Undeliverable(f"{error.code} {REFUSED_FOR_GOOD[error.code]}") from error
+            raise
 
     async def answer(
         self, interaction: discord.Interaction, game: GameRecord, message: Message
@@ -122,17 +153,28 @@ class Courier:
         """Reply to a player's own command: privately in a server, plainly in DMs."""
         private = interaction.guild_id is not None
         view = or_missing(quick_view(game, message))
-        if interaction.response.is_done():
-            await interaction.followup.send(
-                message.content, file=as_file(message), ephemeral=private, view=view
-            )
-        else:
-            await interaction.response.send_message(
-                message.content, file=as_file(message), ephemeral=private, view=view
-            )
+        async with responding(interaction):
+            if interaction.response.is_done():
+                await interaction.followup.send(
+                    message.content, file=as_file(message), ephemeral=private, view=view
+                )
+            else:
+                await interaction.response.send_message(
+                    message.content, file=as_file(message), ephemeral=private, view=view
+                )
 
-    async def send_dm(self, notice: Notice, message: Message) -> None:
-        """DM a player their notice; if their DMs are closed, ask them in the channel."""
+    def answering(self, interaction: discord.Interaction) -> Sender:
+        """A sender that delivers a parcel as the answer to the player's own command."""
+
+        async def send(report: Report, parcel: Parcel) -> None:
+            (notice,) = report.notices
+            await self.answer(interaction, report.game, present(notice))
+
+        return send
+
+    async def send_dm(self, notice: Notice, message: Message, *, nonce: str) -> None:
+        """DM a player their notice; if their DMs are closed, ask them in the channel (and
+        raise ``Undeliverable``: the notice cannot go)."""
         user_id = notice.user_id
         assert user_id is not None
         try:
@@ -141,6 +183,7 @@ class Courier:
                 message.content,
                 file=as_file(message),
                 view=or_missing(quick_view(notice.game, message)),
+                nonce=nonce,
             )
         except discord.Forbidden as error:
             if error.code != CANNOT_DM:
@@ -156,11 +199,14 @@ class Courier:
                 "direct messages from this server's members, then use `/board`.",
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
             )
+            raise Undeliverable(f"{CANNOT_DM} {REFUSED_FOR_GOOD[CANNOT_DM]}") from error
 
     def channel(self, game: GameRecord) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
 
-    async def show_in_channel(self, game: GameRecord, message: Message, *, finished: bool) -> int:
+    async def show_in_channel(
+        self, game: GameRecord, message: Message, *, finished: bool, nonce: str
+    ) -> int:
         """Edit the game's live message, or post it if it does not exist (any more).
 
         Returns the live message's id, which is new when the old message was gone.
@@ -173,23 +219,39 @@ class Courier:
                     content=message.content, attachments=[as_file(message)], view=view
                 )
                 return game.public_message_id
-            except discord.NotFound:
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_MESSAGE:
+                    raise
                 log.info("game %s: live message gone, posting anew", game.id, extra=fields(game.id))
-        posted = await channel.send(message.content, file=as_file(message), view=or_missing(view))
+        posted = await channel.send(
+            message.content,
+            file=as_file(message),
+            view=or_missing(view),
+            nonce=f"L{nonce}",
+        )
         await self.bot.repository.set_public_message(game.id, posted.id)
         return posted.id
 
-    async def keep_in_channel(self, notice: Notice) -> None:
+    async def keep_in_channel(self, notice: Notice, *, nonce: str) -> None:
         """Post the seals (and their opening) as messages of their own: the live message
-        is edited after every move, and a seal must stay where everyone can read it."""
-        for text in notice.texts:
+        is edited after every move, and a seal must stay where everyone can read it.
+
+        Each carries the parcel's nonce and its place among the texts, so a resent parcel
+        posts no seal twice.
+        """
+        for index, text in enumerate(notice.texts):
             if lasting(text):
                 await self.channel(notice.game).send(
-                    f"{title(notice.game)} {fill_names(text, notice.game)}"
+                    f"{title(notice.game)} {fill_names(text, notice.game)}",
+                    nonce=f"K{index}.{nonce}"[:25],
                 )
 
     async def announce_end(self, report: Report, live_message_id: int | None) -> None:
-        """A new message for the end, so people are notified; it links the final board."""
+        """A new message for the end, so people are notified; it links the final board.
+
+        Its nonce names the game alone, so however often a restart repeats it, the channel
+        holds one announcement.
+        """
         notice = report.to(None)
         if notice is None:
             return
@@ -200,8 +262,11 @@ class Courier:
                 f" Final board: https://discord.com/channels/{game.guild_id}/"
                 f"{game.channel_id}/{live_message_id}"
             )
-        text = f"🏁 {title(game)} is over. {fill_names(notice.texts[-1], game)}{link}"
+        outcome = notice.texts[-1] if notice.texts else ""
+        text = f"🏁 {title(game)} is over. {fill_names(outcome, game)}{link}"
         changes = rating_changes(report.results)
         await self.channel(game).send(
-            f"{text}\n{changes}" if changes else text, view=after_game_view(game)
+            f"{text}\n{changes}" if changes else text,
+            nonce=f"end.{game.id}",
+            view=after_game_view(game),
         )

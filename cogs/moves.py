@@ -2,21 +2,35 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import re
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
+from bot.deliverer import SEATS_AND_CHANNEL
 from bot.games import ENGINES
+from bot.games.grid import shorten
+from bot.outbox import Lane
 from bot.presenter import present
 from bot.referee import Report
 from cogs.buttons import BoardButton, MoveButton, ResignButton
-from cogs.courier import Courier
-from cogs.replies import answering_errors, tell
+from cogs.courier import Courier, as_file
+from cogs.replies import answering_errors, deferred_if_slow, nobody_asked, tell
+
+log = logging.getLogger("referee.moves")
 
 GAME_OPTION = "Game number, when you play several (like 12)"
+COUNTED = "Your move counted; your board follows by direct message."
+CATCH_UP_ATTEMPTS = 5
+"""Tries to read a player's missed messages while Discord answers 5xx or 429."""
+MISSED_DMS = 20
+"""Direct messages read per player at start: more than anyone sends while waiting."""
 HELP_WORDS = {"help", "rules", "?", "/help"}
 _PREFIXED_WORD = re.compile(r"^\s*(?:#\s*(\d{1,9})\s+)?(resign|abort)\s*$", re.I)
 """``resign`` and ``abort`` as DM words, optionally after a game number: ``#12 resign``."""
@@ -26,14 +40,10 @@ class Moves(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self.courier = Courier(bot)
-        self._redelivered = False
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Once per process: send what the last one stored but could not deliver."""
-        if not self._redelivered:
-            self._redelivered = True
-            await self.courier.redeliver()
+        self._caught_up = asyncio.Event()
+        self._read_at_start: set[int] = set()
+        """Messages read from history at start, which the gateway may also bring."""
+        self._catching_up: asyncio.Task[None]
 
     # -- DM text ------------------------------------------------------------------------------
 
@@ -42,26 +52,103 @@ class Moves(commands.Cog):
         """Every DM from a person is a move (or a question) for one of their games."""
         if message.guild is not None or message.author.bot:
             return
+        await self._caught_up.wait()  # what came while the bot was down goes first
+        if message.id in self._read_at_start:
+            return
+        await self.handle_dm(message)
+
+    async def cog_load(self) -> None:
+        self._catching_up = asyncio.get_running_loop().create_task(
+            self._read_missed_dms(), name="reading missed direct messages"
+        )
+
+    async def cog_unload(self) -> None:
+        self._catching_up.cancel()
+
+    async def _read_missed_dms(self) -> None:
+        """At start: act on what players of running games sent while the bot was down.
+
+        Each player's DM channel is read after the newest message the bot handled, oldest
+        first; a move is played as if it had just arrived, and what cannot be taken is
+        answered as such. Players who never wrote to the bot have nothing to catch up.
+        """
+        try:
+            for user_id in await self.bot.repository.active_players():
+                async with answering_errors(nobody_asked, f"reading missed DMs of {user_id}"):
+                    await self._read_missed_dms_of(user_id)
+        finally:
+            self._caught_up.set()
+
+    async def _read_missed_dms_of(self, user_id: int) -> None:
+        last = await self.bot.repository.inbox.last_read(user_id)
+        if last is None:
+            return
+        for attempt in range(CATCH_UP_ATTEMPTS):
+            try:
+                channel = await self.bot.create_dm(discord.Object(user_id))
+                missed = [
+                    message
+                    async for message in channel.history(
+                        after=discord.Object(last), oldest_first=True, limit=MISSED_DMS
+                    )
+                    if message.author.id == user_id
+                ]
+                break
+            except (discord.HTTPException, aiohttp.ClientError) as error:
+                status = getattr(error, "status", 500)
+                if (status < 500 and status != 429) or attempt == CATCH_UP_ATTEMPTS - 1:
+                    log.warning(  # the player left, or Discord stayed unwell
+                        "cannot read the direct messages of a player (Discord %s)",
+                        getattr(error, "code", status),
+                    )
+                    return
+                await asyncio.sleep(0.5 * 2**attempt)
+        for message in missed:
+            self._read_at_start.add(message.id)
+            log.info("reading a direct message sent while the bot was down")
+            await self.handle_dm(message, missed=True)
+
+    async def handle_dm(self, message: discord.Message, *, missed: bool = False) -> None:
+        """A move or a question by DM; the message is then marked read for good."""
+        channel = message.channel
         text = message.content.strip()
-        if not text:
-            await message.channel.send(
-                "Send your move as text; `help` shows how moves are written in your game."
-            )
-            return
-        if text.lower() in HELP_WORDS:
-            await message.channel.send((await self.bot.referee.help(message.author.id))[:2000])
-            return
-        async with answering_errors(message.channel.send, f"DM move by {message.author.id}"):
+        try:
+            if not text:
+                await channel.send(
+                    "Send your move as text; `help` shows how moves are written in your game."
+                )
+            elif text.lower() in HELP_WORDS:
+                await channel.send((await self.bot.referee.help(message.author.id))[:2000])
+            else:
+                await self._play_dm(message, text, missed=missed)
+        finally:
+            with contextlib.suppress(Exception):  # at worst the message is read again
+                await self.bot.repository.inbox.mark_read(message.author.id, message.id)
+
+    async def _play_dm(self, message: discord.Message, text: str, *, missed: bool) -> None:
+        async def reply(said: str) -> None:
+            if missed:
+                said = f"While I was away you wrote `{shorten(text)}`; it was not taken: {said}"
+            await message.channel.send(said[:2000])
+
+        async with answering_errors(reply, f"DM move by {message.author.id}"):
             word = _PREFIXED_WORD.match(text)
             if word is None:
-                await self.courier.deliver(await self.bot.referee.act(message.author.id, text))
+                report = await self.bot.referee.act(message.author.id, text)
+            elif word.group(2).lower() == "abort":
+                game_id = int(word.group(1)) if word.group(1) else None
+                report = await self.bot.referee.abort(message.author.id, game_id)
+            else:
+                game_id = int(word.group(1)) if word.group(1) else None
+                question, view = await self.resign_question(message.author.id, game_id)
+                await message.channel.send(question, view=view)
                 return
-            game_id = int(word.group(1)) if word.group(1) else None
-            if word.group(2).lower() == "abort":
-                await self.courier.deliver(await self.bot.referee.abort(message.author.id, game_id))
-                return
-            question, view = await self.resign_question(message.author.id, game_id)
-            await message.channel.send(question, view=view)
+            if report.stored:
+                self.bot.deliverer.wake(report.game.id)
+            else:
+                (notice,) = report.notices
+                said = present(notice)
+                await message.channel.send(said.content, file=as_file(said))
 
     # -- slash commands -----------------------------------------------------------------------
 
@@ -142,15 +229,36 @@ class Moves(commands.Cog):
     # -- shared -------------------------------------------------------------------------------
 
     async def _play(self, interaction: discord.Interaction, text: str, game_id: int | None) -> None:
-        report = await self.bot.referee.act(interaction.user.id, text, game_id)
-        await self._deliver_answering(interaction, report)
+        async with deferred_if_slow(interaction):
+            report = await self.bot.referee.act(interaction.user.id, text, game_id)
+            await self._deliver_answering(interaction, report)
 
     async def _deliver_answering(self, interaction: discord.Interaction, report: Report) -> None:
-        """Deliver a report; the acting player's notice is the answer to their interaction."""
-        seat = report.game.seat_of(interaction.user.id)
-        await self.courier.deliver(report, answering=interaction, answering_seat=seat)
-        if not interaction.response.is_done():
-            await tell(interaction, "Done.")
+        """Deliver a stored change; the acting player's notice answers their interaction.
+
+        The other audiences' lanes start first, so all three messages go out together. An
+        answer that fails (Discord dropped a late interaction) goes by DM instead, and the
+        player is never told their stored move failed.
+        """
+        game = report.game
+        seat = game.seat_of(interaction.user.id)
+        if not report.stored:
+            (notice,) = report.notices
+            await self.courier.answer(interaction, game, present(notice))
+            return
+        deliverer = self.bot.deliverer
+        deliverer.wake(game.id, tuple(a for a in SEATS_AND_CHANNEL if a != seat))
+        answered = False
+        if seat is not None and report.to(seat) is not None:
+            answered = await deliverer.deliver_now(
+                Lane(game.id, seat), self.courier.answering(interaction)
+            )
+            deliverer.wake(game.id, (seat,))
+        if answered:
+            return
+        said = "Done." if report.to(seat) is None else COUNTED
+        with contextlib.suppress(discord.HTTPException):  # too late to answer: the DM follows
+            await tell(interaction, said)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -8,6 +8,8 @@ every game as it was before the failing move.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -21,13 +23,48 @@ log = logging.getLogger("referee.cogs")
 
 SORRY = "Something went wrong on my side. Your games are safe: `/board` shows where they stand."
 
+DEFER_AFTER = 1.5
+"""Seconds a command may work before its answer is deferred: Discord drops an interaction
+not answered within 3 seconds, and a deferred one may be answered for 15 minutes."""
+
+
+def responding(interaction: discord.Interaction) -> asyncio.Lock:
+    """One answer to an interaction at a time, so a deferral never crosses the answer."""
+    lock = interaction.extras.get("responding")
+    if lock is None:
+        lock = interaction.extras["responding"] = asyncio.Lock()
+    return lock
+
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
     """Answer only the person who acted: ephemeral in a server, plain in DMs."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    async with responding(interaction):
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+@asynccontextmanager
+async def deferred_if_slow(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Run a command's work; if no answer went out within ``DEFER_AFTER`` seconds, defer
+    it (Discord shows "thinking...") so the answer may follow for up to 15 minutes."""
+
+    async def defer_later() -> None:
+        await asyncio.sleep(DEFER_AFTER)
+        async with responding(interaction):
+            if not interaction.response.is_done():
+                await interaction.response.defer(
+                    ephemeral=interaction.guild_id is not None, thinking=True
+                )
+
+    timer = asyncio.get_running_loop().create_task(defer_later(), name="defer if slow")
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, discord.HTTPException):
+            await timer
 
 
 async def nobody_asked(text: str) -> None:

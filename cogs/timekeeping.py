@@ -8,6 +8,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.client import RefereeBot
+from bot.deliverer import Undeliverable
 from bot.presenter import present
 from bot.referee import Notice, Report
 from bot.storage import ChallengeRecord
@@ -54,10 +55,14 @@ class ClockErrands:
         self.courier = courier
 
     async def remind(self, notice: Notice) -> None:
-        await self.courier.send_dm(notice, present(notice))
+        """A reminder goes once: its nonce names the game, the wait and the seat."""
+        with contextlib.suppress(Undeliverable):  # the channel was told why
+            nonce = f"r.{notice.game.id}.{notice.game.ply}.{notice.audience}"
+            await self.courier.send_dm(notice, present(notice), nonce=nonce)
 
     async def end(self, report: Report) -> None:
-        await self.courier.deliver(report)
+        """A game lost on time was stored with its notices: the deliverer sends them."""
+        self.bot.deliverer.wake(report.game.id)
 
     async def expired(self, challenge: ChallengeRecord) -> None:
         if challenge.message_id is None:

@@ -251,12 +251,12 @@ async def test_a_move_stored_just_before_a_crash_is_delivered_after_the_restart(
     it is their turn, and the game would stall though nothing was lost from the database.
     """
     game = await game_in_play(driver, alice, bob)
-    courier = driver.client.get_cog("Moves").courier  # type: ignore[union-attr]
+    deliverer = driver.client.deliverer  # type: ignore[attr-defined]
 
-    async def dies_before_sending(report: object, **_: object) -> None:
+    def dies_before_sending(*_: object) -> None:
         """The process is gone: nothing is sent, nothing is confirmed."""
 
-    monkeypatch.setattr(courier, "deliver", dies_before_sending)
+    monkeypatch.setattr(deliverer, "wake", dies_before_sending)
     shooter, miss = await shoot(driver, game.id, hit=False)
     target = bob if shooter == alice else alice
     silent = await stored_game(driver, game.id)
@@ -271,7 +271,7 @@ async def test_a_move_stored_just_before_a_crash_is_delivered_after_the_restart(
         assert told_target.startswith(f"**Sea Battle #1**\nYour opponent shot at {miss}: miss.")
         live = new.server.messages[silent.public_message_id]
         assert miss in live.content and png_of(new, live.id) == render_for(silent, None)
-        assert await new.client.repository.pending() == []  # type: ignore[attr-defined]
+        assert await new.client.repository.outbox.waiting() == 0  # type: ignore[attr-defined]
         count = len(new.dms_to(shooter))
     async with same_world(database, driver) as again:  # delivered once, not at every start
         assert len(again.dms_to(shooter)) == count

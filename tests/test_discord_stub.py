@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from discord import app_commands
 from PIL import Image
 
-from tests.discord_stub import BotError, DiscordDriver, FakeUser
+from tests.discord_stub import BotError, DiscordDriver, FakeUser, Limit, RateLimits, Weather
 
 BOARDS = ["River Crossing", "Archipelago", "Mountain Pass", "Open Sea"]
 
@@ -275,3 +276,66 @@ async def test_driver_refuses_what_discord_would(
         await driver.slash(alice, "board", colour="red")
     with pytest.raises(LookupError):
         await driver.slash(alice, "nonexistent")
+
+
+async def test_an_enforced_nonce_makes_a_resent_message_the_same_message(
+    driver: DiscordDriver, alice: FakeUser
+) -> None:
+    """As on Discord: a message sent again with the same nonce is not posted twice."""
+    user = await driver.client.fetch_user(alice.id)
+    first = await user.send("your move", nonce="7.0.12")
+    again = await user.send("your move", nonce="7.0.12")
+    other = await user.send("your move", nonce="7.0.13")
+    assert again.id == first.id != other.id
+    assert [m.content for m in driver.dms_to(alice)] == ["your move", "your move"]
+
+
+async def test_rate_limit_buckets_send_discords_headers_and_pace_the_client(
+    driver: DiscordDriver, alice: FakeUser
+) -> None:
+    """Five messages per five seconds per channel: discord.py reads the headers and waits
+    before the bucket runs dry, so nothing is refused and the sixth waits its turn."""
+    limits = RateLimits(limits={"POST /channels/{channel_id}/messages": Limit(5, 1.0)})
+    driver.server.rate_limits = limits
+    user = await driver.client.fetch_user(alice.id)
+    started = time.monotonic()
+    for number in range(6):
+        await user.send(f"message {number}")
+    assert time.monotonic() - started >= 0.8
+    assert limits.refused == 0
+    assert len(driver.dms_to(alice)) == 6
+
+
+async def test_a_client_that_ignores_the_headers_gets_429_with_retry_after(
+    driver: DiscordDriver,
+) -> None:
+    limits = RateLimits(limits={"POST /channels/{channel_id}/messages": Limit(2, 10.0)})
+    driver.server.rate_limits = limits
+    wait, headers = limits.check("POST /channels/{channel_id}/messages", {"channel_id": "1"}, 0.0)
+    assert wait is None and headers["X-RateLimit-Remaining"] == "1"
+    limits.check("POST /channels/{channel_id}/messages", {"channel_id": "1"}, 0.1)
+    wait, headers = limits.check("POST /channels/{channel_id}/messages", {"channel_id": "1"}, 1.0)
+    assert wait == pytest.approx(9.0) and headers["X-RateLimit-Remaining"] == "0"
+    other, _ = limits.check("POST /channels/{channel_id}/messages", {"channel_id": "2"}, 1.0)
+    assert other is None  # each channel is its own bucket
+    assert limits.refused == 1
+
+
+async def test_an_interaction_answered_after_three_seconds_is_unknown(
+    driver: DiscordDriver, alice: FakeUser
+) -> None:
+    driver.server.interaction_deadline = 0.0
+    with pytest.raises(BotError, match="10062"):
+        await driver.slash(alice, "board")
+    (interaction,) = driver.server.interactions.values()
+    assert not interaction.acknowledged
+
+
+async def test_weather_injects_seeded_429s_and_5xx_on_play_routes_only() -> None:
+    weather = Weather(seed=3, rate_limited=0.2, server_error=0.2)
+    faults = [weather.fault("POST", "/channels/1/messages") for _ in range(200)]
+    assert {f[0] for f in faults if f} <= {429, 500, 502, 503}
+    assert 40 < sum(f is not None for f in faults) < 120
+    assert weather.fault("GET", "/gateway/bot") is None
+    again = Weather(seed=3, rate_limited=0.2, server_error=0.2)
+    assert [again.fault("POST", "/channels/1/messages") for _ in range(200)] == faults

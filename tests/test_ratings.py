@@ -19,6 +19,7 @@ from bot.games import ENGINES
 from bot.games.core import EndReason, Outcome, other
 from bot.games.grid import cell_name
 from bot.games.seabattle.state import SeaBattleState
+from bot.outbox import Lane
 from bot.ratings import PROVISIONAL_SIGMA, Skill, counts_for_rating, rate
 from bot.referee import GameFault, Referee, Report
 from bot.results import Score
@@ -349,9 +350,11 @@ async def test_an_end_redelivered_after_a_restart_still_carries_the_rating_chang
     ended = await referee.resign(ALICE, game.id)
 
     restarted = Referee(repo)
-    (pending,) = [r for r in await restarted.undelivered() if r.game.ply == ended.game.ply]
+    parcel = await repo.outbox.claim(Lane(game.id, None))
+    assert parcel is not None and parcel.final and parcel.last_ply == ended.game.ply
+    pending = await restarted.parcel_report(parcel)
 
-    assert pending.finished
+    assert pending is not None and pending.finished
     assert pending.results == ended.results and len(pending.results) == 2
 
 

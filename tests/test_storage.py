@@ -19,6 +19,7 @@ from typing import Any, cast
 import pytest
 
 from bot.games.core import EndReason, GameError, Phase
+from bot.outbox import MERGED_TEXT_BUDGET, Lane
 from bot.referee import GameFault, Referee, RefereeError, Report, replay
 from bot.storage import (
     MIGRATIONS,
@@ -377,7 +378,10 @@ async def test_a_move_whose_caller_gave_up_is_rolled_back_not_stored_untold(
     own: the player was never told of it, and its tidings would wait for a restart."""
     referee = Referee(repo, seed_source=lambda: 3)
     game = await start_game(referee)
-    await repo.delivered(game.id, 0)
+    for lane in await repo.outbox.lanes():
+        parcel = await repo.outbox.claim(lane)
+        assert parcel is not None
+        await repo.outbox.release(parcel)
     with closing(sqlite3.connect(path, isolation_level=None)) as other:
         other.execute("BEGIN IMMEDIATE")
         with pytest.raises(TimeoutError):
@@ -386,7 +390,7 @@ async def test_a_move_whose_caller_gave_up_is_rolled_back_not_stored_untold(
         other.execute("COMMIT")
 
     assert await repo.get_game(game.id) == game, "the abandoned move was stored"
-    assert await repo.log(game.id) == [] and await repo.pending() == []
+    assert await repo.log(game.id) == [] and await repo.outbox.waiting() == 0
     report = await referee.act(ALICE, "random")
     assert report.game.ply == game.ply + 1, "the store is stuck after an abandoned move"
 
@@ -409,8 +413,11 @@ async def test_a_move_is_one_trip_to_the_database_thread_per_transaction(
     report = await referee.act(ALICE, f"#{game.id} random")
     assert len(trips) == 2, trips  # the game, then the whole transaction
     trips.clear()
-    await referee.delivered(report)
-    assert len(trips) == 1, trips
+    parcel = await repo.outbox.claim(Lane(game.id, 0))  # the setup and the move, merged
+    assert parcel is not None and parcel.last_ply == report.game.ply
+    assert len(trips) == 1, trips  # a lane's message is claimed in one trip
+    await repo.outbox.release(parcel)
+    assert len(trips) == 2, trips
 
 
 # -- replay -------------------------------------------------------------------------------------
@@ -544,44 +551,115 @@ async def test_a_move_returns_the_live_message_posted_since_the_game_was_read(
     assert moved.public_message_id == 4242
 
 
-async def test_tidings_are_held_with_their_change_and_released_once_delivered(
+async def test_notices_are_held_per_audience_with_their_change_and_released_per_audience(
     repo: SqliteRepository,
 ) -> None:
-    """The outbox: what to tell whom is stored in the move's own transaction."""
+    """The outbox: what to tell whom is stored in the move's own transaction, and each
+    audience's progress is its own: one delivered lane leaves the others waiting."""
     referee = Referee(repo)
     game = await start_game(referee)
-    assert [(p.game_id, p.ply) for p in await repo.pending()] == [(game.id, 0)]  # the setup DMs
-    await repo.delivered(game.id, 0)
+    assert await repo.outbox.lanes() == [Lane(game.id, 0), Lane(game.id, 1), Lane(game.id, None)]
+    for lane in await repo.outbox.lanes():
+        parcel = await repo.outbox.claim(lane)
+        assert parcel is not None and parcel.plies == (0,)
+        await repo.outbox.release(parcel)
     told = ((0, ("Placed.",)), (None, ("Ready.", "Waiting.")))
     moved = await repo.append(
         game, seat=0, kind=LogKind.MOVE, text="random", state=game.state, tidings=told
     )
-    (pending,) = await repo.pending()
-    assert (pending.game_id, pending.ply, pending.tidings) == (game.id, moved.ply, told)
+    assert await repo.outbox.lanes() == [Lane(game.id, 0), Lane(game.id, None)]
     with pytest.raises(StaleGameError):  # a refused move holds nothing
         await repo.append(
             game, seat=0, kind=LogKind.MOVE, text="random", state=game.state, tidings=told
         )
-    assert len(await repo.pending()) == 1
-    await repo.delivered(game.id, moved.ply)
-    assert await repo.pending() == []
+    assert await repo.outbox.waiting() == 2
+    seat = await repo.outbox.claim(Lane(game.id, 0))
+    assert seat is not None and (seat.plies, seat.texts) == ((moved.ply,), (("Placed.",),))
+    await repo.outbox.release(seat)
+    assert await repo.outbox.lanes() == [Lane(game.id, None)]  # the channel still waits
+    channel = await repo.outbox.claim(Lane(game.id, None))
+    assert channel is not None and channel.texts == (("Ready.", "Waiting."),)
+    assert not channel.final
 
 
-async def test_the_referee_redelivers_what_was_never_confirmed(repo: SqliteRepository) -> None:
+async def test_a_claim_survives_a_restart_so_a_retry_sends_the_same_message(path: Path) -> None:
+    """Claimed notices stay claimed: after a crash the retry is the very same message,
+    under the same nonce, even if more notices arrived meanwhile."""
+    repository = await SqliteRepository.open(path)
+    referee = Referee(repository)
+    game = await start_game(referee)
+    lane = Lane(game.id, 0)
+    first = await repository.outbox.claim(lane)
+    assert first is not None
+    record = await repository.get_game(game.id)
+    assert record is not None
+    await repository.append(
+        record,
+        seat=0,
+        kind=LogKind.MOVE,
+        text="random",
+        state=record.state,
+        tidings=((0, ("Later.",)),),
+    )
+    await repository.close()  # the process dies between sending and releasing
+
+    repository = await SqliteRepository.open(path)
+    try:
+        again = await repository.outbox.claim(lane)
+        assert again == first and again.nonce == first.nonce
+        await repository.outbox.release(again)
+        later = await repository.outbox.claim(lane)
+        assert later is not None and later.texts == (("Later.",),)
+        assert later.nonce != first.nonce
+    finally:
+        await repository.close()
+
+
+async def test_a_backlog_is_merged_within_the_text_budget_and_the_channel_takes_all(
+    repo: SqliteRepository,
+) -> None:
     referee = Referee(repo)
     game = await start_game(referee)
-    (setup,) = await referee.undelivered()
-    assert setup.game.id == game.id and [n.audience for n in setup.notices] == [0, 1, None]
-    await referee.delivered(setup)
+    for lane in await repo.outbox.lanes():
+        parcel = await repo.outbox.claim(lane)
+        assert parcel is not None
+        await repo.outbox.release(parcel)
+    record = game
+    long_text = "x" * (MERGED_TEXT_BUDGET // 3)
+    for _ in range(5):
+        record = await repo.append(
+            record,
+            seat=0,
+            kind=LogKind.MOVE,
+            text="random",
+            state=record.state,
+            tidings=((0, (long_text,)), (None, (f"ply {record.ply + 1}",))),
+        )
+    seat = await repo.outbox.claim(Lane(game.id, 0))
+    assert seat is not None and 1 < len(seat.plies) < 5
+    assert sum(len(t) for told in seat.texts for t in told) <= MERGED_TEXT_BUDGET + 10
+    single = await repo.outbox.claim(Lane(game.id, 1))
+    assert single is None
+    channel = await repo.outbox.claim(Lane(game.id, None))
+    assert channel is not None and len(channel.plies) == 5
+    assert channel.texts[-1] == (f"ply {record.ply}",)
+
+
+async def test_the_referee_builds_a_parcel_with_the_board_as_it_stands(
+    repo: SqliteRepository,
+) -> None:
+    referee = Referee(repo)
+    game = await start_game(referee)
     report = await referee.act(ALICE, "random")
-    (again,) = await referee.undelivered()
-    assert again.game.ply == report.game.ply
-    assert [(n.audience, n.texts) for n in again.notices] == [
-        (n.audience, n.texts) for n in report.notices
-    ]
-    assert again.notices[0].view == report.notices[0].view
-    await referee.delivered(again)
-    assert await referee.undelivered() == []
+    parcel = await repo.outbox.claim(Lane(game.id, 0))
+    assert parcel is not None
+    built = await referee.parcel_report(parcel)
+    assert built is not None
+    (notice,) = built.notices
+    setup_texts = parcel.texts[0]
+    assert notice.texts == setup_texts + report.notices[0].texts
+    assert notice.view == report.notices[0].view
+    assert not built.results
 
 
 async def test_a_version_1_database_is_brought_up_to_date_and_keeps_its_rows(path: Path) -> None:
@@ -603,6 +681,57 @@ async def test_a_version_1_database_is_brought_up_to_date_and_keeps_its_rows(pat
         await repository.close()
     assert sql(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert 1 + len(MIGRATIONS) == SCHEMA_VERSION
+
+
+async def test_a_version_7_outbox_moves_to_per_audience_notices_and_keeps_the_end_final(
+    path: Path,
+) -> None:
+    """What an older bot left undelivered is delivered by the new one, per audience, and a
+    finished game's last entry is marked final so its end is announced (once)."""
+    path.parent.mkdir(parents=True)
+    with sqlite3.connect(path) as old:
+        old.executescript(SCHEMA)
+        for step in MIGRATIONS[:6]:
+            old.executescript(step)
+        old.execute("PRAGMA user_version = 7")
+        for game_id, status, ply in ((1, "active", 3), (2, "finished", 7)):
+            old.execute(
+                "INSERT INTO games (id, game, rules, seed, channel_id, seat0_id, seat1_id,"
+                " status, ply, state, created_at, updated_at)"
+                " VALUES (?, 'seabattle', '{}', 1, 9, 2, 3, ?, ?, '{}', 0, 0)",
+                (game_id, status, ply),
+            )
+        held = [
+            (1, 3, [[0, ["Your move."]], [None, ["Alice to move."]]]),
+            (2, 6, [[1, ["Hit."]]]),
+            (2, 7, [[0, ["You won!"]], [1, ["You lost."]], [None, ["Alice won."]]]),
+        ]
+        for game_id, ply, tidings in held:
+            old.execute(
+                "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, 0)",
+                (game_id, ply, json.dumps(tidings)),
+            )
+    repository = await SqliteRepository.open(path)
+    try:
+        outbox = repository.outbox
+        assert await outbox.lanes() == [
+            Lane(1, 0),
+            Lane(1, None),
+            Lane(2, 0),
+            Lane(2, 1),
+            Lane(2, None),
+        ]
+        assert await outbox.waiting() == 6
+        channel = await outbox.claim(Lane(1, None))
+        assert channel is not None and channel.texts == (("Alice to move.",),)
+        assert not channel.final
+        loser = await outbox.claim(Lane(2, 1))
+        assert loser is not None and loser.texts == (("Hit.",), ("You lost.",))
+        ended = await outbox.claim(Lane(2, None))
+        assert ended is not None and ended.final and ended.plies == (7,)
+    finally:
+        await repository.close()
+    assert sql(path, "SELECT name FROM sqlite_master WHERE name = 'outbox'") == []
 
 
 async def test_saved_setups_are_kept_per_player_and_game_and_replaced_by_name(

@@ -37,10 +37,12 @@ from .server import (
     StoredAttachment,
     StoredMessage,
 )
+from .weather import DISCORD_LIMITS, Limit, RateLimits, Weather
 
 __all__ = [
     "DEFAULT_APP_PERMISSIONS",
     "DEFAULT_MEMBER_PERMISSIONS",
+    "DISCORD_LIMITS",
     "BotError",
     "BotProcess",
     "CapturedError",
@@ -54,10 +56,13 @@ __all__ = [
     "InjectedFailure",
     "InteractionResult",
     "InteractionState",
+    "Limit",
+    "RateLimits",
     "RemoteDriver",
     "RequestRecord",
     "Sent",
     "SettleTimeout",
     "StoredAttachment",
     "StoredMessage",
+    "Weather",
 ]

@@ -32,6 +32,7 @@ from typing import Any
 from aiohttp import web
 
 from .gateway import GATEWAY_PATH, FakeGateway
+from .weather import RateLimits, Weather
 
 __all__ = [
     "API_PREFIX",
@@ -75,6 +76,12 @@ GUILD_TEXT = 0
 DM = 1
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+NONCE_WINDOW = 300.0
+"""Seconds Discord remembers an enforced nonce: a resent message within them is dropped."""
+INTERACTION_DEADLINE = 3.0
+"""An interaction not answered within this many seconds is gone (10062 Unknown interaction)."""
+TOKEN_LIFETIME = 15 * 60.0
+"""An interaction's token answers follow-ups for 15 minutes (then 50027)."""
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
@@ -341,6 +348,8 @@ class InteractionState:
     message_ids: list[int] = field(default_factory=list)
     choices: list[JSONDict] | None = None
     modal: JSONDict | None = None
+    created_at: float = field(default_factory=time.monotonic)
+    """``time.monotonic()`` when the user acted: Discord's deadlines count from here."""
 
     @property
     def acknowledged(self) -> bool:
@@ -429,6 +438,7 @@ class _Route:
     pattern: re.Pattern[str]
     handler: Handler
     auth: bool
+    template: str = ""
 
 
 class _ApiError(Exception):
@@ -540,6 +550,13 @@ class FakeDiscord:
         """``time.monotonic()`` by which the bot should retry every request answered 429."""
         self.fired_failures: list[FiredFailure] = []
         self.internal_errors: list[str] = []
+        self.rate_limits: RateLimits | None = None
+        """Per-route buckets with Discord's headers and 429s; None serves without limits."""
+        self.weather: Weather | None = None
+        """Random passing faults (429s, 5xx) on play routes; None for fair weather."""
+        self.interaction_deadline = INTERACTION_DEADLINE
+        self.token_lifetime = TOKEN_LIFETIME
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._seq = 0
         self._failures: list[InjectedFailure] = []
         self._dm_by_user: dict[int, int] = {}
@@ -854,6 +871,23 @@ class FakeDiscord:
             headers["Retry-After"] = str(max(1, math.ceil(failure.retry_after)))
         return _json_response(failure.status, body, headers)
 
+    def _rate_limited(self, wait: float, headers: dict[str, str]) -> web.Response:
+        """A bucket ran dry: 429 with ``retry_after``, as Discord answers a bot that sends
+        anyway (discord.py waits it out and retries)."""
+        self.retry_due_at = max(self.retry_due_at, time.monotonic() + wait)
+        body = {"message": "You are being rate limited.", "retry_after": wait, "global": False}
+        return _json_response(
+            429,
+            body,
+            {
+                **headers,
+                "Via": "1.1 google",
+                "Retry-After": str(max(1, math.ceil(wait))),
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Scope": "user",
+            },
+        )
+
     # ------------------------------------------------------------------ dispatch
 
     def _install_routes(self) -> None:
@@ -904,6 +938,7 @@ class FakeDiscord:
                 _route_pattern(template),
                 handler,
                 auth=not template.startswith(("/interactions/", "/webhooks/")),
+                template=f"{method} {template}",
             )
             for method, template, handler in api
         ]
@@ -931,6 +966,16 @@ class FakeDiscord:
                 self.fired_failures.append(FiredFailure(request.method, path, failure.status))
                 self.requests.append(RequestRecord(request.method, path, failure.status, True))
                 return self._failure_response(failure)
+        if self.weather is not None and routes is self._api_routes:
+            fault = self.weather.fault(request.method, path)
+            if fault is not None:
+                status, retry_after = fault
+                self.fired_failures.append(FiredFailure(request.method, path, status))
+                self.requests.append(RequestRecord(request.method, path, status, True))
+                weather = InjectedFailure(
+                    request.method, re.compile(""), status, None, 1, retry_after or None
+                )
+                return self._failure_response(weather)
 
         response: web.StreamResponse
         method_mismatch = False
@@ -941,12 +986,25 @@ class FakeDiscord:
             if route.method != request.method:
                 method_mismatch = True
                 continue
+            limited: dict[str, str] = {}
+            if self.rate_limits is not None:
+                wait, limited = self.rate_limits.check(
+                    route.template, match.groupdict(), time.monotonic()
+                )
+                if wait is not None:
+                    self.requests.append(RequestRecord(request.method, path, 429))
+                    return self._rate_limited(wait, limited)
             try:
                 if route.auth and not request.headers.get("Authorization", "").startswith("Bot "):
                     raise _ApiError(401, 0, "401: Unauthorized")
                 response = await route.handler(request, **match.groupdict())
+                response.headers.update(limited)
             except _ApiError as error:
                 response = _json_response(error.status, error.body())
+            except ConnectionResetError:
+                # The client went away mid-request (a killed bot): nobody reads an answer.
+                self.requests.append(RequestRecord(request.method, path, 499))
+                return _json_response(400, {"code": 0, "message": "client gone"})
             except Exception:
                 # A bug in the fake must fail the test loudly, but a 5xx would make
                 # discord.py retry for seconds first, so answer 400 and record it.
@@ -1535,7 +1593,16 @@ class FakeDiscord:
         ):
             raise _ApiError(403, 50007, "Cannot send messages to this user")
         self._validate(payload, files, creating=True)
+        nonce = payload.get("nonce")
+        if nonce is not None and payload.get("enforce_nonce"):
+            known = self._nonces.get((channel.id, str(nonce)))
+            if known is not None and time.monotonic() - known[1] < NONCE_WINDOW:
+                existing = self.messages.get(known[0]) or self.deleted.get(known[0])
+                if existing is not None:
+                    return _json_response(200, existing.payload(self.url))
         message = self._create_message(channel, payload, files)
+        if nonce is not None and payload.get("enforce_nonce"):
+            self._nonces[(channel.id, str(nonce))] = (message.id, time.monotonic())
         self._log_message("message", message, payload, self._sorted_files(files))
         self._emit("MESSAGE_CREATE", message)
         return _json_response(200, message.payload(self.url))
@@ -1603,6 +1670,8 @@ class FakeDiscord:
         interaction = self.interactions.get(int(interaction_id))
         if interaction is None or interaction.token != token:
             raise _ApiError(404, 10062, "Unknown interaction")
+        if time.monotonic() - interaction.created_at > self.interaction_deadline:
+            raise _ApiError(404, 10062, "Unknown interaction")  # answered too late
         payload, files = await self._read_body(request)
         callback_type = int(payload.get("type", 0))
         data: JSONDict = payload.get("data") or {}
@@ -1741,6 +1810,8 @@ class FakeDiscord:
         if not interaction.acknowledged:
             # Discord only creates the interaction webhook once the callback was answered.
             raise _ApiError(404, 10015, "Unknown Webhook")
+        if time.monotonic() - interaction.created_at > self.token_lifetime:
+            raise _ApiError(401, 50027, "Invalid Webhook Token")
         return interaction
 
     def _webhook_message(self, interaction: InteractionState, message: str) -> StoredMessage:

@@ -1,0 +1,260 @@
+"""What each audience is still to be told, and which direct messages were already read.
+
+A change to a game stores, in its own transaction, one notice per audience it speaks to
+(each seat, and the channel). Notices wait here, per audience, until that audience has
+them: delivering to one player never touches what the other player or the channel still
+awaits, so a retry resends nothing an audience already has.
+
+Sending is claim, send, release. A claim marks an audience's oldest notices as the next
+message and keeps them marked across a crash, so a retry sends the very same message
+again, under the same nonce (Discord drops a repeated nonce), and never a different mix.
+
+``Outbox`` and ``Inbox`` are the narrow interfaces the deliverer and the DM reader use;
+``SqliteOutbox`` and ``SqliteInbox`` keep them in the bot's SQLite file. Another backend
+implements the same few methods with its own locks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+import aiosqlite
+
+CHANNEL_CODE = -1
+"""How the channel is stored as an audience (a seat is 0 or 1)."""
+
+MERGED_TEXT_BUDGET = 1500
+"""A player's backlog is merged into one message while its texts stay within this many
+characters, so the merged message fits Discord's 2,000 with the header and game number."""
+
+Tidings = tuple[tuple[int | None, tuple[str, ...]], ...]
+"""What each audience (a seat, or ``None`` for the channel) is to be told of one change."""
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One audience of one game: its notices go out one message at a time, in order."""
+
+    game_id: int
+    audience: int | None
+    """A seat, or ``None`` for the channel."""
+
+
+@dataclass(frozen=True)
+class Parcel:
+    """Notices of one lane claimed to go out as one message."""
+
+    lane: Lane
+    plies: tuple[int, ...]
+    texts: tuple[tuple[str, ...], ...]
+    """Each claimed notice's texts, oldest first."""
+    final: bool
+    """Whether the game's end is among them (the channel announces it, once)."""
+
+    @property
+    def game_id(self) -> int:
+        return self.lane.game_id
+
+    @property
+    def audience(self) -> int | None:
+        return self.lane.audience
+
+    @property
+    def last_ply(self) -> int:
+        return self.plies[-1]
+
+    @property
+    def nonce(self) -> str:
+        """Names this message for Discord, so a resent copy is dropped (at most 25 chars).
+
+        Made of the game's id, the audience and the first ply, which stays the same while
+        a channel's claim grows: nothing secret.
+        """
+        audience = "c" if self.audience is None else str(self.audience)
+        return f"{self.game_id}.{audience}.{self.plies[0]}"
+
+
+class Outbox(Protocol):
+    """Notices waiting for their audience."""
+
+    async def lanes(self) -> list[Lane]:
+        """Every lane with notices waiting, oldest game first."""
+        ...
+
+    async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
+        """The lane's next message: notices claimed before (a retry) or its oldest ones.
+
+        With ``merge`` a backlog goes as one message within ``MERGED_TEXT_BUDGET``. The
+        channel's claim takes every waiting notice, and grows with what arrives before it
+        is released, since its live message shows only the newest. None when nothing waits.
+        """
+        ...
+
+    async def release(self, parcel: Parcel) -> None:
+        """The parcel went out (or can never go): its notices are gone for good."""
+        ...
+
+    async def waiting(self) -> int:
+        """How many notices wait, over every lane."""
+        ...
+
+
+class Inbox(Protocol):
+    """The newest direct message handled per player, to read what came while the bot was down."""
+
+    async def last_read(self, user_id: int) -> int | None: ...
+
+    async def mark_read(self, user_id: int, message_id: int) -> None:
+        """Remember ``message_id`` as handled; an older id never moves the mark back."""
+        ...
+
+
+def audience_code(audience: int | None) -> int:
+    return CHANNEL_CODE if audience is None else audience
+
+
+def audience_of(code: int) -> int | None:
+    return None if code == CHANNEL_CODE else code
+
+
+def hold(
+    db: sqlite3.Connection,
+    game_id: int,
+    ply: int,
+    tidings: Tidings,
+    *,
+    final: bool,
+    now: float,
+) -> None:
+    """Keep a change's notices, one per audience, inside the change's own transaction."""
+    db.executemany(
+        "INSERT INTO notices (game_id, audience, ply, texts, final, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (game_id, audience_code(audience), ply, json.dumps(list(texts)), int(final), now)
+            for audience, texts in tidings
+        ],
+    )
+
+
+T = TypeVar("T")
+Transact = Callable[[Callable[[sqlite3.Connection], T]], Awaitable[T]]
+"""Runs a function as one write transaction on the database's own thread."""
+
+
+class SqliteOutbox:
+    """The outbox in the bot's SQLite file, written through the repository's one writer."""
+
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        transact: Transact[Any],
+        write_lock: asyncio.Lock,
+    ) -> None:
+        self._db = db
+        self._transact = transact
+        self._write_lock = write_lock
+
+    async def lanes(self) -> list[Lane]:
+        rows = await self._db.execute_fetchall(
+            "SELECT game_id, audience FROM notices GROUP BY game_id, audience"
+            " ORDER BY game_id, audience < 0, audience"
+        )
+        return [Lane(row[0], audience_of(row[1])) for row in rows]
+
+    async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
+        code = audience_code(lane.audience)
+        channel = lane.audience is None
+
+        def claim(db: sqlite3.Connection) -> list[Any]:
+            def lane_rows(claimed: bool) -> list[Any]:
+                return db.execute(
+                    "SELECT ply, texts, final FROM notices"
+                    " WHERE game_id = ? AND audience = ? AND claimed = ? ORDER BY ply",
+                    (lane.game_id, code, int(claimed)),
+                ).fetchall()
+
+            rows = lane_rows(True)
+            if not rows or channel:
+                taken = _first_message(lane_rows(False), channel=channel, merge=merge)
+                if taken:
+                    db.execute(
+                        "UPDATE notices SET claimed = 1"
+                        " WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
+                        (lane.game_id, code, taken[0][0], taken[-1][0]),
+                    )
+                rows += taken
+            return rows
+
+        rows: list[Any] = await self._transact(claim)
+        if not rows:
+            return None
+        return Parcel(
+            lane,
+            tuple(row[0] for row in rows),
+            tuple(tuple(json.loads(row[1])) for row in rows),
+            any(row[2] for row in rows),
+        )
+
+    async def release(self, parcel: Parcel) -> None:
+        async with self._write_lock:
+            await self._db.execute(
+                "DELETE FROM notices WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
+                (
+                    parcel.game_id,
+                    audience_code(parcel.audience),
+                    parcel.plies[0],
+                    parcel.last_ply,
+                ),
+            )
+
+    async def waiting(self) -> int:
+        rows = await self._db.execute_fetchall("SELECT count(*) FROM notices")
+        return int(next(iter(rows))[0])
+
+
+def _first_message(waiting: list[Any], *, channel: bool, merge: bool) -> list[Any]:
+    """The oldest waiting notices that make one message."""
+    if not waiting:
+        return []
+    if channel:
+        return waiting
+    if not merge:
+        return waiting[:1]
+    taken, size = [waiting[0]], len(waiting[0][1])
+    for row in waiting[1:]:
+        size += len(row[1])
+        if size > MERGED_TEXT_BUDGET:
+            break
+        taken.append(row)
+    return taken
+
+
+class SqliteInbox:
+    """The newest handled direct message per player, in the bot's SQLite file."""
+
+    def __init__(self, db: aiosqlite.Connection, write_lock: asyncio.Lock) -> None:
+        self._db = db
+        self._write_lock = write_lock
+
+    async def last_read(self, user_id: int) -> int | None:
+        rows = list(
+            await self._db.execute_fetchall(
+                "SELECT message_id FROM read_dms WHERE user_id = ?", (user_id,)
+            )
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def mark_read(self, user_id: int, message_id: int) -> None:
+        async with self._write_lock:
+            await self._db.execute(
+                "INSERT INTO read_dms (user_id, message_id) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET message_id = excluded.message_id"
+                " WHERE excluded.message_id > read_dms.message_id",
+                (user_id, message_id),
+            )

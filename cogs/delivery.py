@@ -1,0 +1,27 @@
+"""Starts the deliverer with the courier as its way to Discord, and stops it with the bot."""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from bot.client import RefereeBot
+from bot.deliverer import Deliverer
+from cogs.courier import Courier
+
+
+class Delivery(commands.Cog):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        self.courier = Courier(bot)
+        bot.deliverer = Deliverer(bot.repository.outbox, bot.referee, self.courier)
+
+    async def cog_load(self) -> None:
+        """What a stopped process left unsent goes out in the background, from the start."""
+        await self.bot.deliverer.resume()
+
+    async def cog_unload(self) -> None:
+        await self.bot.deliverer.close()
+
+
+async def setup(bot: RefereeBot) -> None:
+    await bot.add_cog(Delivery(bot))

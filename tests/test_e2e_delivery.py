@@ -1,0 +1,225 @@
+"""Delivery under Discord's weather, against the bot as ``python -m bot`` runs it.
+
+Every audience of every game is told each notice exactly once and in order, whatever
+Discord answers (429s, 5xx bursts, late interactions) and however often the process is
+killed; the live message never goes back to an older board; a game's end is announced
+once; what players wrote while the bot was down is acted on when it starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.games.grid import cell_name
+from bot.storage import GameRecord, GameStatus, SqliteRepository
+from tests.cog_helpers import open_water, ship_cells, state_of
+from tests.delivery_checks import assert_told_exactly_once_in_order
+from tests.discord_stub import FakeUser, Weather
+from tests.e2e_world import World, running_bot
+
+SHOT = re.compile(r"<@(\d+)> fires at ([A-Z]\d+):")
+"""The channel's text of a shot: who fired where, which names the shot's ply."""
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with running_bot(tmp_path) as running:
+        yield running
+
+
+async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not await condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        await asyncio.sleep(0.02)
+
+
+async def waiting_notices(world: World) -> int:
+    repository = await SqliteRepository.open(world.database)
+    try:
+        return await repository.outbox.waiting()
+    finally:
+        await repository.close()
+
+
+async def all_delivered(world: World) -> None:
+    async def empty() -> bool:
+        return await waiting_notices(world) == 0
+
+    await until(empty, timeout=60)
+    await world.driver.settle()
+
+
+async def start_game(world: World, challenger: FakeUser, opponent: FakeUser) -> int:
+    await world.accept(opponent, await world.challenge(challenger, opponent))
+    game_id = max(int(i) for i in await _game_ids(world))
+    for user in (challenger, opponent):
+        await world.driver.dm(user, "random")
+        await world.driver.dm(user, "ready")
+    return game_id
+
+
+async def _game_ids(world: World) -> list[int]:
+    ids = []
+    number = 1
+    while await world.has_game(number):
+        ids.append(number)
+        number += 1
+    return ids
+
+
+def next_shot(record: GameRecord, rng: random.Random) -> tuple[FakeUser | int, str]:
+    """The seat to move and a cell: a known hit more often than not, else a known miss."""
+    state = state_of(record)
+    seat = state.turn
+    assert seat is not None
+    fired = {cell_name(c) for c in state.shots[seat]}
+    hits = [c for c in ship_cells(record, 1 - seat) if c not in fired]
+    misses = open_water(record, 1 - seat)
+    pool = hits if hits and (rng.random() < 0.6 or not misses) else misses
+    return seat, rng.choice(pool)
+
+
+def send_dm(world: World, user: FakeUser, text: str) -> None:
+    """A DM reaches Discord (and the bot, if it is connected) without waiting for answers."""
+    server = world.driver.server
+    message = server.store_user_message(server.dm_channel_id(user.id), user.id, text)
+    if world.driver.gateway.connected:
+        world.driver.gateway.dispatch_message("MESSAGE_CREATE", message)
+
+
+async def ply_passes(world: World, game_id: int, ply: int) -> None:
+    async def moved() -> bool:
+        return (await world.game(game_id)).ply > ply
+
+    await until(moved)
+
+
+async def test_chaos_every_audience_told_each_notice_once_in_order(world: World) -> None:
+    """Three games, about two hundred moves by DM and ``/move``, 429s and 5xx answers on
+    every route the bot uses while playing, and two SIGKILLs at random moments."""
+    driver = world.driver
+    rng = random.Random(16)
+    players = [world.alice, world.bob, *(driver.add_user(n) for n in ("cy", "di", "ed", "flo"))]
+    games = [await start_game(world, players[2 * i], players[2 * i + 1]) for i in range(3)]
+    driver.server.weather = Weather(seed=16, rate_limited=0.04, server_error=0.04)
+    kills = {60, 130}
+    moves = 0
+    while True:
+        running = [g for g in games if (await world.game(g)).status is GameStatus.ACTIVE]
+        if not running or moves >= 240:
+            break
+        game_id = rng.choice(running)
+        record = await world.game(game_id)
+        seat, target = next_shot(record, rng)
+        shooter = world.seated(record, int(seat))
+        moves += 1
+        if moves % 9 == 0 and moves not in kills:
+            await driver.slash(shooter, "move", guild=False, text=target)
+        else:
+            send_dm(world, shooter, target)
+        if moves in kills:
+            await asyncio.sleep(rng.uniform(0.0, 0.08))  # mid-move or mid-delivery
+            await world.bot.kill()
+            await world.bot.start()
+        await ply_passes(world, game_id, record.ply)
+    driver.server.weather = None
+    await all_delivered(world)
+
+    fired = {f.status for f in driver.server.fired_failures}
+    assert {429, 503} <= fired and fired & {500, 502}
+    assert moves >= 150
+    finished = 0
+    for game_id in games:
+        record = await world.game(game_id)
+        await assert_told_exactly_once_in_order(driver, record, await world.log(game_id))
+        finished += record.status is GameStatus.FINISHED
+    assert finished >= 2
+
+
+async def test_a_429_on_the_live_edit_never_lets_an_older_board_land_last(
+    world: World,
+) -> None:
+    driver = world.driver
+    record = await world.game_in_play()
+    live_id = record.public_message_id
+    assert live_id is not None
+    driver.server.fail_next("PATCH", rf"^/channels/\d+/messages/{live_id}$", 429, retry_after=1.0)
+    seq = driver.server.last_seq
+    rng = random.Random(3)
+    for _ in range(6):
+        current = await world.game(record.id)
+        seat, target = next_shot(current, rng)
+        send_dm(world, world.seated(current, int(seat)), target)
+        await ply_passes(world, record.id, current.ply)
+    await all_delivered(world)
+
+    final = await world.game(record.id)
+    ply_of = {
+        (final.seats[entry.seat], entry.text): entry.ply
+        for entry in await world.log(record.id)
+        if entry.seat is not None
+    }
+    edits = [s for s in driver.server.sent if s.seq > seq and s.message_id == live_id]
+    shots = [SHOT.search(s.content or "") for s in edits]
+    plies = [ply_of[(int(shot[1]), shot[2])] for shot in shots if shot]
+    assert len(plies) == len(edits)
+    assert plies == sorted(plies) and plies[-1] == final.ply
+    assert len(plies) < 6  # the moves that came during the wait went as one edit
+    assert [f.status for f in driver.server.fired_failures] == [429]
+    await assert_told_exactly_once_in_order(driver, final, await world.log(record.id))
+
+
+async def test_a_move_during_start_up_redelivery_is_told_once(world: World) -> None:
+    """A backlog waits when the bot is killed; the restarted bot sends it while a new move
+    arrives: every notice of both goes out once."""
+    driver = world.driver
+    record = await world.game_in_play()
+    # Discord stalls every send for a minute: moves are stored, their notices wait.
+    driver.server.fail_next("*", r"^/channels/\d+/messages", 429, retry_after=60, times=3)
+    rng = random.Random(5)
+    for _ in range(5):
+        current = await world.game(record.id)
+        seat, target = next_shot(current, rng)
+        send_dm(world, world.seated(current, int(seat)), target)
+        await ply_passes(world, record.id, current.ply)
+    assert await waiting_notices(world) > 0
+    await world.bot.kill()
+    driver.server._failures.clear()  # the minute is over
+
+    await world.bot.start()
+    current = await world.game(record.id)
+    seat, target = next_shot(current, rng)
+    send_dm(world, world.seated(current, int(seat)), target)
+    await ply_passes(world, record.id, current.ply)
+    await all_delivered(world)
+
+    final = await world.game(record.id)
+    await assert_told_exactly_once_in_order(driver, final, await world.log(record.id))
+
+
+async def test_a_dm_sent_while_the_bot_was_down_is_acted_on_at_start(world: World) -> None:
+    driver = world.driver
+    record = await world.game_in_play()
+    await world.bot.kill()
+    seat, target = next_shot(record, random.Random(1))
+    shooter = world.seated(record, int(seat))
+    send_dm(world, shooter, target)  # nobody is connected to hear it
+    send_dm(world, shooter, "Z99")  # and one that cannot be taken
+
+    await world.bot.start()
+    await ply_passes(world, record.id, record.ply)
+    await all_delivered(world)
+
+    after = await world.game(record.id)
+    assert (await world.log(record.id))[-1].text == target
+    refusals = [m.content for m in driver.dms_to(shooter) if m.content.startswith("While I was")]
+    assert len(refusals) == 1 and "`Z99`; it was not taken" in refusals[0]
+    await assert_told_exactly_once_in_order(driver, after, await world.log(record.id))
