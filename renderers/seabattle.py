@@ -64,6 +64,9 @@ LEGEND = 48
 """Height of one legend row."""
 FOOTER = 92
 """Heights and widths in px. Only a player's setup image has the footer (ships to place)."""
+NOTE_LINE = 22
+NOTE_LINES = 3
+"""Blind-report Salvo (§4.3): the last reports are written under each field."""
 
 
 def cell_size(size: int) -> int:
@@ -91,6 +94,7 @@ class Layout:
     footer_top: int | None
     legend_top: int
     legend_rows: int
+    notes_top: int | None = None
 
     def cell_box(self, panel: int, cell: Cell) -> tuple[int, int, int, int]:
         """The pixel box of ``cell`` in panel 0 (left) or 1 (right), grid lines included."""
@@ -109,8 +113,9 @@ class Layout:
 
 
 @lru_cache(maxsize=16)
-def layout(size: int, footer: bool) -> Layout:
-    """Geometry for a board of ``size``; ``footer`` adds the setup lines under the fields."""
+def layout(size: int, footer: bool, blind: bool = False) -> Layout:
+    """Geometry for a board of ``size``; ``footer`` adds the setup lines under the fields,
+    ``blind`` the lines of blind salvo reports (§4.3)."""
     cell = cell_size(size)
     span = cell * size
     top = MARGIN + HEADER + PANEL_TITLE + AXIS
@@ -118,17 +123,22 @@ def layout(size: int, footer: bool) -> Layout:
     right = left + span + GAP + AXIS
     below = top + span + 16
     footer_top = below if footer else None
+    notes_top = None
+    if blind and not footer:
+        notes_top = below
+        below += NOTE_LINE * NOTE_LINES + 8
     legend_top = below + (FOOTER if footer else 0)
     width = right + span + MARGIN
-    rows = 1 if _legend_width(_legend_items(cell, "Ship afloat")) <= width - 2 * MARGIN else 2
+    items = _legend_items(cell, "Ship afloat", blind)
+    rows = 1 if _legend_width(items) <= width - 2 * MARGIN else 2
     height = legend_top + rows * LEGEND + MARGIN // 2
     grids = ((left, top), (right, top))
-    return Layout(size, cell, width, height, grids, footer_top, legend_top, rows)
+    return Layout(size, cell, width, height, grids, footer_top, legend_top, rows, notes_top)
 
 
 def layout_for(view: SeaBattleView) -> Layout:
     """The geometry ``render`` uses for this view, e.g. to find a cell's pixels in tests."""
-    return layout(view.size, view.phase is Phase.SETUP and view.seat is not None)
+    return layout(view.size, view.phase is Phase.SETUP and view.seat is not None, view.blind_report)
 
 
 def panel_fields(view: SeaBattleView) -> tuple[FieldView, FieldView]:
@@ -153,17 +163,23 @@ def _font_sizes(cell: int) -> tuple[int, int]:
 
 @lru_cache(maxsize=32)
 def _static_layer(
-    size: int, setup: bool, public: bool, finished: bool, variant: str
+    size: int, setup: bool, public: bool, finished: bool, variant: str, blind: bool
 ) -> Image.Image:
     """Background, title, empty grids with coordinates, legend: identical for every move."""
-    geo = layout(size, setup and not public)
+    geo = layout(size, setup and not public, blind)
     image = PALETTE.new_image((geo.width, geo.height), "background")
     draw = ImageDraw.Draw(image)
     title = "Sea Battle"
     PALETTE.text(image, (MARGIN, HEADER_BASELINE), title, 26, "text", "background", "ls")
     subtitle = f"{variant} · {size}x{size}"
     x = MARGIN + text_width(title, 26) + 14
-    PALETTE.text(image, (x, HEADER_BASELINE), subtitle, 17, "muted", "background", "ls")
+    if text_width(subtitle, 17) > geo.width // 2 - x:
+        # Options make a long name: it goes under the title, clear of the status line.
+        PALETTE.text(
+            image, (MARGIN, HEADER_BASELINE + 20), subtitle, 15, "muted", "background", "ls"
+        )
+    else:
+        PALETTE.text(image, (x, HEADER_BASELINE), subtitle, 17, "muted", "background", "ls")
     axis_size, _ = _font_sizes(geo.cell)
     for panel in (0, 1):
         left, top = geo.grids[panel]
@@ -196,7 +212,7 @@ def _static_layer(
                 "background",
                 anchor="rm",
             )
-    _draw_legend(image, geo, public, finished)
+    _draw_legend(image, geo, public, finished, blind)
     return image
 
 
@@ -204,10 +220,12 @@ SWATCH = 28
 LEGEND_SPACING = 22
 
 
-def _legend_items(cell: int, ship_label: str) -> list[tuple[str, int]]:
+def _legend_items(cell: int, ship_label: str, blind: bool = False) -> list[tuple[str, int]]:
     """(label, width) per legend entry, swatch included."""
     _, size = _font_sizes(cell)
     labels = ["Miss", "Hit", "Sunk", "Known empty", ship_label, "Last shot"]
+    if blind:
+        labels[3] = "Shot, salvo no."
     return [(label, SWATCH + 8 + text_width(label, size)) for label in labels]
 
 
@@ -215,15 +233,18 @@ def _legend_width(items: list[tuple[str, int]]) -> int:
     return sum(width for _, width in items) + LEGEND_SPACING * (len(items) - 1)
 
 
-def _draw_legend(image: Image.Image, geo: Layout, public: bool, finished: bool) -> None:
+def _draw_legend(
+    image: Image.Image, geo: Layout, public: bool, finished: bool, blind: bool
+) -> None:
     """Sample cells with labels, stamped from the same sprites as the board, centred in
     one row (two on small boards)."""
-    items = _legend_items(geo.cell, "Ship afloat" if public or finished else "Your ship")
+    ship = "Ship afloat" if public or finished else "Your ship"
+    items = _legend_items(geo.cell, ship, blind)
     samples = [
         [_mark("miss", SWATCH)],
         [_mark("hit", SWATCH)],
         [_hull(SWATCH, 1, False, True), _mark("x", SWATCH)],
-        [_mark("clear", SWATCH)],
+        [_mark("shot" if blind else "clear", SWATCH)],
         [_hull(SWATCH, 1, False, False)],
         [_mark("ring", SWATCH)],
     ]
@@ -295,6 +316,16 @@ def _paint_clear(draw: ImageDraw.ImageDraw, box: Box) -> None:
         draw.line((start, end), fill=PALETTE["hatch"], width=1)
 
 
+def _paint_shot(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """A blind salvo shot (§4.3): a hollow ring; the salvo's number is written inside."""
+    x0, y0, x1, y1 = _inner(box)
+    inset = max(2, round((x1 - x0) * 0.08))
+    width = max(2, round((x1 - x0) * 0.07))
+    draw.ellipse(
+        (x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=PALETTE["miss"], width=width
+    )
+
+
 def _paint_ring(draw: ImageDraw.ImageDraw, box: Box) -> None:
     """The last shot: a thick yellow frame with a dark rim, drawn over everything else."""
     x0, y0, x1, y1 = box
@@ -324,6 +355,7 @@ _CELL_PAINTERS = {
     "hit": _paint_hit,
     "clear": _paint_clear,
     "ring": _paint_ring,
+    "shot": _paint_shot,
 }
 
 
@@ -384,8 +416,8 @@ def _field_layer(cell: int, size: int, field: FieldView) -> Sprite:
         for part in ship.cells:
             if field.mark(part) in (Mark.HIT, Mark.SUNK):
                 stamp(cross, part)
-    if field.last_shot is not None:
-        stamp(_mark("ring", cell), field.last_shot)
+    for shot in field.last_salvo or ((field.last_shot,) if field.last_shot else ()):
+        stamp(_mark("ring", cell), shot)
     return Sprite(canvas, mask, (-pad, -pad))
 
 
@@ -394,6 +426,7 @@ _MARK_SPRITES = {
     Mark.HIT: "hit",
     Mark.SUNK: "hit",  # sunk cells lie under their hull; this is a fallback
     Mark.CLEAR: "clear",
+    Mark.SHOT: "shot",
 }
 
 
@@ -412,9 +445,12 @@ def _status(view: SeaBattleView) -> tuple[str, bool]:
     if view.phase is Phase.PLAY:
         if view.turn is None:
             return "", False
+        shots = "" if view.salvo_size is None else f": salvo of {view.salvo_size}"
         if seat is None:
-            return f"{_player(view.turn)} to shoot", False
-        return ("Your turn", True) if view.turn == seat else ("Opponent's turn", False)
+            return f"{_player(view.turn)} to shoot{shots}", False
+        if view.turn == seat:
+            return f"Your turn{shots}", True
+        return "Opponent's turn", False
     outcome = view.outcome
     if outcome is None or outcome.reason is EndReason.ABORTED:
         return "Game aborted" if outcome else "Game over", False
@@ -534,11 +570,33 @@ def render_image(view: SeaBattleView) -> Image.Image:
         view.seat is None,
         view.phase is Phase.FINISHED,
         view.variant,
+        view.blind_report,
     ).copy()
     for panel, field in enumerate(panel_fields(view)):
         _draw_field(image, geo, panel, field)
+        _draw_salvo_numbers(image, geo, panel, field)
     _draw_texts(image, geo, view)
     return image
+
+
+def _draw_salvo_numbers(image: Image.Image, geo: Layout, panel: int, field: FieldView) -> None:
+    """Blind-report Salvo (§4.3): each shot is numbered by its salvo, and the last reports
+    are written under the field, so the shooter can reason as on paper."""
+    size = max(11, min(16, geo.cell // 2))
+    for cell, number in field.salvo_numbers:
+        if field.mark(cell) is Mark.SHOT:
+            PALETTE.text(
+                image, geo.cell_centre(panel, cell), str(number), size, "text", "sea", "mm"
+            )
+    if geo.notes_top is None:
+        return
+    left = geo.grids[panel][0] - AXIS
+    first = max(0, len(field.reports) - NOTE_LINES)
+    for line, report in enumerate(field.reports[first:]):
+        number = first + line + 1
+        hits = ", ".join(f"{name} {n}" for name, n in report) or "no hits"
+        y = geo.notes_top + line * NOTE_LINE + NOTE_LINE // 2
+        PALETTE.text(image, (left, y), f"Salvo {number}: {hits}", 16, "text", "background", "lm")
 
 
 def render(view: SeaBattleView) -> bytes:

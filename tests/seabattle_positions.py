@@ -26,6 +26,15 @@ ENGINE: SeaBattle = ENGINES["seabattle"]  # type: ignore[assignment]
 
 SEA = "."
 
+MODES: dict[str, SeaBattleRules] = {
+    **ENGINE.presets,
+    "named-hits": ENGINE.configure("milton-bradley", "named-hits"),
+    "salvo": ENGINE.configure("milton-bradley", "salvo"),
+    "salvo-equal": ENGINE.configure("milton-bradley", "salvo equal-rounds"),
+    "salvo-blind": ENGINE.configure("milton-bradley", "salvo blind-report equal-rounds"),
+}
+"""Every preset and every optional module (and combination) the tests play, by name."""
+
 
 def diagram_cells(diagram: str) -> dict[Cell, str]:
     """Every ship cell of ``diagram`` with its character; sea cells are left out."""
@@ -105,7 +114,7 @@ def place(
 
 def first_shooter(preset: str, seed: int) -> int:
     """Who shoots first in a game of ``preset`` with ``seed``, asked of the engine itself."""
-    state = ENGINE.new_game(ENGINE.presets[preset], seed)
+    state = ENGINE.new_game(MODES[preset], seed)
     for seat in (0, 1):
         state = ENGINE.act(state, seat, "random").state
         state = ENGINE.act(state, seat, "ready").state
@@ -126,7 +135,7 @@ def start_game(
 ) -> SeaBattleState:
     """A game in play with the two diagrams as fleets and ``first`` to shoot."""
     seed = seed_where_first(first, preset, seed_from)
-    state = ENGINE.new_game(ENGINE.presets[preset], seed)
+    state = ENGINE.new_game(MODES[preset], seed)
     state = place(state, 0, fleet0, ready=True)
     state = place(state, 1, fleet1, ready=True)
     assert state.phase is Phase.PLAY and state.turn == first
@@ -147,7 +156,7 @@ def texts_for(events: tuple[Event, ...], audience: int | None) -> list[str]:
 
 def random_ready_game(preset: str, seed: int) -> SeaBattleState:
     """Both seats take a random fleet and confirm it: the quickest game in play."""
-    state = ENGINE.new_game(ENGINE.presets[preset], seed)
+    state = ENGINE.new_game(MODES[preset], seed)
     for seat in (0, 1):
         state = ENGINE.act(state, seat, "random").state
         state = ENGINE.act(state, seat, "ready").state

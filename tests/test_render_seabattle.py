@@ -26,6 +26,7 @@ from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark, SeaBattleView
 from renderers import seabattle as render_module
 from renderers.seabattle import PALETTE, alt_text, layout_for, panel_fields, render
+from tests.seabattle_positions import MODES
 
 ENGINE = ENGINES["seabattle"]
 OUTPUT = Path(__file__).parent / "output"
@@ -92,7 +93,29 @@ def _cases() -> dict[str, SeaBattleView]:
         cases[f"finished-seat-{tag}"] = ENGINE.view(finished, 0)
     resigned = ENGINE.conclude(_playout("milton-bradley", 5, 30), Outcome(1, EndReason.RESIGNATION))
     cases["resigned-seat-milton-bradley"] = ENGINE.view(resigned, 1)
+    for mode, moves in MODE_CASES.items():
+        middle = _mode_playout(mode, 5, moves)
+        for who, seat in (("seat", middle.turn), ("public", None)):
+            cases[f"{mode}-mid-{who}"] = ENGINE.view(middle, seat)
+        finished = _mode_playout(mode, 9, None)
+        cases[f"{mode}-finished-seat"] = ENGINE.view(finished, 0)
     return cases
+
+
+MODE_CASES = {"salvo": 9, "salvo-blind": 9}
+"""Optional modules drawn mid-game (after this many moves) and finished."""
+
+
+def _mode_playout(mode: str, seed: int, moves: int | None) -> SeaBattleState:
+    """Random fleets, then random legal moves by whoever is to move."""
+    state = _ready(ENGINE.new_game(MODES[mode], seed))
+    rng = random.Random(seed)
+    made = 0
+    while state.phase is Phase.PLAY and (moves is None or made < moves):
+        (seat,) = ENGINE.to_move(state)
+        state = ENGINE.apply(state, seat, rng.choice(list(ENGINE.legal_actions(state, seat)))).state
+        made += 1
+    return state
 
 
 CASES = _cases()

@@ -37,13 +37,14 @@ from bot.games.core import (
 from bot.games.grid import Cell
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.fleet import Ship, spacing_zone
+from bot.games.seabattle.salvo import salvo_size
 from bot.games.seabattle.state import SeaBattleState
 from bot.referee import status_line
 from renderers.seabattle import alt_text, render
-from tests.seabattle_positions import ENGINE, fleet_faults, random_ready_game
+from tests.seabattle_positions import ENGINE, MODES, fleet_faults, random_ready_game
 
 E = ENGINE
-PRESETS = list(E.presets)
+PRESETS = list(MODES)
 GAME_SEEDS = range(3)
 """Whole random games per preset, shared (cached) by every test that replays them."""
 SEEDED = settings(
@@ -123,7 +124,7 @@ def full_game(
 ) -> tuple[SeaBattleState, tuple[Step, ...], tuple[SeaBattleState, ...]]:
     """A whole random game: the start, every move made, and every state reached."""
     rng = random.Random(seed)
-    start = E.new_game(E.presets[preset], seed)
+    start = E.new_game(MODES[preset], seed)
     steps: list[Step] = []
     states = [start]
     for seat, action, transition in walk_setup(start, rng):
@@ -430,19 +431,36 @@ def test_corrupted_json_is_refused_not_crashed(edit: Callable[[dict[str, Any]], 
 @pytest.mark.parametrize("seed", GAME_SEEDS)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_games_end_with_a_winner(preset: str, seed: int) -> None:
-    """§2.8: every game ends, within size*size*2 shots, with the fleet-sinker as winner."""
+    """§2.8 / §4.3: every game ends, within size*size*2 shots, with the fleet-sinker as
+    winner, or a draw when equal rounds sink both fleets."""
     _, steps, states = full_game(preset, seed)
     final = states[-1]
     size = final.rules.size
-    shots = [action for _, action in steps if isinstance(action, act.Shot)]
-    assert len(shots) == len(final.log) <= size * size * 2
+    fired = [
+        cell
+        for _, action in steps
+        for cell in (
+            action.cells
+            if isinstance(action, act.Salvo)
+            else (action.cell,)
+            if isinstance(action, act.Shot)
+            else ()
+        )
+    ]
+    assert len(fired) == len(final.log) <= size * size * 2
     outcome = E.outcome(final)
     assert final.phase is Phase.FINISHED and outcome is not None
-    assert outcome.reason is EndReason.RULES and outcome.winner in SEATS
+    assert outcome.reason is EndReason.RULES
+    fleet = len(final.rules.fleet)
+    if outcome.winner is None:
+        assert final.rules.equal_rounds
+        assert len(final.sunk(0)) == len(final.sunk(1)) == fleet
+        return
     loser = other(outcome.winner)
-    assert len(final.sunk(loser)) == len(final.rules.fleet)
-    assert len(final.sunk(outcome.winner)) < len(final.rules.fleet)
-    assert final.log[-1][0] == outcome.winner
+    assert len(final.sunk(loser)) == fleet
+    assert len(final.sunk(outcome.winner)) < fleet
+    last_salvo = final.rules.equal_rounds and final.log[-1][0] == loser
+    assert final.log[-1][0] == outcome.winner or last_salvo
 
 
 @pytest.mark.parametrize("seed", GAME_SEEDS)
@@ -518,9 +536,11 @@ def assert_indistinguishable(
             mover, action = seat, setup_step(one, seat, rng)
         elif one.phase is Phase.PLAY and one.turn == seat:
             cells = same_answer_cells(one, two, hidden)
-            if not cells:
+            k = salvo_size(one, seat) if one.rules.salvo else 1
+            if len(cells) < k or not cells:
                 return
-            mover, action = seat, act.Shot(rng.choice(cells))
+            picked = tuple(rng.sample(cells, k))
+            mover, action = seat, act.Salvo(picked) if one.rules.salvo else act.Shot(picked[0])
         elif one.phase is Phase.PLAY:
             mover, action = hidden, rng.choice(list(E.legal_actions(one, hidden)))
         else:
@@ -545,7 +565,7 @@ def test_setup_secrets_do_not_leak(
     in what either hears when the watcher moves; only the public ready flag may show."""
     seat = other(hidden)
     rng = random.Random(seed)
-    state = E.new_game(E.presets[preset], seed)
+    state = E.new_game(MODES[preset], seed)
     finish = rng.random() < 0.5
     for _, _, transition in walk_setup(state, rng, (seat,), watcher_steps, finish=finish):
         state = transition.state

@@ -3,7 +3,7 @@
 Setup: ``A1 A4`` places a ship from A1 to A4, ``J10`` a one-cell ship, ``remove B2`` takes
 back the ship on B2, ``clear`` empties the board, ``random`` deals a legal fleet, ``ready``
 confirms, and ``fleet A1 A4, C1 C3, J10`` lays out a whole fleet at once (what a saved fleet
-plays). Play: ``B5`` shoots at B5.
+plays). Play: ``B5`` shoots at B5; in Salvo (§4.3) ``A1 B2 C3`` fires a whole salvo.
 """
 
 from __future__ import annotations
@@ -70,11 +70,22 @@ class Shot:
         return cell_name(self.cell)
 
 
+@dataclass(frozen=True)
+class Salvo:
+    """§4.3: all of a turn's shots at once, ``A1 B2 C3``, in the order they were named."""
+
+    cells: tuple[Cell, ...]
+
+    def __str__(self) -> str:
+        return " ".join(cell_name(cell) for cell in self.cells)
+
+
 SetupAction = PlaceShip | PlaceFleet | RemoveShip | RandomFleet | ClearFleet | Ready
-Action = SetupAction | Shot
+Action = SetupAction | Shot | Salvo
 
 _WORDS: dict[str, SetupAction] = {"random": RandomFleet(), "clear": ClearFleet(), "ready": Ready()}
 _SPAN = re.compile(r"([A-Za-z]\s*\d{1,2})\s*(?:[-–—:]|\s|to)\s*([A-Za-z]\s*\d{1,2})", re.I)
+_CELLS = re.compile(r"[A-Za-z]\s*\d{1,2}")
 _LOOKS_LIKE_CELL = re.compile(r"[a-z]\s*\d{1,2}", re.I)
 SETUP_HELP = (
     "During setup write a ship as its two end cells (`A1 A4`), a one-cell ship as one cell "
@@ -82,12 +93,22 @@ SETUP_HELP = (
 )
 
 
-def parse(text: str, phase: Phase, size: int) -> Action:
+def parse(text: str, phase: Phase, size: int, *, salvo: bool = False) -> Action:
     """Read one move for the given phase; raises NotationError with a hint otherwise."""
     words = text.strip()  # original case, so that refusals quote what the player wrote
     lowered = words.lower()
     if not words:
         raise NotationError("That message is empty: write a move, like `B5`.")
+    if phase is Phase.PLAY and salvo:
+        if lowered in _WORDS or lowered.startswith("remove"):
+            raise NotationError("The fleets are set; now fire a salvo, like `A1 B2 C3`.")
+        parts = _CELLS.findall(words)
+        if not parts or _CELLS.sub("", words).strip(" ,;"):
+            raise NotationError(
+                f"`{shorten(words)}` is not a salvo: name cells separated by spaces, "
+                "like `A1 B2 C3`."
+            )
+        return Salvo(tuple(parse_cell(part, size, size) for part in parts))
     if phase is Phase.PLAY:
         if lowered in _WORDS or lowered.startswith("remove") or _SPAN.fullmatch(words):
             raise NotationError("The fleets are set; now shoot by naming one cell, like `B5`.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -12,6 +12,7 @@ from bot.games.core import (
     EndReason,
     Engine,
     Event,
+    GameError,
     IllegalActionError,
     NotYourTurnError,
     Outcome,
@@ -20,8 +21,9 @@ from bot.games.core import (
     name_of,
     other,
 )
-from bot.games.grid import Cell, cell_name, neighbours
+from bot.games.grid import Cell, cell_name, neighbours, parse_cell
 from bot.games.seabattle import actions as act
+from bot.games.seabattle import salvo, texts
 from bot.games.seabattle.fleet import (
     Ship,
     check_new_ship,
@@ -32,9 +34,16 @@ from bot.games.seabattle.fleet import (
     spacing_zone,
     unplaced_kinds,
 )
-from bot.games.seabattle.rules import PRESETS, SeaBattleRules, ShipKind, Touching
+from bot.games.seabattle.rules import (
+    PRESETS,
+    SeaBattleRules,
+    ShipKind,
+    Touching,
+    option_suggestions,
+    with_options,
+)
 from bot.games.seabattle.state import SeaBattleState, state_from_json, state_to_json
-from bot.games.seabattle.view import FieldView, Mark, SeaBattleView, ShipOutline
+from bot.games.seabattle.view import FieldView, Mark, Report, SeaBattleView, ShipOutline
 
 
 class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView]):
@@ -56,6 +65,9 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def legal_actions(self, state: SeaBattleState, seat: int) -> Iterator[act.Action]:
         if seat not in self.to_move(state):
+            return
+        if state.phase is Phase.PLAY and state.rules.salvo:
+            yield from (act.Salvo(cells) for cells in salvo.sample_salvos(state, seat))
             return
         if state.phase is Phase.PLAY:
             fired = state.shots[seat]
@@ -87,11 +99,16 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
     # -- moves ------------------------------------------------------------------------------
 
     def parse_action(self, state: SeaBattleState, seat: int, text: str) -> act.Action:
-        return act.parse(text, state.phase, state.rules.size)
+        return act.parse(text, state.phase, state.rules.size, salvo=state.rules.salvo)
 
     def apply(self, state: SeaBattleState, seat: int, action: act.Action) -> Transition:
         if state.phase is Phase.FINISHED:
             raise IllegalActionError("This game is over.")
+        if state.rules.salvo and isinstance(action, act.Shot | act.Salvo):
+            cells = action.cells if isinstance(action, act.Salvo) else (action.cell,)
+            return salvo.fire(state, seat, cells)
+        if isinstance(action, act.Salvo):
+            raise IllegalActionError("This game is not Salvo: shoot one cell at a time, like `B5`.")
         if isinstance(action, act.Shot):
             return self._shoot(state, seat, action.cell)
         if state.phase is not Phase.SETUP:
@@ -185,7 +202,11 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         return Transition(
             new,
             (
-                Event(first, "Both fleets are set. You shoot first: name a cell, like `B5`."),
+                Event(
+                    first,
+                    "Both fleets are set. You shoot first: "
+                    f"{texts.first_shot_prompt(state.rules, new.afloat(first))}.",
+                ),
                 Event(other(first), "Both fleets are set. Your opponent shoots first."),
                 Event(None, f"Both fleets are set. {name_of(first)} shoots first (rule 2.5)."),
             ),
@@ -215,7 +236,13 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
             )
         kind = state.rules.fleet[ship.kind]
         sunk = new.shots[seat].issuperset(ship.cells)
-        if not sunk:
+        if not sunk and state.rules.named_hits:  # §4.2 sub-option: every hit names the ship
+            news = (
+                f'{name}: hit. "You hit my {kind.name}!"',
+                f"Your opponent shot at {name}: hit, on your {kind.name}.",
+            )
+            public = f"{shooter} fires at {name}: hit, on {article(kind.name)} {kind.name}."
+        elif not sunk:
             news = (f"{name}: hit!", f"Your opponent shot at {name} and hit your {kind.name}.")
             public = f"{shooter} fires at {name}: hit."
         elif state.rules.extra_shot:
@@ -274,11 +301,18 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
             to_place=to_place,
             outcome=state.outcome,
             extra_shot=state.rules.extra_shot,
+            salvo_size=(
+                salvo.salvo_size(state, state.turn)
+                if state.rules.salvo and state.turn is not None
+                else None
+            ),
+            blind_report=state.rules.blind_report,
         )
 
     def _field(self, state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
         rules = state.rules
         show_all = seat == owner or state.phase is Phase.FINISHED
+        blind = rules.blind_report and not show_all  # §4.3: which cell hit is not told
         shots = state.shots[other(owner)]
         ships = state.sides[owner].ships
         sunk = set(state.sunk(owner))
@@ -295,7 +329,9 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
             for column in range(rules.size):
                 cell = (column, row)
                 ship = ship_at.get(cell)
-                if cell in shots:
+                if cell in shots and blind:
+                    mark = Mark.SHOT
+                elif cell in shots:
                     mark = Mark.MISS if ship is None else Mark.SUNK if ship in sunk else Mark.HIT
                 elif ship is not None and show_all:
                     mark = Mark.SHIP
@@ -308,10 +344,28 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         outlines = tuple(
             ShipOutline(rules.fleet[ship.kind], ship.cells, ship in sunk)
             for ship in ships
-            if show_all or ship in sunk
+            if show_all or (ship in sunk and not blind)
         )
         last = next((c for s, c in reversed(state.log) if s != owner), None)
-        return FieldView(owner, tuple(rows), outlines, last, len(rules.fleet) - len(sunk))
+        recent: tuple[Cell, ...] = ()
+        if rules.salvo:
+            recent = salvo.last_salvo_at(state, owner)
+        numbers: tuple[tuple[Cell, int], ...] = ()
+        reports: tuple[Report, ...] = ()
+        if rules.blind_report:
+            shooter = other(owner)
+            numbers = tuple(sorted(salvo.volley_numbers(state, shooter).items()))
+            reports = salvo.volley_reports(state, shooter)
+        return FieldView(
+            owner,
+            tuple(rows),
+            outlines,
+            last,
+            len(rules.fleet) - len(sunk),
+            recent,
+            numbers,
+            reports,
+        )
 
     def outcome(self, state: SeaBattleState) -> Outcome | None:
         return state.outcome
@@ -330,6 +384,8 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         if view.phase is Phase.SETUP:
             words = ["random", "ready", "clear"]
             return [w for w in words if w.startswith(prefix.lower())][:limit]
+        if view.salvo_size is not None:
+            return self._salvo_suggestions(view, typed, limit)
         target = view.fields[other(view.seat)]
         size = view.size
         near_hit = {
@@ -348,6 +404,32 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         open_cells.sort(key=lambda cell: cell not in near_hit)
         names = (cell_name(cell) for cell in open_cells)
         return [name for name in names if name.startswith(prefix)][:limit]
+
+    def _salvo_suggestions(self, view: SeaBattleView, typed: str, limit: int) -> list[str]:
+        """§4.3: the cells typed so far, completed by one more open cell until k are named."""
+        assert view.seat is not None and view.salvo_size is not None
+        words = typed.upper().replace(",", " ").split()
+        ends_word = typed.endswith((" ", ",")) or not words
+        done, partial = (words, "") if ends_word else (words[:-1], words[-1])
+        target = view.fields[other(view.seat)]
+        size = view.size
+        named: list[str] = []
+        for word in done:
+            try:
+                named.append(cell_name(parse_cell(word, size, size)))
+            except GameError:
+                return []
+        if len(named) >= view.salvo_size:
+            return [" ".join(named)]
+        open_names = [
+            cell_name((column, row))
+            for row in range(size)
+            for column in range(size)
+            if target.mark((column, row)) in (Mark.SEA, Mark.CLEAR)
+            and cell_name((column, row)) not in named
+            and cell_name((column, row)).startswith(partial)
+        ]
+        return [" ".join([*named, name]) for name in open_names][:limit]
 
     # -- presentation and storage -------------------------------------------------------------
 
@@ -370,39 +452,31 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         return str(act.PlaceFleet(tuple(act.PlaceShip(s.cells[0], s.cells[-1]) for s in ships)))
 
     def variant_name(self, rules: SeaBattleRules) -> str:
-        return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
+        """The nearest preset's name, then the option words that turn it into ``rules``."""
+        names: list[list[str]] = []
+        for name, preset in PRESETS.items():
+            words = [word for word in rules.options if word not in preset.options]
+            try:
+                if with_options(preset, words) == rules:
+                    names.append([name, *words])
+            except GameError:
+                continue
+        if not names:
+            return "custom"
+        shortest: list[str] = min(names, key=len)
+        return " ".join(shortest)
+
+    def with_options(self, rules: SeaBattleRules, words: Sequence[str]) -> SeaBattleRules:
+        return with_options(rules, words)
+
+    def option_suggestions(self, rules: SeaBattleRules, typed: str, limit: int = 25) -> list[str]:
+        return option_suggestions(rules, typed, limit)
 
     def describe(self, rules: SeaBattleRules) -> str:
-        last = cell_name((rules.size - 1, rules.size - 1))
-        spacing = {
-            Touching.NONE: "Ships may not touch, not even at a corner.",
-            Touching.CORNERS: "Ships may touch at corners, never along a side.",
-            Touching.ANY: "Ships may touch; they may not overlap.",
-        }[rules.touching]
-        turns = (
-            "A hit or a sinking earns another shot; a miss passes the turn."
-            if rules.extra_shot
-            else "Players take one shot each in turn."
-        )
-        return (
-            f"**Sea Battle ({self.variant_name(rules)})**: a {rules.size}×{rules.size} field, "
-            f"A1 top left to {last} bottom right. Fleet: {describe_kinds(rules.fleet)}; "
-            f"each ship a straight line. {spacing}\n"
-            "**Setup** (by DM, in secret): `random` deals a legal fleet; `A1 A4` places a ship "
-            "between two end cells, `J10` a one-cell ship; `remove B2` takes a ship back; "
-            "`clear` empties the board; `ready` confirms. `save <name>` keeps your fleet for "
-            "later games and `load <name>` lays it out again.\n"
-            f"**Play**: name a cell to shoot, like `B5`. {turns} The first to sink the whole "
-            "enemy fleet wins. With several games running, pick one with `#<id> B5`."
-        )
+        return texts.describe(rules, self.variant_name(rules))
 
     def setup_instructions(self, rules: SeaBattleRules) -> str:
-        return (
-            f"Set up your fleet in secret: {describe_kinds(rules.fleet)}. Press **Random fleet** "
-            "(or write `random`) for a legal fleet, or place ships one by one: `A1 A4` for a "
-            "ship from A1 to A4, `J10` for a one-cell ship. Write `ready` when it is complete. "
-            "`/rules` has the full rules."
-        )
+        return texts.setup_instructions(rules)
 
     def rules_from_json(self, data: Mapping[str, Any]) -> SeaBattleRules:
         return SeaBattleRules.from_json(data)

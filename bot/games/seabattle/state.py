@@ -38,6 +38,14 @@ class SeaBattleState:
     """Every shot in order, as (shooter, cell on the opponent's field)."""
     turn: int | None = None
     outcome: Outcome | None = None
+    volleys: tuple[int, ...] = ()
+    """Salvo (§4.3): how many entries of ``log`` each salvo took, in order."""
+    last_salvo: bool = False
+    """Salvo with equal rounds (§4.3): the second player's last salvo is owed."""
+
+    @property
+    def first_shooter(self) -> int | None:
+        return self.log[0][0] if self.log else None
 
     @cached_property
     def shots(self) -> tuple[frozenset[Cell], frozenset[Cell]]:
@@ -51,6 +59,9 @@ class SeaBattleState:
         """``owner``'s ships whose every cell has been hit."""
         hits = self.shots[other(owner)]
         return tuple(ship for ship in self.sides[owner].ships if hits.issuperset(ship.cells))
+
+    def afloat(self, owner: int) -> int:
+        return len(self.sides[owner].ships) - len(self.sunk(owner))
 
     def with_side(self, seat: int, side: Side) -> SeaBattleState:
         sides = (side, self.sides[1]) if seat == 0 else (self.sides[0], side)
@@ -74,6 +85,8 @@ def state_to_json(state: SeaBattleState) -> dict[str, Any]:
         "log": [[shooter, cell_name(cell)] for shooter, cell in state.log],
         "turn": state.turn,
         "outcome": state.outcome.to_json() if state.outcome else None,
+        **({"volleys": list(state.volleys)} if state.rules.salvo else {}),
+        **({"last_salvo": True} if state.last_salvo else {}),
     }
 
 
@@ -103,6 +116,8 @@ def state_from_json(data: Mapping[str, Any]) -> SeaBattleState:
             log=log,
             turn=data["turn"],
             outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
+            volleys=tuple(int(n) for n in data.get("volleys", ())),
+            last_salvo=data.get("last_salvo", False) is True,
         )
     except (KeyError, TypeError, ValueError, GameError) as error:
         raise CorruptStateError(f"The stored Sea Battle game is unreadable: {error}") from None
@@ -131,3 +146,10 @@ def _validate(state: SeaBattleState) -> None:
         raise CorruptStateError("A stored shot has no shooter.")
     if sum(len(s) for s in state.shots) != len(state.log):
         raise CorruptStateError("A stored cell was shot twice.")
+    if state.rules.salvo:
+        if sum(state.volleys) != len(state.log) or any(n < 1 for n in state.volleys):
+            raise CorruptStateError("The stored salvos do not match the stored shots.")
+    elif state.volleys or state.last_salvo:
+        raise CorruptStateError("Only a Salvo game has salvos.")
+    if state.last_salvo and (state.phase is not Phase.PLAY or not state.rules.equal_rounds):
+        raise CorruptStateError("A last salvo is owed only in a Salvo game with equal rounds.")

@@ -22,6 +22,20 @@ class Mark(Enum):
     HIT = "x"  # a hit on a ship still afloat
     SUNK = "X"  # a cell of a sunk ship
     CLEAR = "-"  # known empty because a sunk ship's spacing proves it (§2.9)
+    SHOT = "?"  # shot in a blind-report salvo (§4.3): what it hit is not told
+
+
+Report = tuple[tuple[str, int], ...]
+"""A blind salvo report (§4.3): how many hits each ship, by name, took; empty if none."""
+
+
+def report_text(report: Report) -> str:
+    """``2 hits: 1 on the carrier, 1 on the cruiser.`` or ``no hits.``"""
+    total = sum(n for _, n in report)
+    if not total:
+        return "no hits."
+    each = ", ".join(f"{n} on the {name}" for name, n in report)
+    return f"{total} hit{'s' if total != 1 else ''}: {each}."
 
 
 @dataclass(frozen=True)
@@ -44,6 +58,12 @@ class FieldView:
     last_shot: Cell | None
     afloat: int
     """How many of ``owner``'s ships are not sunk: public, since sinkings are announced."""
+    last_salvo: tuple[Cell, ...] = ()
+    """Salvo (§4.3): every cell of the last salvo at this field, ringed like a last shot."""
+    salvo_numbers: tuple[tuple[Cell, int], ...] = ()
+    """Blind-report Salvo (§4.3): each shot cell with the number of the salvo that named it."""
+    reports: tuple[Report, ...] = ()
+    """Blind-report Salvo: the answer each salvo at this field received, in order."""
 
     def mark(self, cell: Cell) -> Mark:
         column, row = cell
@@ -64,6 +84,10 @@ class SeaBattleView:
     """The viewer's ships still to place during setup (empty for the public)."""
     outcome: Outcome | None
     extra_shot: bool
+    salvo_size: int | None = None
+    """Salvo (§4.3): how many cells the seat to move names in its salvo (public)."""
+    blind_report: bool = False
+    """Salvo with blind report (§4.3): shot cells are numbered by salvo, not answered."""
 
     @property
     def movers(self) -> frozenset[int]:
@@ -86,6 +110,15 @@ class SeaBattleView:
                 lines.append(f"{row + 1:>3} " + " ".join(mark.value for mark in marks))
             if field.last_shot is not None:
                 lines.append(f"Last shot here: {cell_name(field.last_shot)}")
+            if field.salvo_numbers:
+                numbered = ", ".join(f"{cell_name(c)} {n}" for c, n in field.salvo_numbers)
+                lines.append(f"Salvo of each shot: {numbered}")
+            lines.extend(
+                f"Salvo {n}: {report_text(report)}" for n, report in enumerate(field.reports, 1)
+            )
             lines.append("")
-        lines.append("Legend: . sea  # ship  o miss  x hit  X sunk  - known empty")
+        legend = "Legend: . sea  # ship  o miss  x hit  X sunk  - known empty"
+        if any(field.salvo_numbers for field in self.fields):
+            legend += "  ? shot, answer not told"
+        lines.append(legend)
         return "\n".join(lines)

@@ -1,0 +1,83 @@
+"""What players read about a Sea Battle game's rules: ``/rules`` and the setup prompt.
+
+One sentence per optional module, next to the others, so the summary of any combination
+of modules (§4.9) reads as one text.
+"""
+
+from __future__ import annotations
+
+from bot.games.grid import cell_name
+from bot.games.seabattle.fleet import describe_kinds
+from bot.games.seabattle.rules import SeaBattleRules, Touching
+
+
+def describe(rules: SeaBattleRules, variant: str) -> str:
+    """The rules summary and move notation for ``/rules``."""
+    last = cell_name((rules.size - 1, rules.size - 1))
+    spacing = {
+        Touching.NONE: "Ships may not touch, not even at a corner.",
+        Touching.CORNERS: "Ships may touch at corners, never along a side.",
+        Touching.ANY: "Ships may touch; they may not overlap.",
+    }[rules.touching]
+    modules = " ".join(module_sentences(rules))
+    return (
+        f"**Sea Battle ({variant})**: a {rules.size}×{rules.size} field, "
+        f"A1 top left to {last} bottom right. Fleet: {describe_kinds(rules.fleet)}; "
+        f"each ship a straight line. {spacing}\n"
+        "**Setup** (by DM, in secret): `random` deals a legal fleet; `A1 A4` places a ship "
+        "between two end cells, `J10` a one-cell ship; `remove B2` takes a ship back; "
+        "`clear` empties the board; `ready` confirms. `save <name>` keeps your fleet for "
+        "later games and `load <name>` lays it out again.\n"
+        f"**Play**: {play_sentence(rules)} The first to sink the whole enemy fleet wins. "
+        f"{modules}{' ' if modules else ''}"
+        "With several games running, pick one with `#<id> B5`."
+    )
+
+
+def play_sentence(rules: SeaBattleRules) -> str:
+    if rules.salvo:
+        return (
+            "each turn fire a salvo: name as many cells as you have ships afloat, all in one "
+            "move, like `A1 B2 C3 D4 E5`; every cell is answered, and the turn passes."
+        )
+    if rules.extra_shot:
+        return (
+            "name a cell to shoot, like `B5`. A hit or a sinking earns another shot; a miss "
+            "passes the turn."
+        )
+    return "name a cell to shoot, like `B5`. Players take one shot each in turn."
+
+
+def module_sentences(rules: SeaBattleRules) -> list[str]:
+    """One sentence for each optional module the rules turn on."""
+    sentences = []
+    if rules.named_hits:
+        sentences.append("Named hits: every hit names the ship it struck.")
+    if rules.equal_rounds:
+        sentences.append(
+            "Equal rounds: if the first player sinks the fleet, the second fires one last "
+            "salvo; sinking the fleet with it makes a draw."
+        )
+    if rules.blind_report:
+        sentences.append(
+            "Blind report: a salvo is answered only with how many hits each ship took, "
+            "never which cells hit; your board numbers each shot by its salvo."
+        )
+    return sentences
+
+
+def first_shot_prompt(rules: SeaBattleRules, salvo_size: int) -> str:
+    """What the first shooter is told when both fleets are set."""
+    if rules.salvo:
+        example = " ".join(cell_name((i, i)) for i in range(salvo_size))
+        return f"fire a salvo of {salvo_size} cells, like `{example}`"
+    return "name a cell, like `B5`"
+
+
+def setup_instructions(rules: SeaBattleRules) -> str:
+    return (
+        f"Set up your fleet in secret: {describe_kinds(rules.fleet)}. Press **Random fleet** "
+        "(or write `random`) for a legal fleet, or place ships one by one: `A1 A4` for a "
+        "ship from A1 to A4, `J10` for a one-cell ship. Write `ready` when it is complete. "
+        "`/rules` has the full rules."
+    )

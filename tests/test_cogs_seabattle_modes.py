@@ -1,0 +1,88 @@
+"""Sea Battle's optional modules played through the loopback Discord: chosen with
+``/play ... options:``, then whole games by DM, each audience told only what it may know."""
+
+from __future__ import annotations
+
+import random
+
+from bot.games.core import Phase
+from bot.storage import GameRecord, GameStatus
+from tests.cog_helpers import (
+    SEA,
+    accept,
+    channel_messages,
+    player,
+    png_of,
+    random_ready,
+    render_for,
+    seat_to_move,
+    state_of,
+    stored_game,
+    stored_log,
+)
+from tests.discord_stub import DiscordDriver, FakeUser
+
+
+async def start_mode(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, variant: str, options: str
+) -> GameRecord:
+    """``/play`` with a variant and option words, accepted, fleets dealt and confirmed."""
+    result = await driver.slash(
+        alice, "play", game="seabattle", opponent=bob, variant=variant, options={"options": options}
+    )
+    message = result.original
+    assert message is not None and not message.ephemeral, result.content
+    await accept(driver, bob, message)
+    record = await stored_game(driver, 1)
+    assert state_of(record).rules == SEA.configure(variant, options)
+    await random_ready(driver, record.id, alice, bob)
+    return await stored_game(driver, record.id)
+
+
+async def play_out(driver: DiscordDriver, record: GameRecord, seed: int) -> GameRecord:
+    """Random legal moves typed by DM until the game ends; every one must be accepted."""
+    rng = random.Random(seed)
+    while record.status is GameStatus.ACTIVE:
+        state = state_of(record)
+        seat = seat_to_move(record)
+        move = rng.choice(list(SEA.legal_actions(state, seat)))
+        ply = record.ply
+        await driver.dm(player(driver, record, seat), f"#{record.id} {move}")
+        record = await stored_game(driver, record.id)
+        assert record.ply == ply + 1, driver.dms_to(player(driver, record, seat))[-1].content
+    return record
+
+
+async def test_play_autocompletes_options_the_variant_takes(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    offered = await driver.autocomplete(
+        alice,
+        "play",
+        focused="options",
+        options={"game": "seabattle", "variant": "milton-bradley", "options": "salvo "},
+    )
+    values = [choice["value"] for choice in offered]
+    assert "salvo equal-rounds" in values and "salvo blind-report" in values
+    assert not any("corners" in value for value in values)
+
+
+async def test_a_whole_salvo_game_with_blind_reports_by_dm(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """§4.3: salvos typed as one move; each answer goes to both players and the channel as
+    counts per ship; the game ends with a stored result and both fleets revealed."""
+    record = await start_mode(driver, alice, bob, "milton-bradley", "salvo blind-report")
+    shooter = player(driver, record, seat_to_move(record))
+    offered = await driver.autocomplete(
+        shooter, "move", "text", guild=False, options={"text": "A1 "}
+    )
+    assert offered and all(choice["value"].startswith("A1 ") for choice in offered)
+    first = await play_out(driver, record, 7)
+    final = state_of(first)
+    assert final.phase is Phase.FINISHED and first.end_reason == "rules"
+    assert len(await stored_log(driver, first.id)) == first.ply
+    assert any("salvo at" in dm.content for dm in driver.dms_to(alice))
+    live = channel_messages(driver)[1]
+    assert png_of(driver, live.id) == render_for(first, None)
+    assert "Salvo 1:" in SEA.view(final, None).text()
