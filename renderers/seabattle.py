@@ -379,6 +379,40 @@ def _hull(cell: int, length: int, vertical: bool, sunk: bool) -> Sprite:
     )
 
 
+@lru_cache(maxsize=256)
+def _shaped_hull(cell: int, pattern: tuple[Cell, ...], sunk: bool) -> Sprite:
+    """The sprite of a ship that is not a line (§4.4): one hull bent through its cells,
+    stamped at the top-left grid corner of its bounding box."""
+    width = (max(c for c, _ in pattern) + 1) * cell
+    height = (max(r for _, r in pattern) + 1) * cell
+    inset = max(3, round(cell * 0.1))
+    fill, edge = ("sunk", "sunk_edge") if sunk else ("ship", "ship_edge")
+
+    def paint_layer(draw: ImageDraw.ImageDraw, shrink: int, colour: str) -> None:
+        """Each cell's rounded hull, and a plain bridge across the gap to each right or
+        lower neighbour; ``shrink`` px smaller all round for the fill inside the edge."""
+        radius = max(3, round((cell - 2 * inset) * 0.35)) - shrink
+        cells = set(pattern)
+        for c, r in pattern:
+            x0, y0 = c * cell + 1 + inset + shrink, r * cell + 1 + inset + shrink
+            x1, y1 = (c + 1) * cell - 1 - inset - shrink, (r + 1) * cell - 1 - inset - shrink
+            draw.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=PALETTE[colour])
+            if (c + 1, r) in cells:
+                draw.rectangle(
+                    (x1 - radius, y0, x1 + cell - (x1 - x0) + radius, y1), fill=PALETTE[colour]
+                )
+            if (c, r + 1) in cells:
+                draw.rectangle(
+                    (x0, y1 - radius, x1, y1 + cell - (y1 - y0) + radius), fill=PALETTE[colour]
+                )
+
+    def paint(draw: ImageDraw.ImageDraw) -> None:
+        paint_layer(draw, 0, edge)
+        paint_layer(draw, 2, fill)
+
+    return make_sprite((width + 1, height + 1), paint)
+
+
 def _draw_field(image: Image.Image, geo: Layout, panel: int, field: FieldView) -> None:
     left, top = geo.grids[panel]
     _field_layer(geo.cell, geo.size, field).stamp(image, (left, top))
@@ -411,9 +445,21 @@ def _field_layer(cell: int, size: int, field: FieldView) -> Sprite:
                 stamp(_mark(kind, cell), (column, row))
     cross = _mark("x", cell)
     for ship in field.ships:
-        vertical = len({c for c, _ in ship.cells}) == 1 and len(ship.cells) > 1
-        stamp(_hull(cell, len(ship.cells), vertical, ship.sunk), min(ship.cells))
-        for part in ship.cells:
+        columns = {c for c, _ in ship.cells}
+        rows = {r for _, r in ship.cells}
+        if len(columns) * len(rows) != len(ship.cells):  # an L or a zigzag (§4.4)
+            corner = (min(columns), min(rows))
+            pattern = tuple((c - corner[0], r - corner[1]) for c, r in ship.cells)
+            stamp(_shaped_hull(cell, pattern, ship.sunk), corner)
+            hull_cells = ship.cells
+        elif len(columns) > 1 and len(rows) > 1:  # the square four-decker
+            stamp(_shaped_hull(cell, ((0, 0), (1, 0), (0, 1), (1, 1)), ship.sunk), min(ship.cells))
+            hull_cells = ship.cells
+        else:
+            vertical = len(columns) == 1 and len(ship.cells) > 1
+            stamp(_hull(cell, len(ship.cells), vertical, ship.sunk), min(ship.cells))
+            hull_cells = ship.cells
+        for part in hull_cells:
             if field.mark(part) in (Mark.HIT, Mark.SUNK):
                 stamp(cross, part)
     for shot in field.last_salvo or ((field.last_shot,) if field.last_shot else ()):

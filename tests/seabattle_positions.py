@@ -32,6 +32,8 @@ MODES: dict[str, SeaBattleRules] = {
     "salvo": ENGINE.configure("milton-bradley", "salvo"),
     "salvo-equal": ENGINE.configure("milton-bradley", "salvo equal-rounds"),
     "salvo-blind": ENGINE.configure("milton-bradley", "salvo blind-report equal-rounds"),
+    "shapes": ENGINE.configure("classic", "shapes"),
+    "shapes-corners": ENGINE.configure("classic", "shapes corners"),
 }
 """Every preset and every optional module (and combination) the tests play, by name."""
 
@@ -267,7 +269,21 @@ def fleet_faults(
         straight = (len(columns) == 1 and len(rows) == len(cells)) or (
             len(rows) == 1 and len(columns) == len(cells)
         )
-        if not straight or max(columns) - min(columns) + max(rows) - min(rows) + 1 != len(cells):
+        spans = max(columns) - min(columns) + max(rows) - min(rows) + 1 == len(cells)
+        if rules.shapes and len(cells) in (3, 4):
+            # §4.4: any side-connected three or four cells, except the T (a cell with three
+            # neighbours in the ship).
+            cellset = set(cells)
+            degrees = [
+                sum((c + dc, r + dr) in cellset for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+                for c, r in cells
+            ]
+            connected = (len(cells) == 3 and sorted(degrees) == [1, 1, 2]) or (
+                len(cells) == 4 and sum(degrees) >= 6 and max(degrees) < 3
+            )
+            if len(cellset) != len(cells) or not connected:
+                faults.append(f"ship {index} is not a straight line, an L, a square or a zigzag")
+        elif not straight or not spans:
             faults.append(f"ship {index} is not a straight line")
         for cell in cells:
             if cell in owner:

@@ -102,7 +102,7 @@ def _cases() -> dict[str, SeaBattleView]:
     return cases
 
 
-MODE_CASES = {"salvo": 9, "salvo-blind": 9}
+MODE_CASES = {"salvo": 9, "salvo-blind": 9, "shapes": 60}
 """Optional modules drawn mid-game (after this many moves) and finished."""
 
 

@@ -27,10 +27,20 @@ class PlaceShip:
 
 
 @dataclass(frozen=True)
+class PlaceShape:
+    """A ship named by all its cells, in reading order: ``A1 A2 B2`` (an L, §4.4)."""
+
+    cells: tuple[Cell, ...]
+
+    def __str__(self) -> str:
+        return " ".join(cell_name(cell) for cell in self.cells)
+
+
+@dataclass(frozen=True)
 class PlaceFleet:
     """A whole layout at once, replacing the board: how a saved fleet is loaded."""
 
-    ships: tuple[PlaceShip, ...]
+    ships: tuple[PlaceShip | PlaceShape, ...]
 
     def __str__(self) -> str:
         return "fleet " + ", ".join(str(ship) for ship in self.ships)
@@ -80,7 +90,7 @@ class Salvo:
         return " ".join(cell_name(cell) for cell in self.cells)
 
 
-SetupAction = PlaceShip | PlaceFleet | RemoveShip | RandomFleet | ClearFleet | Ready
+SetupAction = PlaceShip | PlaceShape | PlaceFleet | RemoveShip | RandomFleet | ClearFleet | Ready
 Action = SetupAction | Shot | Salvo
 
 _WORDS: dict[str, SetupAction] = {"random": RandomFleet(), "clear": ClearFleet(), "ready": Ready()}
@@ -89,11 +99,14 @@ _CELLS = re.compile(r"[A-Za-z]\s*\d{1,2}")
 _LOOKS_LIKE_CELL = re.compile(r"[a-z]\s*\d{1,2}", re.I)
 SETUP_HELP = (
     "During setup write a ship as its two end cells (`A1 A4`), a one-cell ship as one cell "
-    "(`J10`), or `random`, `remove B2`, `clear`, `ready`."
+    "(`J10`), a shaped ship as all its cells (`A1 A2 B2`), or `random`, `remove B2`, "
+    "`clear`, `ready`."
 )
 
 
-def parse(text: str, phase: Phase, size: int, *, salvo: bool = False) -> Action:
+def parse(
+    text: str, phase: Phase, size: int, *, salvo: bool = False, shapes: bool = False
+) -> Action:
     """Read one move for the given phase; raises NotationError with a hint otherwise."""
     words = text.strip()  # original case, so that refusals quote what the player wrote
     lowered = words.lower()
@@ -123,13 +136,18 @@ def parse(text: str, phase: Phase, size: int, *, salvo: bool = False) -> Action:
         parts = [part for part in words[len("fleet") :].split(",") if part.strip()]
         if not parts:
             raise NotationError("Name the fleet's ships after `fleet`, like `fleet A1 A4, J10`.")
-        return PlaceFleet(tuple(_placement(part, size) for part in parts))
-    return _placement(words, size)
+        return PlaceFleet(tuple(_placement(part, size, shapes) for part in parts))
+    return _placement(words, size, shapes)
 
 
-def _placement(text: str, size: int) -> PlaceShip:
-    """One ship as its end cells (``A1 A4``) or, for a one-cell ship, one cell (``J10``)."""
+def _placement(text: str, size: int, shapes: bool) -> PlaceShip | PlaceShape:
+    """One ship as its end cells (``A1 A4``), for a one-cell ship one cell (``J10``), or as
+    three or more cells (``A1 A2 B2``), which is how a shaped ship (§4.4) is named."""
     words = text.strip()
+    listed = _CELLS.findall(words)
+    if shapes and len(listed) >= 3 and not _CELLS.sub("", words).strip(" ,;"):
+        cells = [parse_cell(part, size, size) for part in listed]
+        return PlaceShape(tuple(sorted(cells, key=lambda cell: (cell[1], cell[0]))))
     span = _SPAN.fullmatch(words)
     if span:
         return PlaceShip(

@@ -29,6 +29,7 @@ from bot.games.seabattle.fleet import (
     check_new_ship,
     describe_kinds,
     free_placements,
+    is_straight,
     line_between,
     random_fleet,
     spacing_zone,
@@ -88,18 +89,19 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def _legal_placements(
         self, rules: SeaBattleRules, ships: tuple[Ship, ...]
-    ) -> Iterator[act.PlaceShip]:
+    ) -> Iterator[act.PlaceShip | act.PlaceShape]:
         lengths = sorted({rules.fleet[i].length for i in unplaced_kinds(rules, ships)})
         taken = {cell for ship in ships for cell in ship.cells}
         blocked = taken | spacing_zone(rules, taken)
         for length in lengths:
             for cells in free_placements(rules, length, blocked):
-                yield act.PlaceShip(cells[0], cells[-1])
+                yield placement_of(cells)
 
     # -- moves ------------------------------------------------------------------------------
 
     def parse_action(self, state: SeaBattleState, seat: int, text: str) -> act.Action:
-        return act.parse(text, state.phase, state.rules.size, salvo=state.rules.salvo)
+        rules = state.rules
+        return act.parse(text, state.phase, rules.size, salvo=rules.salvo, shapes=rules.shapes)
 
     def apply(self, state: SeaBattleState, seat: int, action: act.Action) -> Transition:
         if state.phase is Phase.FINISHED:
@@ -121,6 +123,8 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         match action:
             case act.PlaceShip(start, end):
                 return self._place(state, seat, line_between(start, end))
+            case act.PlaceShape(cells):
+                return self._place(state, seat, cells)
             case act.PlaceFleet(ships):
                 return self._lay_out(state, seat, ships)
             case act.RemoveShip(cell):
@@ -144,12 +148,19 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         return _private(new, seat, text + _progress(new, seat))
 
     def _lay_out(
-        self, state: SeaBattleState, seat: int, placements: tuple[act.PlaceShip, ...]
+        self,
+        state: SeaBattleState,
+        seat: int,
+        placements: tuple[act.PlaceShip | act.PlaceShape, ...],
     ) -> Transition:
         """Replace the board by a whole layout, each ship checked as if placed by hand."""
         ships: tuple[Ship, ...] = ()
         for placement in placements:
-            cells = line_between(placement.start, placement.end)
+            cells = (
+                placement.cells
+                if isinstance(placement, act.PlaceShape)
+                else line_between(placement.start, placement.end)
+            )
             ships = (*ships, Ship(check_new_ship(state.rules, ships, cells), cells))
         side = replace(state.sides[seat], ships=tuple(sorted(ships, key=lambda s: s.kind)))
         new = state.with_side(seat, side)
@@ -449,7 +460,7 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         ships = view.fields[view.seat].ships
         if not ships:
             return None
-        return str(act.PlaceFleet(tuple(act.PlaceShip(s.cells[0], s.cells[-1]) for s in ships)))
+        return str(act.PlaceFleet(tuple(placement_of(ship.cells) for ship in ships)))
 
     def variant_name(self, rules: SeaBattleRules) -> str:
         """The nearest preset's name, then the option words that turn it into ``rules``."""
@@ -486,6 +497,13 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def from_json(self, data: Mapping[str, Any]) -> SeaBattleState:
         return state_from_json(data)
+
+
+def placement_of(cells: tuple[Cell, ...]) -> act.PlaceShip | act.PlaceShape:
+    """The move that places a ship on ``cells``: its two ends if straight, else its cells."""
+    if is_straight(cells):
+        return act.PlaceShip(cells[0], cells[-1])
+    return act.PlaceShape(cells)
 
 
 def article(noun: str) -> str:

@@ -56,6 +56,8 @@ class SeaBattleRules:
     """§4.3 sub-option: the second player answers a fleet-sinking salvo with a last one."""
     blind_report: bool = False
     """§4.3 sub-option: a salvo's report says only how many hits each ship took."""
+    shapes: bool = False
+    """§4.4: three- and four-deck ships may be L-shaped, square or zigzag."""
 
     @property
     def marks_around_sunk(self) -> bool:
@@ -118,7 +120,7 @@ class SeaBattleRules:
         return rules
 
 
-_FLAGS = ("named_hits", "salvo", "equal_rounds", "blind_report")
+_FLAGS = ("named_hits", "salvo", "equal_rounds", "blind_report", "shapes")
 
 
 def _flag(data: Mapping[str, Any], name: str) -> bool:
@@ -166,6 +168,7 @@ PRESETS: dict[str, SeaBattleRules] = {
 
 OPTION_WORDS: dict[str, tuple[str, Any]] = {
     "corners": ("touching", Touching.CORNERS),
+    "shapes": ("shapes", True),
     "named-hits": ("named_hits", True),
     "salvo": ("salvo", True),
     "equal-rounds": ("equal_rounds", True),
@@ -175,6 +178,7 @@ OPTION_WORDS: dict[str, tuple[str, Any]] = {
 
 OPTION_RULES: dict[str, str] = {
     "corners": "4.1",
+    "shapes": "4.4",
     "named-hits": "4.2",
     "salvo": "4.3",
     "equal-rounds": "4.3",
@@ -183,8 +187,8 @@ OPTION_RULES: dict[str, str] = {
 """The clause each option word comes from, named when a combination is refused."""
 
 ALLOWED: dict[Ruleset, frozenset[str]] = {
-    Ruleset.CLASSIC: frozenset({"corners"}),
-    Ruleset.MINEFIELD: frozenset({"corners"}),
+    Ruleset.CLASSIC: frozenset({"corners", "shapes"}),
+    Ruleset.MINEFIELD: frozenset({"corners", "shapes"}),
     Ruleset.MILTON_BRADLEY: frozenset({"named-hits", "salvo", "equal-rounds", "blind-report"}),
     Ruleset.DUTCHMAN: frozenset(),
 }

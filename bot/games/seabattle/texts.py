@@ -23,15 +23,26 @@ def describe(rules: SeaBattleRules, variant: str) -> str:
     return (
         f"**Sea Battle ({variant})**: a {rules.size}×{rules.size} field, "
         f"A1 top left to {last} bottom right. Fleet: {describe_kinds(rules.fleet)}; "
-        f"each ship a straight line. {spacing}\n"
+        f"{shape_sentence(rules)} {spacing}\n"
         "**Setup** (by DM, in secret): `random` deals a legal fleet; `A1 A4` places a ship "
-        "between two end cells, `J10` a one-cell ship; `remove B2` takes a ship back; "
+        "between two end cells, `J10` a one-cell ship"
+        f"{'; `A1 A2 B2` a shaped ship by all its cells' if rules.shapes else ''}"
+        "; `remove B2` takes a ship back; "
         "`clear` empties the board; `ready` confirms. `save <name>` keeps your fleet for "
         "later games and `load <name>` lays it out again.\n"
         f"**Play**: {play_sentence(rules)} The first to sink the whole enemy fleet wins. "
         f"{modules}{' ' if modules else ''}"
         "With several games running, pick one with `#<id> B5`."
     )
+
+
+def shape_sentence(rules: SeaBattleRules) -> str:
+    if rules.shapes:
+        return (
+            "each ship a straight line, except that a three-decker may be an L and the "
+            "four-decker an L, a 2×2 square or a zigzag, turned or mirrored any way (never a T)."
+        )
+    return "each ship a straight line."
 
 
 def play_sentence(rules: SeaBattleRules) -> str:
@@ -78,6 +89,7 @@ def setup_instructions(rules: SeaBattleRules) -> str:
     return (
         f"Set up your fleet in secret: {describe_kinds(rules.fleet)}. Press **Random fleet** "
         "(or write `random`) for a legal fleet, or place ships one by one: `A1 A4` for a "
-        "ship from A1 to A4, `J10` for a one-cell ship. Write `ready` when it is complete. "
-        "`/rules` has the full rules."
+        "ship from A1 to A4, `J10` for a one-cell ship"
+        + (", `A1 A2 B2` for a shaped ship, by all its cells" if rules.shapes else "")
+        + ". Write `ready` when it is complete. `/rules` has the full rules."
     )
