@@ -34,6 +34,8 @@ MODES: dict[str, SeaBattleRules] = {
     "salvo-blind": ENGINE.configure("milton-bradley", "salvo blind-report equal-rounds"),
     "shapes": ENGINE.configure("classic", "shapes"),
     "shapes-corners": ENGINE.configure("classic", "shapes corners"),
+    "mines": ENGINE.configure("classic", "mines2"),
+    "free-mines": ENGINE.configure("classic", "mines3 free-mines"),
 }
 """Every preset and every optional module (and combination) the tests play, by name."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.games.core import Phase
+from bot.games.grid import cell_name
 from bot.storage import GameRecord, GameStatus
 from tests.cog_helpers import (
     SEA,
@@ -27,8 +28,9 @@ async def start_mode(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, variant: str, options: str
 ) -> GameRecord:
     """``/play`` with a variant and option words, accepted, fleets dealt and confirmed."""
+    extra = {"options": options} if options else {}
     result = await driver.slash(
-        alice, "play", game="seabattle", opponent=bob, variant=variant, options={"options": options}
+        alice, "play", game="seabattle", opponent=bob, variant=variant, options=extra
     )
     message = result.original
     assert message is not None and not message.ephemeral, result.content
@@ -86,3 +88,52 @@ async def test_a_whole_salvo_game_with_blind_reports_by_dm(
     live = channel_messages(driver)[1]
     assert png_of(driver, live.id) == render_for(first, None)
     assert "Salvo 1:" in SEA.view(final, None).text()
+
+
+async def test_a_whole_16x16_game_with_mines_and_a_minesweeper_by_dm(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """§4.6-4.7: each player first strikes the enemy minesweeper and a mine, so both kinds of
+    disclosure are asked for by DM (and answered through ``/move``'s suggestions), then
+    sinks ships; the channel hears that a disclosure happened, never the cell."""
+    record = await start_mode(driver, alice, bob, "16x16", "")
+    record = await stored_game(driver, record.id)
+    asked = 0
+    while record.status is GameStatus.ACTIVE:
+        state = state_of(record)
+        seat = seat_to_move(record)
+        user = player(driver, record, seat)
+        if state.pending is not None:
+            offered = await driver.autocomplete(
+                user, "move", "text", guild=False, options={"text": "reveal"}
+            )
+            move = offered[0]["value"]
+            assert move.startswith("reveal ")
+            asked += 1
+        else:
+            enemy = state.sides[1 - seat]
+            fired = state.shots[seat]
+            targets = [*enemy.sweepers, *enemy.mines[:1]]
+            targets += [c for ship in enemy.ships for c in ship.cells]
+            aim = next(c for c in targets if c not in fired)
+            known = (1 - seat, aim) in state.disclosures  # a mine disclosed to this player
+            move = cell_name(aim) + (" confirm" if known else "")
+        ply = record.ply
+        await driver.dm(user, f"#{record.id} {move}")
+        record = await stored_game(driver, record.id)
+        assert record.ply == ply + 1, driver.dms_to(user)[-1].content
+    final = state_of(record)
+    assert final.phase is Phase.FINISHED and record.winner is not None
+    assert asked >= 3 and len(final.disclosures) == asked
+    said = [message.content for message in channel_messages(driver)]
+    for seat, cell in final.disclosures:
+        name = cell_name(cell)
+        assert not any(f"disclosed a ship cell: {name}" in text for text in said)
+        opponent = player(driver, record, 1 - seat)
+        assert any(
+            "disclosed a" in dm.content and f": {name}." in dm.content
+            for dm in driver.dms_to(opponent)
+        )
+    assert any("minesweeper!" in dm.content for dm in driver.dms_to(alice))
+    live = channel_messages(driver)[1]
+    assert png_of(driver, live.id) == render_for(record, None)

@@ -37,6 +37,7 @@ from bot.games.core import (
 from bot.games.grid import Cell
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.fleet import Ship, spacing_zone
+from bot.games.seabattle.mines import touching
 from bot.games.seabattle.salvo import salvo_size
 from bot.games.seabattle.state import SeaBattleState
 from bot.referee import status_line
@@ -505,6 +506,12 @@ def heard_by(transition: Transition, seat: int) -> tuple[Any, ...]:
     return transition.for_audience(seat), transition.for_audience(None)
 
 
+def content(state: SeaBattleState, owner: int, cell: Cell) -> object:
+    """What lies on ``cell`` of ``owner``'s field: a ship, a mine, a minesweeper or nothing."""
+    side = state.sides[owner]
+    return side.ship_at(cell), cell in side.mines, cell in side.sweepers
+
+
 def same_answer_cells(one: SeaBattleState, two: SeaBattleState, owner: int) -> list[Cell]:
     """Cells not yet shot on ``owner``'s field that hold the same thing in both states."""
     fired = one.shots[other(owner)]
@@ -514,7 +521,7 @@ def same_answer_cells(one: SeaBattleState, two: SeaBattleState, owner: int) -> l
         for row in range(size)
         for column in range(size)
         if (column, row) not in fired
-        and one.sides[owner].ship_at((column, row)) == two.sides[owner].ship_at((column, row))
+        and content(one, owner, (column, row)) == content(two, owner, (column, row))
     ]
 
 
@@ -532,7 +539,11 @@ def assert_indistinguishable(
     for _ in range(moves):
         assert public_to(one, seat) == public_to(two, seat)
         movers = E.to_move(one)
-        if one.phase is Phase.SETUP and seat in movers:
+        if one.pending is not None and one.pending.seat == hidden:
+            return  # the hidden player now discloses a cell: that is what it is for
+        if one.pending is not None:
+            mover, action = seat, rng.choice(list(E.legal_actions(one, seat)))
+        elif one.phase is Phase.SETUP and seat in movers:
             mover, action = seat, setup_step(one, seat, rng)
         elif one.phase is Phase.PLAY and one.turn == seat:
             cells = same_answer_cells(one, two, hidden)
@@ -600,15 +611,23 @@ def relocate(state: SeaBattleState, owner: int, rng: random.Random) -> SeaBattle
     """
     rules = state.rules
     fired = state.shots[other(owner)]
-    ships = state.sides[owner].ships
-    movable = [i for i, ship in enumerate(ships) if fired.isdisjoint(ship.cells)]
+    side = state.sides[owner]
+    ships = side.ships
+    known = {cell for who, cell in state.disclosures if who == owner}
+    movable = [
+        i
+        for i, ship in enumerate(ships)
+        if fired.isdisjoint(ship.cells) and known.isdisjoint(ship.cells)
+    ]
     fixed = [ship for i, ship in enumerate(ships) if i not in movable]
+    pieces = (*side.mines, *side.sweepers)
+    near_pieces = {c for cell in pieces for c in touching(rules, cell)}
     for _ in range(10):
         placed = list(fixed)
         moved: dict[int, Ship] = {}
         for index in rng.sample(movable, len(movable)):
             taken = {cell for ship in placed for cell in ship.cells}
-            blocked = fired | taken | spacing_zone(rules, taken)
+            blocked = fired | taken | spacing_zone(rules, taken) | near_pieces
             length = len(ships[index].cells)
             options = [
                 cells
@@ -626,9 +645,36 @@ def relocate(state: SeaBattleState, owner: int, rng: random.Random) -> SeaBattle
             placed.append(moved[index])
         else:
             new_ships = tuple(moved.get(i, ship) for i, ship in enumerate(ships))
-            side = replace(state.sides[owner], ships=new_ships)
-            return state.with_side(owner, side)
+            return state.with_side(owner, replace(side, ships=new_ships))
     return None
+
+
+def relocate_mines(state: SeaBattleState, owner: int, rng: random.Random) -> SeaBattleState:
+    """Move each of ``owner``'s mines and minesweepers that was neither shot nor disclosed
+    to a random legal cell never shot at, if one is found."""
+    rules = state.rules
+    fired = state.shots[other(owner)]
+    side = state.sides[owner]
+    known = {cell for who, cell in state.disclosures if who == owner}
+    ship_cells = [cell for ship in side.ships for cell in ship.cells]
+    mines, sweepers = list(side.mines), list(side.sweepers)
+    for items in (mines, sweepers):
+        for index, cell in enumerate(items):
+            if cell in fired or cell in known:
+                continue
+            items[index] = (-1, -1)  # lifted while its new place is chosen
+            others = [c for c in (*mines, *sweepers) if c != (-1, -1)]
+            blocked = fired | {
+                c for piece in (*ship_cells, *others) for c in touching(rules, piece)
+            }
+            free = [
+                (c, r)
+                for r in range(rules.size)
+                for c in range(rules.size)
+                if (c, r) not in blocked
+            ]
+            items[index] = rng.choice(free) if free else cell
+    return state.with_side(owner, replace(side, mines=tuple(mines), sweepers=tuple(sweepers)))
 
 
 @pytest.mark.parametrize("hidden", SEATS)
@@ -649,6 +695,7 @@ def test_unhit_ship_positions_do_not_leak(preset: str, hidden: int, seed: int, s
     moved = relocate(state, hidden, rng)
     if moved is None:
         return
+    moved = relocate_mines(moved, hidden, rng)
     assert fleet_faults(state.rules, [ship.cells for ship in moved.sides[hidden].ships]) == []
     assert E.from_json(E.to_json(moved)) == moved
     assert moved.sides[seat] == state.sides[seat] and moved.log == state.log

@@ -40,7 +40,7 @@ class PlaceShape:
 class PlaceFleet:
     """A whole layout at once, replacing the board: how a saved fleet is loaded."""
 
-    ships: tuple[PlaceShip | PlaceShape, ...]
+    ships: tuple[Placement, ...]
 
     def __str__(self) -> str:
         return "fleet " + ", ".join(str(ship) for ship in self.ships)
@@ -73,11 +73,44 @@ class Ready:
 
 
 @dataclass(frozen=True)
-class Shot:
+class PlaceMine:
+    """§4.6: ``mine C5`` lays a mine."""
+
     cell: Cell
 
     def __str__(self) -> str:
-        return cell_name(self.cell)
+        return f"mine {cell_name(self.cell)}"
+
+
+@dataclass(frozen=True)
+class PlaceSweeper:
+    """§4.7: ``sweeper C5`` lays a minesweeper."""
+
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"sweeper {cell_name(self.cell)}"
+
+
+@dataclass(frozen=True)
+class Shot:
+    cell: Cell
+    confirmed: bool = False
+    """§4.7: ``B5 confirm`` shoots a mine the shooter knows of, on purpose."""
+
+    def __str__(self) -> str:
+        return cell_name(self.cell) + (" confirm" if self.confirmed else "")
+
+
+@dataclass(frozen=True)
+class Disclose:
+    """§4.6-4.7: ``reveal B2`` discloses one of the player's own cells, as a mine or a
+    minesweeper makes them."""
+
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"reveal {cell_name(self.cell)}"
 
 
 @dataclass(frozen=True)
@@ -90,8 +123,9 @@ class Salvo:
         return " ".join(cell_name(cell) for cell in self.cells)
 
 
-SetupAction = PlaceShip | PlaceShape | PlaceFleet | RemoveShip | RandomFleet | ClearFleet | Ready
-Action = SetupAction | Shot | Salvo
+Placement = PlaceShip | PlaceShape | PlaceMine | PlaceSweeper
+SetupAction = Placement | PlaceFleet | RemoveShip | RandomFleet | ClearFleet | Ready
+Action = SetupAction | Shot | Salvo | Disclose
 
 _WORDS: dict[str, SetupAction] = {"random": RandomFleet(), "clear": ClearFleet(), "ready": Ready()}
 _SPAN = re.compile(r"([A-Za-z]\s*\d{1,2})\s*(?:[-–—:]|\s|to)\s*([A-Za-z]\s*\d{1,2})", re.I)
@@ -99,8 +133,8 @@ _CELLS = re.compile(r"[A-Za-z]\s*\d{1,2}")
 _LOOKS_LIKE_CELL = re.compile(r"[a-z]\s*\d{1,2}", re.I)
 SETUP_HELP = (
     "During setup write a ship as its two end cells (`A1 A4`), a one-cell ship as one cell "
-    "(`J10`), a shaped ship as all its cells (`A1 A2 B2`), or `random`, `remove B2`, "
-    "`clear`, `ready`."
+    "(`J10`), a shaped ship as all its cells (`A1 A2 B2`), a mine as `mine C5`, a "
+    "minesweeper as `sweeper C5`, or `random`, `remove B2`, `clear`, `ready`."
 )
 
 
@@ -122,9 +156,13 @@ def parse(
                 "like `A1 B2 C3`."
             )
         return Salvo(tuple(parse_cell(part, size, size) for part in parts))
+    if phase is Phase.PLAY and lowered.startswith("reveal"):
+        return Disclose(parse_cell(words[len("reveal") :], size, size))
     if phase is Phase.PLAY:
         if lowered in _WORDS or lowered.startswith("remove") or _SPAN.fullmatch(words):
             raise NotationError("The fleets are set; now shoot by naming one cell, like `B5`.")
+        if lowered.endswith("confirm"):
+            return Shot(parse_cell(words[: -len("confirm")], size, size), confirmed=True)
         return Shot(parse_cell(words, size, size))
     if phase is Phase.FINISHED:
         raise NotationError("This game is over.")
@@ -140,10 +178,18 @@ def parse(
     return _placement(words, size, shapes)
 
 
-def _placement(text: str, size: int, shapes: bool) -> PlaceShip | PlaceShape:
+def _placement(text: str, size: int, shapes: bool) -> Placement:
     """One ship as its end cells (``A1 A4``), for a one-cell ship one cell (``J10``), or as
     three or more cells (``A1 A2 B2``), which is how a shaped ship (§4.4) is named."""
     words = text.strip()
+    lowered = words.lower()
+    for word, piece in (
+        ("minesweeper", PlaceSweeper),
+        ("sweeper", PlaceSweeper),
+        ("mine", PlaceMine),
+    ):
+        if lowered.startswith(word):
+            return piece(parse_cell(words[len(word) :], size, size))
     listed = _CELLS.findall(words)
     if shapes and len(listed) >= 3 and not _CELLS.sub("", words).strip(" ,;"):
         cells = [parse_cell(part, size, size) for part in listed]

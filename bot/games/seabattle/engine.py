@@ -2,49 +2,29 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from bot.games.core import (
     SEATS,
-    EndReason,
     Engine,
-    Event,
     GameError,
     IllegalActionError,
-    NotYourTurnError,
     Outcome,
     Phase,
     Transition,
-    name_of,
     other,
 )
-from bot.games.grid import Cell, cell_name, neighbours, parse_cell
+from bot.games.grid import cell_name, neighbours, parse_cell
 from bot.games.seabattle import actions as act
-from bot.games.seabattle import salvo, texts
-from bot.games.seabattle.fleet import (
-    Ship,
-    check_new_ship,
-    describe_kinds,
-    free_placements,
-    is_straight,
-    line_between,
-    random_fleet,
-    spacing_zone,
-    unplaced_kinds,
-)
-from bot.games.seabattle.rules import (
-    PRESETS,
-    SeaBattleRules,
-    ShipKind,
-    Touching,
-    option_suggestions,
-    with_options,
-)
-from bot.games.seabattle.state import SeaBattleState, state_from_json, state_to_json
-from bot.games.seabattle.view import FieldView, Mark, Report, SeaBattleView, ShipOutline
+from bot.games.seabattle import salvo, setup, texts
+from bot.games.seabattle.fleet import Ship
+from bot.games.seabattle.rules import PRESETS, SeaBattleRules, option_suggestions, with_options
+from bot.games.seabattle.seeing import view_of
+from bot.games.seabattle.shooting import disclosable, disclose, shoot
+from bot.games.seabattle.state import SeaBattleState, Side, state_from_json, state_to_json
+from bot.games.seabattle.view import Mark, SeaBattleView
 
 
 class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView]):
@@ -67,35 +47,23 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
     def legal_actions(self, state: SeaBattleState, seat: int) -> Iterator[act.Action]:
         if seat not in self.to_move(state):
             return
-        if state.phase is Phase.PLAY and state.rules.salvo:
+        if state.phase is Phase.SETUP:
+            yield from setup.legal_setup(state, seat)
+            return
+        if state.pending is not None:
+            pending = state.pending
+            yield from (act.Disclose(cell) for cell in disclosable(state, seat, pending.what))
+            return
+        if state.rules.salvo:
             yield from (act.Salvo(cells) for cells in salvo.sample_salvos(state, seat))
             return
-        if state.phase is Phase.PLAY:
-            fired = state.shots[seat]
-            size = state.rules.size
-            for row in range(size):
-                for column in range(size):
-                    if (column, row) not in fired:
-                        yield act.Shot((column, row))
-            return
-        side = state.sides[seat]
-        yield act.RandomFleet()
-        if side.ships:
-            yield act.ClearFleet()
-            yield from (act.RemoveShip(ship.cells[0]) for ship in side.ships)
-        if len(side.ships) == len(state.rules.fleet):
-            yield act.Ready()
-        yield from self._legal_placements(state.rules, side.ships)
-
-    def _legal_placements(
-        self, rules: SeaBattleRules, ships: tuple[Ship, ...]
-    ) -> Iterator[act.PlaceShip | act.PlaceShape]:
-        lengths = sorted({rules.fleet[i].length for i in unplaced_kinds(rules, ships)})
-        taken = {cell for ship in ships for cell in ship.cells}
-        blocked = taken | spacing_zone(rules, taken)
-        for length in lengths:
-            for cells in free_placements(rules, length, blocked):
-                yield placement_of(cells)
+        fired = state.shots[seat]
+        known_mines = {cell for who, cell in state.disclosures if who != seat}
+        size = state.rules.size
+        for row in range(size):
+            for column in range(size):
+                if (column, row) not in fired:
+                    yield act.Shot((column, row), (column, row) in known_mines)
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -106,277 +74,21 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
     def apply(self, state: SeaBattleState, seat: int, action: act.Action) -> Transition:
         if state.phase is Phase.FINISHED:
             raise IllegalActionError("This game is over.")
+        if isinstance(action, act.Disclose):
+            return disclose(state, seat, action.cell)
         if state.rules.salvo and isinstance(action, act.Shot | act.Salvo):
             cells = action.cells if isinstance(action, act.Salvo) else (action.cell,)
             return salvo.fire(state, seat, cells)
         if isinstance(action, act.Salvo):
             raise IllegalActionError("This game is not Salvo: shoot one cell at a time, like `B5`.")
         if isinstance(action, act.Shot):
-            return self._shoot(state, seat, action.cell)
-        if state.phase is not Phase.SETUP:
-            raise IllegalActionError("The fleets are set and can no longer change.")
-        if state.sides[seat].ready:
-            raise IllegalActionError(
-                "You have confirmed your fleet; it can no longer change. "
-                "Wait for your opponent to confirm theirs."
-            )
-        match action:
-            case act.PlaceShip(start, end):
-                return self._place(state, seat, line_between(start, end))
-            case act.PlaceShape(cells):
-                return self._place(state, seat, cells)
-            case act.PlaceFleet(ships):
-                return self._lay_out(state, seat, ships)
-            case act.RemoveShip(cell):
-                return self._remove(state, seat, cell)
-            case act.RandomFleet():
-                return self._deal(state, seat)
-            case act.ClearFleet():
-                side = replace(state.sides[seat], ships=())
-                return _private(state.with_side(seat, side), seat, "Your board is cleared.")
-            case act.Ready():
-                return self._ready(state, seat)
-        raise IllegalActionError("That is not a Sea Battle move.")
-
-    def _place(self, state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> Transition:
-        side = state.sides[seat]
-        kind = check_new_ship(state.rules, side.ships, cells)
-        ship = Ship(kind, cells)
-        ships = tuple(sorted((*side.ships, ship), key=lambda s: s.kind))
-        new = state.with_side(seat, replace(side, ships=ships))
-        text = f"Placed your {state.rules.fleet[kind].name} on {ship.span}. "
-        return _private(new, seat, text + _progress(new, seat))
-
-    def _lay_out(
-        self,
-        state: SeaBattleState,
-        seat: int,
-        placements: tuple[act.PlaceShip | act.PlaceShape, ...],
-    ) -> Transition:
-        """Replace the board by a whole layout, each ship checked as if placed by hand."""
-        ships: tuple[Ship, ...] = ()
-        for placement in placements:
-            cells = (
-                placement.cells
-                if isinstance(placement, act.PlaceShape)
-                else line_between(placement.start, placement.end)
-            )
-            ships = (*ships, Ship(check_new_ship(state.rules, ships, cells), cells))
-        side = replace(state.sides[seat], ships=tuple(sorted(ships, key=lambda s: s.kind)))
-        new = state.with_side(seat, side)
-        text = f"Laid out your fleet of {len(ships)} ship{'s' if len(ships) != 1 else ''}. "
-        return _private(new, seat, text + _progress(new, seat))
-
-    def _remove(self, state: SeaBattleState, seat: int, cell: Cell) -> Transition:
-        side = state.sides[seat]
-        ship = side.ship_at(cell)
-        if ship is None:
-            raise IllegalActionError(f"None of your ships lies on {cell_name(cell)}.")
-        new = state.with_side(seat, replace(side, ships=tuple(s for s in side.ships if s != ship)))
-        text = f"Removed your {state.rules.fleet[ship.kind].name} from {ship.span}. "
-        return _private(new, seat, text + _progress(new, seat))
-
-    def _deal(self, state: SeaBattleState, seat: int) -> Transition:
-        side = state.sides[seat]
-        rng = random.Random(f"seabattle:{state.seed}:fleet:{seat}:{side.random_draws}")
-        dealt = replace(
-            side, ships=random_fleet(state.rules, rng), random_draws=side.random_draws + 1
-        )
-        text = (
-            "Here is a random fleet. Write `ready` to confirm it, `random` for another, "
-            "or edit it (`remove B2`, then place that ship again)."
-        )
-        return _private(state.with_side(seat, dealt), seat, text)
-
-    def _ready(self, state: SeaBattleState, seat: int) -> Transition:
-        side = state.sides[seat]
-        missing = [state.rules.fleet[i] for i in unplaced_kinds(state.rules, side.ships)]
-        if missing:
-            raise IllegalActionError(
-                f"Your fleet is not complete: still to place {describe_kinds(missing)} "
-                "(rule 2.1). Or write `random` for a whole fleet."
-            )
-        new = state.with_side(seat, replace(side, ready=True))
-        placeholder = name_of(seat)
-        if not new.sides[other(seat)].ready:
-            return Transition(
-                new,
-                (
-                    Event(
-                        seat, "Your fleet is confirmed. Waiting for your opponent to set theirs."
-                    ),
-                    Event(None, f"{placeholder} has set their fleet."),
-                ),
-            )
-        first = random.Random(f"seabattle:{state.seed}:first").randrange(2)
-        new = replace(new, phase=Phase.PLAY, turn=first)
-        return Transition(
-            new,
-            (
-                Event(
-                    first,
-                    "Both fleets are set. You shoot first: "
-                    f"{texts.first_shot_prompt(state.rules, new.afloat(first))}.",
-                ),
-                Event(other(first), "Both fleets are set. Your opponent shoots first."),
-                Event(None, f"Both fleets are set. {name_of(first)} shoots first (rule 2.5)."),
-            ),
-        )
-
-    def _shoot(self, state: SeaBattleState, seat: int, cell: Cell) -> Transition:
-        if state.phase is Phase.SETUP:
-            raise IllegalActionError("The game has not started: both fleets must be set first.")
-        if state.turn != seat:
-            raise NotYourTurnError("It is your opponent's turn; wait for their shot.")
-        name = cell_name(cell)
-        if cell in state.shots[seat]:
-            raise IllegalActionError(f"You have already shot at {name}; pick another cell.")
-        target = other(seat)
-        new = replace(state, log=(*state.log, (seat, cell)))
-        ship = state.sides[target].ship_at(cell)
-        shooter, defender = name_of(seat), name_of(target)
-        if ship is None:
-            new = replace(new, turn=target)
-            return Transition(
-                new,
-                (
-                    Event(seat, f"{name}: miss. Your opponent shoots next."),
-                    Event(target, f"Your opponent shot at {name}: miss. Your turn."),
-                    Event(None, f"{shooter} fires at {name}: miss. {defender} shoots next."),
-                ),
-            )
-        kind = state.rules.fleet[ship.kind]
-        sunk = new.shots[seat].issuperset(ship.cells)
-        if not sunk and state.rules.named_hits:  # §4.2 sub-option: every hit names the ship
-            news = (
-                f'{name}: hit. "You hit my {kind.name}!"',
-                f"Your opponent shot at {name}: hit, on your {kind.name}.",
-            )
-            public = f"{shooter} fires at {name}: hit, on {article(kind.name)} {kind.name}."
-        elif not sunk:
-            news = (f"{name}: hit!", f"Your opponent shot at {name} and hit your {kind.name}.")
-            public = f"{shooter} fires at {name}: hit."
-        elif state.rules.extra_shot:
-            size = f"{kind.name} ({kind.length} cell{'s' if kind.length > 1 else ''})"
-            news = (
-                f"{name}: sunk! You sank {article(kind.name)} {size}.",
-                f"Your opponent shot at {name} and sank your {size}.",
-            )
-            public = f"{shooter} fires at {name}: sunk {article(kind.name)} {size}."
-        else:  # §4.2 answers a sinking as a hit, with the ship named
-            news = (
-                f'{name}: hit. "You sank my {kind.name}!"',
-                f"Your opponent shot at {name}: hit, and sank your {kind.name}.",
-            )
-            public = f"{shooter} fires at {name}: hit, and sank {article(kind.name)} {kind.name}."
-        if sunk and len(new.sunk(target)) == len(new.sides[target].ships):
-            outcome = Outcome(seat, EndReason.RULES, "sank the whole fleet")
-            new = replace(new, phase=Phase.FINISHED, turn=None, outcome=outcome)
-            return Transition(
-                new,
-                (
-                    Event(seat, f"{news[0]} That was their last ship: you win!"),
-                    Event(target, f"{news[1]} That was your last ship: you lose."),
-                    Event(None, f"{public} {shooter} has sunk the whole fleet and wins!"),
-                ),
-            )
-        again = state.rules.extra_shot
-        new = replace(new, turn=seat if again else target)
-        return Transition(
-            new,
-            (
-                Event(
-                    seat, news[0] + (" Shoot again." if again else " Your opponent shoots next.")
-                ),
-                Event(target, news[1] + (" They shoot again." if again else " Your turn.")),
-                Event(None, public + (f" {shooter} shoots again." if again else "")),
-            ),
-        )
+            return shoot(state, seat, action.cell, action.confirmed)
+        return setup.apply_setup(state, seat, action)
 
     # -- knowledge --------------------------------------------------------------------------
 
     def view(self, state: SeaBattleState, seat: int | None) -> SeaBattleView:
-        fields = (self._field(state, 0, seat), self._field(state, 1, seat))
-        to_place: tuple[ShipKind, ...] = ()
-        if seat is not None and state.phase is Phase.SETUP:
-            rules = state.rules
-            to_place = tuple(rules.fleet[i] for i in unplaced_kinds(rules, state.sides[seat].ships))
-        return SeaBattleView(
-            seat=seat,
-            phase=state.phase,
-            variant=self.variant_name(state.rules),
-            size=state.rules.size,
-            fields=fields,
-            turn=state.turn,
-            ready=(state.sides[0].ready, state.sides[1].ready),
-            to_place=to_place,
-            outcome=state.outcome,
-            extra_shot=state.rules.extra_shot,
-            salvo_size=(
-                salvo.salvo_size(state, state.turn)
-                if state.rules.salvo and state.turn is not None
-                else None
-            ),
-            blind_report=state.rules.blind_report,
-        )
-
-    def _field(self, state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
-        rules = state.rules
-        show_all = seat == owner or state.phase is Phase.FINISHED
-        blind = rules.blind_report and not show_all  # §4.3: which cell hit is not told
-        shots = state.shots[other(owner)]
-        ships = state.sides[owner].ships
-        sunk = set(state.sunk(owner))
-        ship_at = {cell: ship for ship in ships for cell in ship.cells}
-        clear: set[Cell] = set()
-        if rules.marks_around_sunk and seat != owner:
-            diagonal = rules.touching is Touching.NONE
-            for wreck in sunk:
-                for cell in wreck.cells:
-                    clear.update(neighbours(cell, rules.size, rules.size, diagonal=diagonal))
-        rows = []
-        for row in range(rules.size):
-            marks = []
-            for column in range(rules.size):
-                cell = (column, row)
-                ship = ship_at.get(cell)
-                if cell in shots and blind:
-                    mark = Mark.SHOT
-                elif cell in shots:
-                    mark = Mark.MISS if ship is None else Mark.SUNK if ship in sunk else Mark.HIT
-                elif ship is not None and show_all:
-                    mark = Mark.SHIP
-                elif cell in clear and ship is None:
-                    mark = Mark.CLEAR
-                else:
-                    mark = Mark.SEA
-                marks.append(mark)
-            rows.append(tuple(marks))
-        outlines = tuple(
-            ShipOutline(rules.fleet[ship.kind], ship.cells, ship in sunk)
-            for ship in ships
-            if show_all or (ship in sunk and not blind)
-        )
-        last = next((c for s, c in reversed(state.log) if s != owner), None)
-        recent: tuple[Cell, ...] = ()
-        if rules.salvo:
-            recent = salvo.last_salvo_at(state, owner)
-        numbers: tuple[tuple[Cell, int], ...] = ()
-        reports: tuple[Report, ...] = ()
-        if rules.blind_report:
-            shooter = other(owner)
-            numbers = tuple(sorted(salvo.volley_numbers(state, shooter).items()))
-            reports = salvo.volley_reports(state, shooter)
-        return FieldView(
-            owner,
-            tuple(rows),
-            outlines,
-            last,
-            len(rules.fleet) - len(sunk),
-            recent,
-            numbers,
-            reports,
-        )
+        return view_of(state, seat, self.variant_name(state.rules))
 
     def outcome(self, state: SeaBattleState) -> Outcome | None:
         return state.outcome
@@ -395,6 +107,12 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         if view.phase is Phase.SETUP:
             words = ["random", "ready", "clear"]
             return [w for w in words if w.startswith(prefix.lower())][:limit]
+        if view.choices:  # §4.6-4.7: a disclosure is owed
+            moves = [f"reveal {cell_name(cell)}" for cell in view.choices]
+            wanted = " ".join(typed.lower().split())
+            return [m for m in moves if m.lower().startswith(wanted) or m[7:].startswith(prefix)][
+                :limit
+            ]
         if view.salvo_size is not None:
             return self._salvo_suggestions(view, typed, limit)
         target = view.fields[other(view.seat)]
@@ -410,11 +128,20 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
             (column, row)
             for row in range(size)
             for column in range(size)
-            if target.mark((column, row)) is Mark.SEA
+            if target.mark((column, row)) in (Mark.SEA, Mark.DISCLOSED)
         ]
-        open_cells.sort(key=lambda cell: cell not in near_hit)
-        names = (cell_name(cell) for cell in open_cells)
-        return [name for name in names if name.startswith(prefix)][:limit]
+        # A disclosed ship cell (§4.6) is a sure hit: offered first.
+        open_cells.sort(
+            key=lambda cell: (target.mark(cell) is not Mark.DISCLOSED, cell not in near_hit)
+        )
+        names = [cell_name(cell) for cell in open_cells]
+        known_mines = [
+            f"{cell_name((column, row))} confirm"
+            for row in range(size)
+            for column in range(size)
+            if target.mark((column, row)) is Mark.KNOWN_MINE
+        ]
+        return [name for name in [*names, *known_mines] if name.startswith(prefix)][:limit]
 
     def _salvo_suggestions(self, view: SeaBattleView, typed: str, limit: int) -> list[str]:
         """§4.3: the cells typed so far, completed by one more open cell until k are named."""
@@ -457,10 +184,14 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         """The viewer's fleet as one ``fleet`` move, so it can be saved and laid out again."""
         if view.seat is None:
             return None
-        ships = view.fields[view.seat].ships
-        if not ships:
-            return None
-        return str(act.PlaceFleet(tuple(placement_of(ship.cells) for ship in ships)))
+        field = view.fields[view.seat]
+        cells = [(c, r) for r in range(view.size) for c in range(view.size)]
+        side = Side(
+            ships=tuple(Ship(0, ship.cells) for ship in field.ships),
+            mines=tuple(c for c in cells if field.mark(c) in (Mark.MINE, Mark.MINE_HIT)),
+            sweepers=tuple(c for c in cells if field.mark(c) in (Mark.SWEEPER, Mark.SWEEPER_HIT)),
+        )
+        return setup.side_text(side)
 
     def variant_name(self, rules: SeaBattleRules) -> str:
         """The nearest preset's name, then the option words that turn it into ``rules``."""
@@ -497,27 +228,3 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def from_json(self, data: Mapping[str, Any]) -> SeaBattleState:
         return state_from_json(data)
-
-
-def placement_of(cells: tuple[Cell, ...]) -> act.PlaceShip | act.PlaceShape:
-    """The move that places a ship on ``cells``: its two ends if straight, else its cells."""
-    if is_straight(cells):
-        return act.PlaceShip(cells[0], cells[-1])
-    return act.PlaceShape(cells)
-
-
-def article(noun: str) -> str:
-    """``a`` or ``an`` for a ship's name."""
-    return "an" if noun[:1].lower() in "aeiou" else "a"
-
-
-def _private(state: SeaBattleState, seat: int, text: str) -> Transition:
-    return Transition(state, (Event(seat, text),))
-
-
-def _progress(state: SeaBattleState, seat: int) -> str:
-    rules = state.rules
-    missing = [rules.fleet[i] for i in unplaced_kinds(rules, state.sides[seat].ships)]
-    if not missing:
-        return "Your fleet is complete: write `ready` to confirm it."
-    return f"Still to place: {describe_kinds(missing)}."

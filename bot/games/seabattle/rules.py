@@ -58,6 +58,12 @@ class SeaBattleRules:
     """§4.3 sub-option: a salvo's report says only how many hits each ship took."""
     shapes: bool = False
     """§4.4: three- and four-deck ships may be L-shaped, square or zigzag."""
+    mines: int = 0
+    """§4.6: mines each player lays (a shot on one forces a disclosure)."""
+    free_mines: bool = False
+    """§4.6 sub-option: mines and minesweepers may touch ships and each other."""
+    sweepers: int = 0
+    """§4.7: minesweepers each player lays."""
 
     @property
     def marks_around_sunk(self) -> bool:
@@ -103,7 +109,14 @@ class SeaBattleRules:
                 Touching(data["touching"]),
                 bool(data["extra_shot"]),
                 ruleset=Ruleset(data.get("ruleset", Ruleset.CLASSIC.value)),
-                **{name: _flag(data, name) for name in _FLAGS},
+                named_hits=_flag(data, "named_hits"),
+                salvo=_flag(data, "salvo"),
+                equal_rounds=_flag(data, "equal_rounds"),
+                blind_report=_flag(data, "blind_report"),
+                shapes=_flag(data, "shapes"),
+                mines=_count(data, "mines"),
+                free_mines=_flag(data, "free_mines"),
+                sweepers=_count(data, "sweepers"),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise CorruptStateError(
@@ -120,13 +133,17 @@ class SeaBattleRules:
         return rules
 
 
-_FLAGS = ("named_hits", "salvo", "equal_rounds", "blind_report", "shapes")
-
-
 def _flag(data: Mapping[str, Any], name: str) -> bool:
     value = data.get(name, False)
     if not isinstance(value, bool):
         raise ValueError(f"{name} is not true or false")
+    return value
+
+
+def _count(data: Mapping[str, Any], name: str) -> int:
+    value = data.get(name, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
+        raise ValueError(f"{name} is not a count from 0 to 3")
     return value
 
 
@@ -164,11 +181,18 @@ PRESETS: dict[str, SeaBattleRules] = {
         10, MILTON_BRADLEY_FLEET, Touching.ANY, extra_shot=False, ruleset=Ruleset.MILTON_BRADLEY
     ),
 }
-"""Classic §2 (the default), corner touching §4.1, 15x15 §4.5, Milton Bradley §4.2."""
+PRESETS["16x16"] = SeaBattleRules(16, LARGE_FLEET, ruleset=Ruleset.MINEFIELD, mines=3, sweepers=1)
+PRESETS["18x18"] = SeaBattleRules(18, LARGE_FLEET, ruleset=Ruleset.MINEFIELD, mines=3, sweepers=1)
+"""Classic §2 (the default), corner touching §4.1, 15x15 §4.5, Milton Bradley §4.2, and the
+16x16 and 18x18 fields of §4.7 with the 15x15 fleet, 3 mines and 1 minesweeper each."""
 
 OPTION_WORDS: dict[str, tuple[str, Any]] = {
     "corners": ("touching", Touching.CORNERS),
     "shapes": ("shapes", True),
+    "mines": ("mines", 1),
+    "mines2": ("mines", 2),
+    "mines3": ("mines", 3),
+    "free-mines": ("free_mines", True),
     "named-hits": ("named_hits", True),
     "salvo": ("salvo", True),
     "equal-rounds": ("equal_rounds", True),
@@ -179,6 +203,10 @@ OPTION_WORDS: dict[str, tuple[str, Any]] = {
 OPTION_RULES: dict[str, str] = {
     "corners": "4.1",
     "shapes": "4.4",
+    "mines": "4.6",
+    "mines2": "4.6",
+    "mines3": "4.6",
+    "free-mines": "4.6",
     "named-hits": "4.2",
     "salvo": "4.3",
     "equal-rounds": "4.3",
@@ -187,8 +215,8 @@ OPTION_RULES: dict[str, str] = {
 """The clause each option word comes from, named when a combination is refused."""
 
 ALLOWED: dict[Ruleset, frozenset[str]] = {
-    Ruleset.CLASSIC: frozenset({"corners", "shapes"}),
-    Ruleset.MINEFIELD: frozenset({"corners", "shapes"}),
+    Ruleset.CLASSIC: frozenset({"corners", "shapes", "mines", "mines2", "mines3", "free-mines"}),
+    Ruleset.MINEFIELD: frozenset({"corners", "shapes", "mines3", "free-mines"}),
     Ruleset.MILTON_BRADLEY: frozenset({"named-hits", "salvo", "equal-rounds", "blind-report"}),
     Ruleset.DUTCHMAN: frozenset(),
 }
@@ -213,6 +241,10 @@ def check_combination(rules: SeaBattleRules) -> None:
                 f"`{word}` (rule {clause}) cannot be played in {_RULESET_NAMES[rules.ruleset]}, "
                 f"which takes {others} (rule 4.9)."
             )
+    if rules.ruleset is Ruleset.MINEFIELD and rules.mines != 3:
+        raise GameError("The 16x16 and 18x18 games lay 3 mines each (rule 4.7).")
+    if rules.free_mines and not rules.mines:
+        raise GameError("`free-mines` is a way of playing mines: add `mines` too (rule 4.6).")
     if (rules.equal_rounds or rules.blind_report) and not rules.salvo:
         word = "equal-rounds" if rules.equal_rounds else "blind-report"
         raise GameError(f"`{word}` is a way of playing Salvo: add `salvo` too (rule 4.3).")
@@ -221,8 +253,15 @@ def check_combination(rules: SeaBattleRules) -> None:
 def with_options(rules: SeaBattleRules, words: Sequence[str]) -> SeaBattleRules:
     """``rules`` with each option word's module turned on; unknown words and combinations
     §4.9 does not allow are refused with a sentence naming the rule."""
+    chosen: dict[str, str] = {}
     for word in words:
         key = word.strip().lower()
+        setting = OPTION_WORDS.get(key, ("", None))[0]
+        if setting in chosen and chosen[setting] != key:
+            raise GameError(
+                f"The options `{chosen[setting]}` and `{key}` contradict each other; choose one."
+            )
+        chosen[setting] = key
         if key not in OPTION_WORDS:
             listed = ", ".join(f"`{w}`" for w in OPTION_WORDS)
             raise GameError(
@@ -246,9 +285,13 @@ def option_suggestions(rules: SeaBattleRules, typed: str, limit: int = 25) -> li
             choices.append(" ".join(done))
     except GameError:
         return []
+    base = with_options(rules, done)
     for word in OPTION_WORDS:
         if word in done or not word.startswith(partial):
             continue
+        name, value = OPTION_WORDS[word]
+        if replace(base, **{name: value}) == base:
+            continue  # the variant has it already (the 16x16 field's three mines)
         try:
             with_options(rules, [*done, word])
         except GameError:

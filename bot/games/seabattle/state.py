@@ -10,6 +10,7 @@ from typing import Any
 from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase, other
 from bot.games.grid import Cell, cell_name, parse_cell
 from bot.games.seabattle.fleet import Ship, validate_fleet
+from bot.games.seabattle.mines import Pending, validate_items
 from bot.games.seabattle.rules import SeaBattleRules
 
 STATE_VERSION = 1
@@ -23,6 +24,10 @@ class Side:
     ready: bool = False
     random_draws: int = 0
     """How many random fleets this seat has dealt: the next one is drawn from the seed and it."""
+    mines: tuple[Cell, ...] = ()
+    """§4.6: this seat's mines, in the order laid."""
+    sweepers: tuple[Cell, ...] = ()
+    """§4.7: this seat's minesweepers, in the order laid."""
 
     def ship_at(self, cell: Cell) -> Ship | None:
         return next((ship for ship in self.ships if cell in ship.cells), None)
@@ -38,6 +43,10 @@ class SeaBattleState:
     """Every shot in order, as (shooter, cell on the opponent's field)."""
     turn: int | None = None
     outcome: Outcome | None = None
+    disclosures: tuple[tuple[int, Cell], ...] = ()
+    """§4.6-4.7: every disclosure, as (the seat that disclosed, a cell of its own field)."""
+    pending: Pending | None = None
+    """§4.6-4.7: a disclosure the game waits for before anyone shoots."""
     volleys: tuple[int, ...] = ()
     """Salvo (§4.3): how many entries of ``log`` each salvo took, in order."""
     last_salvo: bool = False
@@ -79,6 +88,8 @@ def state_to_json(state: SeaBattleState) -> dict[str, Any]:
                 "ships": [[ship.kind, [cell_name(c) for c in ship.cells]] for ship in side.ships],
                 "ready": side.ready,
                 "random_draws": side.random_draws,
+                **({"mines": [cell_name(c) for c in side.mines]} if side.mines else {}),
+                **({"sweepers": [cell_name(c) for c in side.sweepers]} if side.sweepers else {}),
             }
             for side in state.sides
         ],
@@ -87,6 +98,12 @@ def state_to_json(state: SeaBattleState) -> dict[str, Any]:
         "outcome": state.outcome.to_json() if state.outcome else None,
         **({"volleys": list(state.volleys)} if state.rules.salvo else {}),
         **({"last_salvo": True} if state.last_salvo else {}),
+        **(
+            {"disclosures": [[seat, cell_name(cell)] for seat, cell in state.disclosures]}
+            if state.disclosures
+            else {}
+        ),
+        **({"pending": state.pending.to_json()} if state.pending else {}),
     }
 
 
@@ -104,6 +121,8 @@ def state_from_json(data: Mapping[str, Any]) -> SeaBattleState:
                 ),
                 ready=bool(side["ready"]),
                 random_draws=int(side["random_draws"]),
+                mines=tuple(parse_cell(c, size, size) for c in side.get("mines", ())),
+                sweepers=tuple(parse_cell(c, size, size) for c in side.get("sweepers", ())),
             )
             for side in data["sides"]
         )
@@ -118,6 +137,11 @@ def state_from_json(data: Mapping[str, Any]) -> SeaBattleState:
             outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
             volleys=tuple(int(n) for n in data.get("volleys", ())),
             last_salvo=data.get("last_salvo", False) is True,
+            disclosures=tuple(
+                (int(seat), parse_cell(cell, size, size))
+                for seat, cell in data.get("disclosures", ())
+            ),
+            pending=Pending.from_json(data["pending"]) if data.get("pending") else None,
         )
     except (KeyError, TypeError, ValueError, GameError) as error:
         raise CorruptStateError(f"The stored Sea Battle game is unreadable: {error}") from None
@@ -134,7 +158,16 @@ def _validate(state: SeaBattleState) -> None:
             validate_fleet(state.rules, side.ships)
         except GameError as error:
             raise CorruptStateError(str(error)) from None
-        if side.ready and len(side.ships) != len(state.rules.fleet):
+        try:
+            validate_items(state.rules, side.ships, side.mines, side.sweepers)
+        except GameError as error:
+            raise CorruptStateError(str(error)) from None
+        full = (
+            len(side.ships) == len(state.rules.fleet)
+            and len(side.mines) == state.rules.mines
+            and len(side.sweepers) == state.rules.sweepers
+        )
+        if side.ready and not full:
             raise CorruptStateError("A stored fleet is marked ready but is incomplete.")
     if state.phase is Phase.SETUP and (state.log or state.turn is not None):
         raise CorruptStateError("A game in setup cannot have shots.")
@@ -151,5 +184,20 @@ def _validate(state: SeaBattleState) -> None:
             raise CorruptStateError("The stored salvos do not match the stored shots.")
     elif state.volleys or state.last_salvo:
         raise CorruptStateError("Only a Salvo game has salvos.")
+    for seat, cell in state.disclosures:
+        if seat not in SEATS:
+            raise CorruptStateError("A stored disclosure has no seat.")
+        owner = state.sides[seat]
+        if owner.ship_at(cell) is None and cell not in owner.mines:
+            raise CorruptStateError("A stored disclosure names no ship or mine.")
+    pending = state.pending
+    if pending is not None and (
+        state.phase is not Phase.PLAY
+        or pending.seat not in SEATS
+        or pending.then not in SEATS
+        or pending.what not in ("ship", "mine")
+        or state.turn != pending.seat
+    ):
+        raise CorruptStateError("The stored disclosure owed is impossible.")
     if state.last_salvo and (state.phase is not Phase.PLAY or not state.rules.equal_rounds):
         raise CorruptStateError("A last salvo is owed only in a Salvo game with equal rounds.")

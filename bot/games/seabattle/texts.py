@@ -62,6 +62,28 @@ def play_sentence(rules: SeaBattleRules) -> str:
 def module_sentences(rules: SeaBattleRules) -> list[str]:
     """One sentence for each optional module the rules turn on."""
     sentences = []
+    if rules.mines:
+        touch = (
+            "they may touch ships and each other"
+            if rules.free_mines
+            else "they touch no ship and no other mine or minesweeper"
+        )
+        sweepers = (
+            f" and {rules.sweepers} minesweeper{'s' if rules.sweepers != 1 else ''}"
+            if rules.sweepers
+            else ""
+        )
+        sentences.append(
+            f"Mines: each player lays {rules.mines} mine{'s' if rules.mines != 1 else ''}"
+            f"{sweepers} (`mine C5`, `sweeper D7`); {touch}. A shot on a mine is answered "
+            "`mine`: the shooter discloses one of their own ship cells to the mine's owner "
+            "(`reveal B2`; one not disclosed before, if any), and the turn passes to the owner."
+        )
+    if rules.sweepers:
+        sentences.append(
+            "A shot on a minesweeper makes the shooter disclose one of their own mines to its "
+            "owner, and the turn passes; a disclosed mine may still be shot, as `B5 confirm`."
+        )
     if rules.named_hits:
         sentences.append("Named hits: every hit names the ship it struck.")
     if rules.equal_rounds:
@@ -87,9 +109,14 @@ def first_shot_prompt(rules: SeaBattleRules, salvo_size: int) -> str:
 
 def setup_instructions(rules: SeaBattleRules) -> str:
     return (
-        f"Set up your fleet in secret: {describe_kinds(rules.fleet)}. Press **Random fleet** "
+        f"Set up your fleet in secret: {describe_kinds(rules.fleet)}"
+        + (f", {rules.mines} mine{'s' if rules.mines != 1 else ''}" if rules.mines else "")
+        + (f" and {rules.sweepers} minesweeper" if rules.sweepers else "")
+        + ". Press **Random fleet** "
         "(or write `random`) for a legal fleet, or place ships one by one: `A1 A4` for a "
         "ship from A1 to A4, `J10` for a one-cell ship"
         + (", `A1 A2 B2` for a shaped ship, by all its cells" if rules.shapes else "")
+        + (f", `mine C5` for each of your {rules.mines} mines" if rules.mines else "")
+        + (", `sweeper D7` for your minesweeper" if rules.sweepers else "")
         + ". Write `ready` when it is complete. `/rules` has the full rules."
     )

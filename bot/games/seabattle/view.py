@@ -23,6 +23,12 @@ class Mark(Enum):
     SUNK = "X"  # a cell of a sunk ship
     CLEAR = "-"  # known empty because a sunk ship's spacing proves it (§2.9)
     SHOT = "?"  # shot in a blind-report salvo (§4.3): what it hit is not told
+    MINE = "*"  # the owner's own mine, not set off (§4.6)
+    SWEEPER = "^"  # the owner's own minesweeper, not struck (§4.7)
+    MINE_HIT = "m"  # a mine that a shot set off: spent
+    SWEEPER_HIT = "w"  # a minesweeper that a shot struck: spent
+    DISCLOSED = "!"  # an enemy ship cell disclosed to the viewer after a mine (§4.6)
+    KNOWN_MINE = "@"  # an enemy mine disclosed to the viewer after a minesweeper (§4.7)
 
 
 Report = tuple[tuple[str, int], ...]
@@ -64,6 +70,8 @@ class FieldView:
     """Blind-report Salvo (§4.3): each shot cell with the number of the salvo that named it."""
     reports: tuple[Report, ...] = ()
     """Blind-report Salvo: the answer each salvo at this field received, in order."""
+    disclosed: tuple[Cell, ...] = ()
+    """§4.6-4.7: cells the owner has disclosed (to the two players only)."""
 
     def mark(self, cell: Cell) -> Mark:
         column, row = cell
@@ -88,6 +96,14 @@ class SeaBattleView:
     """Salvo (§4.3): how many cells the seat to move names in its salvo (public)."""
     blind_report: bool = False
     """Salvo with blind report (§4.3): shot cells are numbered by salvo, not answered."""
+    items_left: tuple[int, int] = (0, 0)
+    """The viewer's mines and minesweepers still to lay during setup."""
+    owed: tuple[int, str] | None = None
+    """§4.6-4.7: a seat owing a disclosure, and of what (``ship`` or ``mine``): public."""
+    choices: tuple[Cell, ...] = ()
+    """The cells the viewer may disclose now, if they owe a disclosure."""
+    mines: bool = False
+    """Whether the game has mines (and so the images a legend for them)."""
 
     @property
     def movers(self) -> frozenset[int]:
@@ -116,9 +132,16 @@ class SeaBattleView:
             lines.extend(
                 f"Salvo {n}: {report_text(report)}" for n, report in enumerate(field.reports, 1)
             )
+            if field.disclosed:
+                lines.append("Disclosed: " + ", ".join(cell_name(c) for c in field.disclosed))
             lines.append("")
         legend = "Legend: . sea  # ship  o miss  x hit  X sunk  - known empty"
         if any(field.salvo_numbers for field in self.fields):
             legend += "  ? shot, answer not told"
+        if self.mines:
+            legend += (
+                "  * mine  ^ minesweeper  m mine set off  w minesweeper struck"
+                "  ! disclosed ship cell  @ disclosed mine"
+            )
         lines.append(legend)
         return "\n".join(lines)
