@@ -353,6 +353,8 @@ def _draw_texts(image: Image.Image, geo: Layout, view: SeaBattleView) -> None:
         PALETTE.text(image, (left, baseline), title, 24, colour, "background", anchor="lm")
         if view.phase is not Phase.SETUP:
             afloat = f"{field.afloat} afloat"
+            if field.decks_lost is not None:  # §5.5
+                afloat = f"{field.decks_lost} deck{'s' if field.decks_lost != 1 else ''} lost"
             PALETTE.text(
                 image, (left + geo.grid_span, baseline), afloat, 20, "muted", "background", "rm"
             )

@@ -12,6 +12,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.games.grid import Cell
+from bot.games.seabattle.rules import SUBMARINE
 from bot.games.seabattle.view import FieldView, Mark
 from renderers.common import COLOURS, Palette, Sprite, make_sprite
 
@@ -231,6 +232,20 @@ def hull_sprite(cell: int, length: int, vertical: bool, sunk: bool) -> Sprite:
     )
 
 
+@lru_cache(maxsize=8)
+def submarine_sprite(cell: int, sunk: bool) -> Sprite:
+    """The §4.8 submarine: a rhombus filling its cell, so it never looks like a torpedo boat."""
+    fill, edge = ("sunk", "sunk_edge") if sunk else ("ship", "ship_edge")
+
+    def paint(draw: ImageDraw.ImageDraw) -> None:
+        inset = max(2, round(cell * 0.08))
+        middle = cell / 2
+        points = [(middle, inset), (cell - inset, middle), (middle, cell - inset), (inset, middle)]
+        draw.polygon(points, fill=PALETTE[fill], outline=PALETTE[edge], width=2)
+
+    return make_sprite((cell + 1, cell + 1), paint)
+
+
 @lru_cache(maxsize=256)
 def shaped_hull_sprite(cell: int, pattern: tuple[Cell, ...], sunk: bool) -> Sprite:
     """The sprite of a ship that is not a line (§4.4): one hull bent through its cells,
@@ -257,6 +272,12 @@ def shaped_hull_sprite(cell: int, pattern: tuple[Cell, ...], sunk: bool) -> Spri
                 draw.rectangle(
                     (x0, y1 - radius, x1, y1 + cell - (y1 - y0) + radius), fill=PALETTE[colour]
                 )
+            for dc in (-1, 1):  # the Flying Dutchman joins decks at corners too (§5.2)
+                if (c + dc, r + 1) in cells and {(c + dc, r), (c, r + 1)}.isdisjoint(cells):
+                    middle = (c * cell + cell / 2, r * cell + cell / 2)
+                    corner = ((c + dc) * cell + cell / 2, (r + 1) * cell + cell / 2)
+                    width = max(3, round(cell * 0.42)) - 2 * shrink
+                    draw.line((middle, corner), fill=PALETTE[colour], width=width)
 
     def paint(draw: ImageDraw.ImageDraw) -> None:
         paint_layer(draw, 0, edge)
@@ -294,7 +315,10 @@ def field_layer(cell: int, size: int, field: FieldView) -> Sprite:
     for ship in field.ships:
         columns = {c for c, _ in ship.cells}
         rows = {r for _, r in ship.cells}
-        if len(columns) * len(rows) != len(ship.cells):  # an L or a zigzag (§4.4)
+        if ship.kind == SUBMARINE:  # §4.8: drawn as a rhombus, as on paper
+            stamp(submarine_sprite(cell, ship.sunk), ship.cells[0])
+            hull_cells = ship.cells
+        elif len(columns) * len(rows) != len(ship.cells):  # an L or a zigzag (§4.4)
             corner = (min(columns), min(rows))
             pattern = tuple((c - corner[0], r - corner[1]) for c, r in ship.cells)
             stamp(shaped_hull_sprite(cell, pattern, ship.sunk), corner)

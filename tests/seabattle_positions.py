@@ -13,11 +13,13 @@ states by hand, so these positions exercise the same path as a player typing mov
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from bot.games import ENGINES
 from bot.games.core import Event, Phase
 from bot.games.grid import Cell, cell_name
 from bot.games.seabattle.engine import SeaBattle
+from bot.games.seabattle.fleet import Ship
 from bot.games.seabattle.rules import SeaBattleRules, Touching
 from bot.games.seabattle.state import SeaBattleState
 
@@ -36,6 +38,8 @@ MODES: dict[str, SeaBattleRules] = {
     "shapes-corners": ENGINE.configure("classic", "shapes corners"),
     "mines": ENGINE.configure("classic", "mines2"),
     "free-mines": ENGINE.configure("classic", "mines3 free-mines"),
+    "submarine": ENGINE.configure("classic", "submarine"),
+    "submarine-mines": ENGINE.configure("classic", "corners mines submarine"),
 }
 """Every preset and every optional module (and combination) the tests play, by name."""
 
@@ -245,8 +249,29 @@ LARGE_FLEET = """
 # -- an independent fleet check ---------------------------------------------------------------
 
 
+def side_faults(
+    rules: SeaBattleRules, ships: Sequence[Ship], *, complete: bool = True
+) -> list[str]:
+    """``fleet_faults`` for placed ships, telling it which one is the §4.8 submarine; for the
+    Flying Dutchman (§5), one ship of at most its decks (it loses them, and may lie apart)."""
+    if rules.dutchman:
+        decks = rules.fleet[0].length
+        (ship,) = ships
+        inside = all(0 <= c < rules.size and 0 <= r < rules.size for c, r in ship.cells)
+        ok = inside and len(set(ship.cells)) == len(ship.cells) <= decks
+        return [] if ok else ["not a Flying Dutchman"]
+    cells = [ship.cells for ship in ships]
+    kinds = [ship.kind for ship in ships]
+    sub = kinds.index(rules.submarine_kind) if rules.submarine_kind in kinds else None
+    return fleet_faults(rules, cells, complete=complete, submarine=sub)
+
+
 def fleet_faults(
-    rules: SeaBattleRules, ships: list[tuple[Cell, ...]], *, complete: bool = True
+    rules: SeaBattleRules,
+    ships: list[tuple[Cell, ...]],
+    *,
+    complete: bool = True,
+    submarine: int | None = None,
 ) -> list[str]:
     """What is wrong with a fleet under ``rules``, judged without the engine's own checker.
 
@@ -299,6 +324,8 @@ def fleet_faults(
                 if rules.touching is Touching.CORNERS and dc and dr:
                     continue
                 near = owner.get((column + dc, row + dr))
+                if submarine in (index, near):
+                    continue  # §4.8: the submarine may touch its own ships
                 if near is not None and near != index:
                     faults.append(f"ships {index} and {near} touch")
     return faults

@@ -154,7 +154,7 @@ async def test_unknown_variant_is_refused_with_the_choices(
     assert result.ephemeral
     assert result.content == (
         "Sea Battle has no variant `huge`; choose `classic`, `corners`, `large`, `milton-bradley`, "
-        "`16x16`, `18x18`."
+        "`16x16`, `18x18`, `dutchman`."
     )
     assert await repository(driver).get_challenge(1) is None
 

@@ -137,3 +137,74 @@ async def test_a_whole_16x16_game_with_mines_and_a_minesweeper_by_dm(
     assert any("minesweeper!" in dm.content for dm in driver.dms_to(alice))
     live = channel_messages(driver)[1]
     assert png_of(driver, live.id) == render_for(record, None)
+
+
+async def test_a_whole_game_with_submarines_by_dm(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """§4.8: each player sinks the enemy submarine first, whose dying shot is told to both
+    players and the channel; the game then ends with a stored result."""
+    record = await start_mode(driver, alice, bob, "classic", "submarine")
+    while record.status is GameStatus.ACTIVE:
+        state = state_of(record)
+        seat = seat_to_move(record)
+        user = player(driver, record, seat)
+        ships = state.sides[1 - seat].ships
+        order = [ships[-1], *ships[:-1]]  # the submarine is the fleet's last ship
+        targets = [c for ship in order for c in ship.cells]
+        if state.pending is not None:
+            move = f"reveal {cell_name(SEA.view(state, seat).choices[0])}"
+        else:
+            move = cell_name(next(c for c in targets if c not in state.shots[seat]))
+        ply = record.ply
+        await driver.dm(user, f"#{record.id} {move}")
+        record = await stored_game(driver, record.id)
+        assert record.ply == ply + 1, driver.dms_to(user)[-1].content
+    final = state_of(record)
+    assert final.phase is Phase.FINISHED and record.end_reason == "rules"
+    for user in (alice, bob):
+        assert any("dying shot" in dm.content for dm in driver.dms_to(user))
+    live = channel_messages(driver)[1]
+    assert png_of(driver, live.id) == render_for(record, None)
+
+
+async def test_a_whole_flying_dutchman_game_by_dm(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """§5: shots aimed at the moving ship; after each hit its captain is asked by DM and
+    answers through ``/move``'s suggestions, moving the ship or not, and the shooter shoots
+    again; the game ends with the last deck."""
+    record = await start_mode(driver, alice, bob, "dutchman", "decks5")
+    decisions = 0
+    while record.status is GameStatus.ACTIVE:
+        state = state_of(record)
+        seat = seat_to_move(record)
+        user = player(driver, record, seat)
+        if state.pending is not None:
+            typed = "move " if decisions % 2 else "stay"
+            offered = await driver.autocomplete(
+                user, "move", "text", guild=False, options={"text": typed}
+            )
+            move = offered[0]["value"]
+            if move.startswith("move"):  # build the whole new group, cell by cell
+                while True:
+                    more = await driver.autocomplete(
+                        user, "move", "text", guild=False, options={"text": move + " "}
+                    )
+                    if more[0]["value"] == move:
+                        break
+                    move = more[0]["value"]
+            decisions += 1
+        else:
+            move = cell_name(state.sides[1 - seat].ships[0].cells[0])
+        ply = record.ply
+        await driver.dm(user, f"#{record.id} {move}")
+        record = await stored_game(driver, record.id)
+        assert record.ply == ply + 1, driver.dms_to(user)[-1].content
+    final = state_of(record)
+    assert final.phase is Phase.FINISHED and record.winner is not None
+    assert decisions == 4  # five decks: four hits leave a ship to move
+    winner = player(driver, record, record.winner)
+    assert "That was its last deck: you win!" in driver.dms_to(winner)[-1].content
+    live = channel_messages(driver)[1]
+    assert png_of(driver, live.id) == render_for(record, None)

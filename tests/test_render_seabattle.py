@@ -100,12 +100,22 @@ def _cases() -> dict[str, SeaBattleView]:
             cases[f"{mode}-mid-{who}"] = ENGINE.view(middle, seat)
         finished = _mode_playout(mode, 9, None)
         cases[f"{mode}-finished-seat"] = ENGINE.view(finished, 0)
-        setup = ENGINE.act(ENGINE.new_game(MODES[mode], 2), 0, "A1 A2").state
+        first = "A1 B2 C2 D3 E3 F4" if MODES[mode].dutchman else "A1 A2"
+        setup = ENGINE.act(ENGINE.new_game(MODES[mode], 2), 0, first).state
         cases[f"{mode}-setup-seat"] = ENGINE.view(setup, 0)
     return cases
 
 
-MODE_CASES = {"salvo": 9, "salvo-blind": 9, "shapes": 60, "mines": 60, "16x16": 200, "18x18": 200}
+MODE_CASES = {
+    "salvo": 9,
+    "salvo-blind": 9,
+    "shapes": 60,
+    "mines": 60,
+    "16x16": 200,
+    "18x18": 200,
+    "submarine": 50,
+    "dutchman": 40,
+}
 """Optional modules drawn mid-game (after this many moves) and finished."""
 
 

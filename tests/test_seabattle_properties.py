@@ -12,6 +12,7 @@ import contextlib
 import copy
 import json
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import cache
@@ -42,7 +43,7 @@ from bot.games.seabattle.salvo import salvo_size
 from bot.games.seabattle.state import SeaBattleState
 from bot.referee import status_line
 from renderers.seabattle import alt_text, render
-from tests.seabattle_positions import ENGINE, MODES, fleet_faults, random_ready_game
+from tests.seabattle_positions import ENGINE, MODES, fleet_faults, random_ready_game, side_faults
 
 E = ENGINE
 PRESETS = list(MODES)
@@ -113,6 +114,9 @@ def walk_play(
     while state.phase is Phase.PLAY and (limit is None or count < limit):
         (seat,) = E.to_move(state)
         shot = rng.choice(list(E.legal_actions(state, seat)))
+        if state.rules.dutchman and state.pending is None and rng.random() < 0.1:
+            # On 400 cells a random shot finds the moving ship once in ~70: aim now and then.
+            shot = act.Shot(rng.choice(state.sides[other(seat)].ships[0].cells))
         transition = E.apply(state, seat, shot)
         yield seat, shot, transition
         state = transition.state
@@ -181,8 +185,8 @@ def test_every_legal_action_applies_and_reads_back(preset: str, seed: int) -> No
                 if state.phase is Phase.SETUP and not isinstance(action, act.Ready):
                     assert {event.audience for event in transition.events} == {seat}
                 if isinstance(action, act.PlaceShip):
-                    ships = [ship.cells for ship in transition.state.sides[seat].ships]
-                    assert fleet_faults(state.rules, ships, complete=False) == []
+                    ships = transition.state.sides[seat].ships
+                    assert side_faults(state.rules, ships, complete=False) == []
 
 
 # -- refusals change nothing ------------------------------------------------------------------
@@ -233,7 +237,7 @@ def test_repeated_and_out_of_turn_shots_are_refused(state: SeaBattleState, data:
     assert_refused_unchanged(
         state, lambda: E.apply(state, other(turn), act.Shot(cell)), NotYourTurnError
     )
-    if state.shots[turn]:
+    if state.shots[turn] and not state.rules.dutchman:  # §5.3 lets the Dutchman repeat
         again = data.draw(st.sampled_from(sorted(state.shots[turn])))
         assert_refused_unchanged(
             state, lambda: E.apply(state, turn, act.Shot(again)), IllegalActionError
@@ -265,13 +269,32 @@ def test_placements_are_accepted_exactly_when_the_rules_allow(
         else tuple((c, r1) for c in range(c1, c2 + 1))
     )
     placing = state.phase is Phase.SETUP and not state.sides[seat].ready
+    rules = state.rules
+    side = state.sides[seat]
+    kinds = [ship.kind for ship in side.ships]
+    submarine = kinds.index(rules.submarine_kind) if rules.submarine_kind in kinds else None
+    # A plain placement is never the §4.8 submarine (that one is `sub J10`).
+    left = Counter(k.length for i, k in enumerate(rules.fleet) if i != rules.submarine_kind)
+    left.subtract(len(ship.cells) for ship in side.ships if ship.kind != rules.submarine_kind)
+    pieces = {*side.mines, *side.sweepers}
+    reach = 0 if rules.free_mines else 1
+    near_piece = any(
+        (c + dc, r + dr) in pieces
+        for c, r in line
+        for dc in range(-reach, reach + 1)
+        for dr in range(-reach, reach + 1)
+    )
     fits = (
         (c1 == c2 or r1 == r2)
         and fleet_faults(
-            state.rules, [ship.cells for ship in state.sides[seat].ships] + [line], complete=False
+            rules,
+            [ship.cells for ship in side.ships] + [line],
+            complete=False,
+            submarine=submarine,
         )
         == []
-        and len(line) in {kind.length for kind in state.rules.fleet}
+        and left[len(line)] > 0
+        and not near_piece
     )
     if placing and fits:
         new = E.apply(state, seat, action).state
@@ -391,8 +414,19 @@ def saved_game(preset: str) -> dict[str, Any]:
     return E.to_json(state)
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("case", list(corrupt_cases()))
+FREE_FORM_LEGAL = {"ships overlap", "ship bent"}
+"""Edits that leave a Flying Dutchman legal: it has one ship, of any shape (§5.2)."""
+
+
+@pytest.mark.parametrize(
+    ("preset", "case"),
+    [
+        (preset, case)
+        for case in corrupt_cases()
+        for preset in PRESETS
+        if not (MODES[preset].dutchman and case in FREE_FORM_LEGAL)
+    ],
+)
 def test_corrupted_json_is_refused(preset: str, case: str) -> None:
     """Stored data is re-validated on load: bad data raises CorruptStateError, never loads."""
     data = copy.deepcopy(saved_game(preset))
@@ -432,11 +466,11 @@ def test_corrupted_json_is_refused_not_crashed(edit: Callable[[dict[str, Any]], 
 @pytest.mark.parametrize("seed", GAME_SEEDS)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_games_end_with_a_winner(preset: str, seed: int) -> None:
-    """§2.8 / §4.3: every game ends, within size*size*2 shots, with the fleet-sinker as
-    winner, or a draw when equal rounds sink both fleets."""
+    """§2.8 / §4.3 / §4.8 / §5: every game ends, within size*size*2 shots, with the
+    fleet-sinker as winner, or a draw when equal rounds or a dying shot sink both fleets."""
     _, steps, states = full_game(preset, seed)
     final = states[-1]
-    size = final.rules.size
+    rules = final.rules
     fired = [
         cell
         for _, action in steps
@@ -448,20 +482,22 @@ def test_random_games_end_with_a_winner(preset: str, seed: int) -> None:
             else ()
         )
     ]
-    assert len(fired) == len(final.log) <= size * size * 2
+    dying = len(final.log) - len(fired)  # §4.8: dying shots are logged as their owner's
+    assert dying == 0 or (rules.submarine and dying > 0)
+    assert len(final.log) <= rules.size * rules.size * 2
     outcome = E.outcome(final)
     assert final.phase is Phase.FINISHED and outcome is not None
     assert outcome.reason is EndReason.RULES
-    fleet = len(final.rules.fleet)
+    fleet = len(rules.fleet)
     if outcome.winner is None:
-        assert final.rules.equal_rounds
+        assert rules.equal_rounds or rules.submarine
         assert len(final.sunk(0)) == len(final.sunk(1)) == fleet
         return
     loser = other(outcome.winner)
     assert len(final.sunk(loser)) == fleet
     assert len(final.sunk(outcome.winner)) < fleet
-    last_salvo = final.rules.equal_rounds and final.log[-1][0] == loser
-    assert final.log[-1][0] == outcome.winner or last_salvo
+    last_salvo = rules.equal_rounds and final.log[-1][0] == loser
+    assert final.log[-1][0] == outcome.winner or last_salvo or rules.submarine
 
 
 @pytest.mark.parametrize("seed", GAME_SEEDS)
@@ -696,7 +732,7 @@ def test_unhit_ship_positions_do_not_leak(preset: str, hidden: int, seed: int, s
     if moved is None:
         return
     moved = relocate_mines(moved, hidden, rng)
-    assert fleet_faults(state.rules, [ship.cells for ship in moved.sides[hidden].ships]) == []
+    assert side_faults(state.rules, moved.sides[hidden].ships) == []
     assert E.from_json(E.to_json(moved)) == moved
     assert moved.sides[seat] == state.sides[seat] and moved.log == state.log
     if moved.sides[hidden] != state.sides[hidden]:

@@ -12,7 +12,7 @@ from bot.games.seabattle import actions as act
 from bot.games.seabattle.fleet import shape_name
 from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark
-from tests.seabattle_positions import ENGINE, MODES, fleet_faults, seed_where_first
+from tests.seabattle_positions import ENGINE, MODES, fleet_faults, seed_where_first, side_faults
 
 E = ENGINE
 
@@ -156,9 +156,9 @@ def test_random_fleets_are_legal_in_every_mode(mode: str) -> None:
     for seed in range(12):
         state = E.act(E.new_game(MODES[mode], seed), 0, "random").state
         ships = [ship.cells for ship in state.sides[0].ships]
-        assert fleet_faults(MODES[mode], ships) == [], (mode, seed)
+        assert side_faults(MODES[mode], state.sides[0].ships) == [], (mode, seed)
         shaped += sum(shape_name(cells) not in ("straight",) for cells in ships)
-    assert (shaped > 0) == MODES[mode].shapes  # shaped modes really deal shaped ships
+    assert (shaped > 0) == MODES[mode].free_form  # shaped modes really deal shaped ships
 
 
 def test_4_4_legal_setup_moves_offer_every_shape_and_read_back() -> None:

@@ -73,6 +73,16 @@ class Ready:
 
 
 @dataclass(frozen=True)
+class PlaceSub:
+    """§4.8: ``sub J10`` places the submarine (a plain ``J10`` is a torpedo boat)."""
+
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"sub {cell_name(self.cell)}"
+
+
+@dataclass(frozen=True)
 class PlaceMine:
     """§4.6: ``mine C5`` lays a mine."""
 
@@ -123,9 +133,27 @@ class Salvo:
         return " ".join(cell_name(cell) for cell in self.cells)
 
 
-Placement = PlaceShip | PlaceShape | PlaceMine | PlaceSweeper
+@dataclass(frozen=True)
+class Stay:
+    """§5.4: the Flying Dutchman's captain leaves the hit ship where it is."""
+
+    def __str__(self) -> str:
+        return "stay"
+
+
+@dataclass(frozen=True)
+class MoveShip:
+    """§5.4: ``move A1 B2 C3`` re-places the hit Flying Dutchman's remaining decks."""
+
+    cells: tuple[Cell, ...]
+
+    def __str__(self) -> str:
+        return "move " + " ".join(cell_name(cell) for cell in self.cells)
+
+
+Placement = PlaceShip | PlaceShape | PlaceSub | PlaceMine | PlaceSweeper
 SetupAction = Placement | PlaceFleet | RemoveShip | RandomFleet | ClearFleet | Ready
-Action = SetupAction | Shot | Salvo | Disclose
+Action = SetupAction | Shot | Salvo | Disclose | Stay | MoveShip
 
 _WORDS: dict[str, SetupAction] = {"random": RandomFleet(), "clear": ClearFleet(), "ready": Ready()}
 _SPAN = re.compile(r"([A-Za-z]\s*\d{1,2})\s*(?:[-–—:]|\s|to)\s*([A-Za-z]\s*\d{1,2})", re.I)
@@ -156,6 +184,14 @@ def parse(
                 "like `A1 B2 C3`."
             )
         return Salvo(tuple(parse_cell(part, size, size) for part in parts))
+    if phase is Phase.PLAY and lowered == "stay":
+        return Stay()
+    if phase is Phase.PLAY and lowered.startswith("move"):
+        cells = _CELLS.findall(words[len("move") :])
+        if not cells or _CELLS.sub("", words[len("move") :]).strip(" ,;"):
+            raise NotationError("Name the ship's new cells after `move`, like `move A1 B2 C2`.")
+        listed = [parse_cell(cell, size, size) for cell in cells]
+        return MoveShip(tuple(sorted(listed, key=lambda cell: (cell[1], cell[0]))))
     if phase is Phase.PLAY and lowered.startswith("reveal"):
         return Disclose(parse_cell(words[len("reveal") :], size, size))
     if phase is Phase.PLAY:
@@ -187,6 +223,8 @@ def _placement(text: str, size: int, shapes: bool) -> Placement:
         ("minesweeper", PlaceSweeper),
         ("sweeper", PlaceSweeper),
         ("mine", PlaceMine),
+        ("submarine", PlaceSub),
+        ("sub", PlaceSub),
     ):
         if lowered.startswith(word):
             return piece(parse_cell(words[len(word) :], size, size))

@@ -18,9 +18,15 @@ from bot.games.core import (
 )
 from bot.games.grid import cell_name, neighbours, parse_cell
 from bot.games.seabattle import actions as act
-from bot.games.seabattle import salvo, setup, texts
+from bot.games.seabattle import dutchman, salvo, setup, texts
 from bot.games.seabattle.fleet import Ship
-from bot.games.seabattle.rules import PRESETS, SeaBattleRules, option_suggestions, with_options
+from bot.games.seabattle.rules import (
+    PRESETS,
+    SUBMARINE,
+    SeaBattleRules,
+    option_suggestions,
+    with_options,
+)
 from bot.games.seabattle.seeing import view_of
 from bot.games.seabattle.shooting import disclosable, disclose, shoot
 from bot.games.seabattle.state import SeaBattleState, Side, state_from_json, state_to_json
@@ -50,9 +56,19 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         if state.phase is Phase.SETUP:
             yield from setup.legal_setup(state, seat)
             return
+        if state.pending is not None and state.pending.what == dutchman.MOVE:
+            yield act.Stay()
+            left = len(state.sides[seat].ships[0].cells)
+            for cells in dutchman.sample_groups(state.rules.size, left):
+                yield act.MoveShip(cells)
+            return
         if state.pending is not None:
             pending = state.pending
             yield from (act.Disclose(cell) for cell in disclosable(state, seat, pending.what))
+            return
+        if state.rules.dutchman:  # §5.3: any cell, shot before or not
+            size = state.rules.size
+            yield from (act.Shot((c, r)) for r in range(size) for c in range(size))
             return
         if state.rules.salvo:
             yield from (act.Salvo(cells) for cells in salvo.sample_salvos(state, seat))
@@ -69,13 +85,22 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def parse_action(self, state: SeaBattleState, seat: int, text: str) -> act.Action:
         rules = state.rules
-        return act.parse(text, state.phase, rules.size, salvo=rules.salvo, shapes=rules.shapes)
+        return act.parse(text, state.phase, rules.size, salvo=rules.salvo, shapes=rules.free_form)
 
     def apply(self, state: SeaBattleState, seat: int, action: act.Action) -> Transition:
         if state.phase is Phase.FINISHED:
             raise IllegalActionError("This game is over.")
         if isinstance(action, act.Disclose):
             return disclose(state, seat, action.cell)
+        if isinstance(action, act.Stay | act.MoveShip):
+            if not state.rules.dutchman or state.phase is not Phase.PLAY:
+                raise IllegalActionError(
+                    "Only the Flying Dutchman moves, just after a hit (rule 5.4)."
+                )
+            cells = action.cells if isinstance(action, act.MoveShip) else None
+            return dutchman.decide(state, seat, cells)
+        if state.rules.dutchman and isinstance(action, act.Shot):
+            return dutchman.shoot(state, seat, action.cell)
         if state.rules.salvo and isinstance(action, act.Shot | act.Salvo):
             cells = action.cells if isinstance(action, act.Salvo) else (action.cell,)
             return salvo.fire(state, seat, cells)
@@ -107,6 +132,8 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         if view.phase is Phase.SETUP:
             words = ["random", "ready", "clear"]
             return [w for w in words if w.startswith(prefix.lower())][:limit]
+        if view.owed == (view.seat, dutchman.MOVE):
+            return self._move_suggestions(view, typed, limit)
         if view.choices:  # §4.6-4.7: a disclosure is owed
             moves = [f"reveal {cell_name(cell)}" for cell in view.choices]
             wanted = " ".join(typed.lower().split())
@@ -143,6 +170,37 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         ]
         return [name for name in [*names, *known_mines] if name.startswith(prefix)][:limit]
 
+    def _move_suggestions(self, view: SeaBattleView, typed: str, limit: int) -> list[str]:
+        """§5.4: ``stay``, or ``move`` built cell by cell, each next to one already named."""
+        assert view.seat is not None
+        words = typed.upper().replace(",", " ").split()
+        if not words or (not "MOVE".startswith(words[0]) and words[0] != "MOVE"):
+            return [m for m in ("stay", "move ") if m.startswith(typed.strip().lower())][:limit]
+        ends_word = typed.endswith((" ", ","))
+        cells_typed = words[1:]
+        done, partial = (cells_typed, "") if ends_word else (cells_typed[:-1], cells_typed[-1:])
+        size = view.size
+        named: list[tuple[int, int]] = []
+        for word in done:
+            try:
+                named.append(parse_cell(word, size, size))
+            except GameError:
+                return []
+        decks = len(view.fields[view.seat].ships[0].cells) if view.fields[view.seat].ships else 0
+        text = " ".join(["move", *(cell_name(c) for c in named)])
+        if len(named) >= decks:
+            return [text]
+        start = "".join(partial)
+        options = [
+            (c, r)
+            for r in range(size)
+            for c in range(size)
+            if (c, r) not in named
+            and (not named or any(max(abs(c - x), abs(r - y)) == 1 for x, y in named))
+            and cell_name((c, r)).startswith(start)
+        ]
+        return [f"{text} {cell_name(cell)}" for cell in options][:limit]
+
     def _salvo_suggestions(self, view: SeaBattleView, typed: str, limit: int) -> list[str]:
         """§4.3: the cells typed so far, completed by one more open cell until k are named."""
         assert view.seat is not None and view.salvo_size is not None
@@ -172,7 +230,10 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
     # -- presentation and storage -------------------------------------------------------------
 
     def quick_moves(self, view: SeaBattleView) -> tuple[tuple[str, str], ...]:
-        """During setup: a random fleet and, once the fleet is complete, confirming it."""
+        """During setup: a random fleet and, once the fleet is complete, confirming it; for
+        the Flying Dutchman's captain after a hit, leaving the ship where it is (§5.4)."""
+        if view.seat is not None and view.owed == (view.seat, dutchman.MOVE):
+            return (("Stay", "stay"),)
         if view.phase is not Phase.SETUP or view.seat not in view.movers:
             return ()
         moves = [("Random fleet", "random")]
@@ -187,11 +248,11 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         field = view.fields[view.seat]
         cells = [(c, r) for r in range(view.size) for c in range(view.size)]
         side = Side(
-            ships=tuple(Ship(0, ship.cells) for ship in field.ships),
+            ships=tuple(Ship(-1 if s.kind == SUBMARINE else 0, s.cells) for s in field.ships),
             mines=tuple(c for c in cells if field.mark(c) in (Mark.MINE, Mark.MINE_HIT)),
             sweepers=tuple(c for c in cells if field.mark(c) in (Mark.SWEEPER, Mark.SWEEPER_HIT)),
         )
-        return setup.side_text(side)
+        return setup.side_text(side, submarine=-1)
 
     def variant_name(self, rules: SeaBattleRules) -> str:
         """The nearest preset's name, then the option words that turn it into ``rules``."""

@@ -101,6 +101,13 @@ def allowed_shapes(rules: SeaBattleRules, length: int) -> frozenset[str]:
 
 def check_shape(rules: SeaBattleRules, cells: tuple[Cell, ...]) -> None:
     """Raise, naming the rule, if ``cells`` are not a shape this fleet's ships may take."""
+    if rules.dutchman:
+        if not king_connected(cells):
+            raise IllegalActionError(
+                "The ship's cells must form one group, each joined to another by a side or a "
+                "corner (rule 5.2)."
+            )
+        return
     shape = shape_name(cells)
     if shape in allowed_shapes(rules, len(cells)):
         return
@@ -162,10 +169,21 @@ def spacing_zone(rules: SeaBattleRules, cells: Iterable[Cell]) -> set[Cell]:
     return zone
 
 
-def check_new_ship(rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Cell, ...]) -> int:
-    """Which fleet entry a new ship on ``cells`` becomes; raises naming the rule it breaks."""
+def check_new_ship(
+    rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Cell, ...], submarine: bool = False
+) -> int:
+    """Which fleet entry a new ship on ``cells`` becomes; raises naming the rule it breaks.
+
+    The §4.8 submarine is placed only when asked for (``sub J10``): a one-cell ship is a
+    torpedo boat otherwise."""
+    if submarine:
+        return _check_submarine(rules, ships, cells)
     lengths = sorted({kind.length for kind in rules.fleet}, reverse=True)
-    free = [i for i in unplaced_kinds(rules, ships) if rules.fleet[i].length == len(cells)]
+    free = [
+        i
+        for i in unplaced_kinds(rules, ships)
+        if rules.fleet[i].length == len(cells) and i != rules.submarine_kind
+    ]
     if len(cells) not in lengths:
         listed = ", ".join(str(n) for n in lengths)
         raise IllegalActionError(
@@ -173,9 +191,15 @@ def check_new_ship(rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Ce
             "(rule 2.1)."
         )
     if not free:
-        same = [kind for kind in rules.fleet if kind.length == len(cells)]
+        same = [
+            kind
+            for i, kind in enumerate(rules.fleet)
+            if kind.length == len(cells) and i != rules.submarine_kind
+        ]
+        hint = " The submarine is placed as `sub J10`." if rules.submarine else ""
         raise IllegalActionError(
-            f"Your fleet has only {describe_kinds(same)}, and all of them are placed (rule 2.1)."
+            f"Your fleet has only {describe_kinds(same)}, and all of them are placed "
+            f"(rule 2.1).{hint}"
         )
     if len(set(cells)) != len(cells):
         twice = next(cell_name(c) for c in cells if cells.count(c) > 1)
@@ -185,8 +209,23 @@ def check_new_ship(rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Ce
     return free[0]
 
 
-def check_spacing(rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Cell, ...]) -> None:
-    """Raise if ``cells`` overlap a ship or break the spacing rule (§2.3, §4.1)."""
+def _check_submarine(rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Cell, ...]) -> int:
+    kind = rules.submarine_kind
+    if kind is None:
+        raise IllegalActionError("This game has no submarine (rule 4.8).")
+    if len(cells) != 1:
+        raise IllegalActionError("The submarine is one cell: write `sub J10`.")
+    if any(ship.kind == kind for ship in ships):
+        raise IllegalActionError("Your submarine is placed; `remove` it to move it.")
+    check_spacing(rules, ships, cells, kind)
+    return kind
+
+
+def check_spacing(
+    rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Cell, ...], kind: int | None = None
+) -> None:
+    """Raise if ``cells`` overlap a ship or break the spacing rule (§2.3, §4.1). The §4.8
+    submarine (``kind``, or a placed one) may touch any ship; it only may not overlap."""
     taken = {cell: ship for ship in ships for cell in ship.cells}
     for cell in cells:
         if cell in taken:
@@ -195,9 +234,13 @@ def check_spacing(rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Cel
                 f"{cell_name(cell)} is already taken by your {rules.fleet[owner.kind].name} on "
                 f"{owner.span}: ships may not overlap (rule 2.3)."
             )
+    if kind is not None and kind == rules.submarine_kind:
+        return
     zone = spacing_zone(rules, cells)
     for cell in sorted(zone & set(taken)):
         neighbour = taken[cell]
+        if neighbour.kind == rules.submarine_kind:
+            continue
         rule = (
             "ships may not touch, not even at a corner (rule 2.3)"
             if rules.touching is Touching.NONE
@@ -224,27 +267,38 @@ def validate_fleet(rules: SeaBattleRules, ships: Sequence[Ship]) -> None:
             raise IllegalActionError("A stored ship lies off the board.")
         if reading_order(cells) != cells or len(set(cells)) != len(cells):
             raise IllegalActionError("A stored ship's cells are out of order.")
+        if rules.dutchman:  # §5.4: it loses decks, and may be left in pieces
+            if len(cells) > rules.fleet[0].length:
+                raise IllegalActionError("A stored Flying Dutchman has too many decks.")
+            continue
         check_shape(rules, cells)
         if rules.fleet[ship.kind].length != len(cells):
             raise IllegalActionError("A stored ship has the wrong length for its kind.")
-        check_spacing(rules, placed, cells)
+        check_spacing(rules, placed, cells, ship.kind)
         placed.append(ship)
 
 
 def random_fleet(rules: SeaBattleRules, rng: random.Random) -> tuple[Ship, ...]:
     """A legal full fleet (§2.4), largest ships first, restarting when a ship finds no room."""
+    if rules.dutchman:
+        return (Ship(0, random_group(rules.size, rules.fleet[0].length, rng)),)
     order = sorted(range(len(rules.fleet)), key=lambda i: -rules.fleet[i].length)
     while True:
         ships: list[Ship] = []
         blocked: set[Cell] = set()
+        taken: set[Cell] = set()
         for index in order:
-            options = free_placements(rules, rules.fleet[index].length, blocked)
+            submarine = index == rules.submarine_kind  # §4.8: it may touch any ship
+            room = taken if submarine else blocked
+            options = free_placements(rules, rules.fleet[index].length, room)
             if not options:
                 break
             cells = rng.choice(options)
             ships.append(Ship(index, cells))
+            taken.update(cells)
             blocked.update(cells)
-            blocked.update(spacing_zone(rules, cells))
+            if not submarine:
+                blocked.update(spacing_zone(rules, cells))
         else:
             return tuple(sorted(ships, key=lambda ship: ship.kind))
 
@@ -301,3 +355,32 @@ def _normalised(cells: Iterable[Cell]) -> tuple[Cell, ...]:
     left = min(c for c, _ in cells)
     top = min(r for _, r in cells)
     return reading_order((c - left, r - top) for c, r in cells)
+
+
+def king_connected(cells: Sequence[Cell]) -> bool:
+    """Whether ``cells`` form one group joined through sides or corners (§5.2)."""
+    group = set(cells)
+    if not group:
+        return False
+    start = next(iter(group))
+    seen, todo = {start}, [start]
+    while todo:
+        c, r = todo.pop()
+        for dc in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                near = (c + dc, r + dr)
+                if near in group and near not in seen:
+                    seen.add(near)
+                    todo.append(near)
+    return seen == group
+
+
+def random_group(size: int, decks: int, rng: random.Random) -> tuple[Cell, ...]:
+    """A random group of ``decks`` cells joined through sides or corners (§5.2)."""
+    cells = [(rng.randrange(size), rng.randrange(size))]
+    while len(cells) < decks:
+        c, r = rng.choice(cells)
+        near = (c + rng.choice((-1, 0, 1)), r + rng.choice((-1, 0, 1)))
+        if near not in cells and 0 <= near[0] < size and 0 <= near[1] < size:
+            cells.append(near)
+    return reading_order(cells)

@@ -64,11 +64,28 @@ class SeaBattleRules:
     """§4.6 sub-option: mines and minesweepers may touch ships and each other."""
     sweepers: int = 0
     """§4.7: minesweepers each player lays."""
+    submarine: bool = False
+    """§4.8: a one-deck submarine joins the fleet (its last entry), with a dying shot."""
+
+    @property
+    def submarine_kind(self) -> int | None:
+        """The fleet entry that is the §4.8 submarine, if the game has one."""
+        return len(self.fleet) - 1 if self.submarine else None
 
     @property
     def marks_around_sunk(self) -> bool:
         """§2.9 / §4.1 / §4.2: the cells a sunk ship's spacing proves empty, if any."""
-        return self.touching is not Touching.ANY
+        return self.touching is not Touching.ANY and not self.submarine and not self.dutchman
+
+    @property
+    def dutchman(self) -> bool:
+        """§5: the Flying Dutchman, one ship that moves after every hit."""
+        return self.ruleset is Ruleset.DUTCHMAN
+
+    @property
+    def free_form(self) -> bool:
+        """Whether a ship may be named by all its cells (shaped ships, the Dutchman)."""
+        return self.shapes or self.dutchman
 
     @property
     def marks_corners(self) -> bool:
@@ -117,11 +134,14 @@ class SeaBattleRules:
                 mines=_count(data, "mines"),
                 free_mines=_flag(data, "free_mines"),
                 sweepers=_count(data, "sweepers"),
+                submarine=_flag(data, "submarine"),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise CorruptStateError(
                 f"The stored Sea Battle rules are unreadable: {error}."
             ) from None
+        if rules.submarine and fleet[-1] != SUBMARINE:
+            raise CorruptStateError("The stored Sea Battle rules lost their submarine.")
         if not 5 <= size <= 20 or not fleet or any(not 1 <= k.length <= size for k in fleet):
             raise CorruptStateError("The stored Sea Battle rules describe an impossible board.")
         try:
@@ -165,6 +185,10 @@ LARGE_FLEET = _fleet(
     ("destroyer", 2, 4),
     ("torpedo boat", 1, 5),
 )
+DUTCHMAN = "Flying Dutchman"
+SUBMARINE = ShipKind("submarine", 1)
+"""§4.8: the one-deck submarine added to a classic fleet (not Milton Bradley's three-decker)."""
+
 MILTON_BRADLEY_FLEET = _fleet(
     ("carrier", 5, 1),
     ("battleship", 4, 1),
@@ -183,6 +207,9 @@ PRESETS: dict[str, SeaBattleRules] = {
 }
 PRESETS["16x16"] = SeaBattleRules(16, LARGE_FLEET, ruleset=Ruleset.MINEFIELD, mines=3, sweepers=1)
 PRESETS["18x18"] = SeaBattleRules(18, LARGE_FLEET, ruleset=Ruleset.MINEFIELD, mines=3, sweepers=1)
+PRESETS["dutchman"] = SeaBattleRules(
+    20, (ShipKind(DUTCHMAN, 6),), Touching.ANY, ruleset=Ruleset.DUTCHMAN
+)
 """Classic §2 (the default), corner touching §4.1, 15x15 §4.5, Milton Bradley §4.2, and the
 16x16 and 18x18 fields of §4.7 with the 15x15 fleet, 3 mines and 1 minesweeper each."""
 
@@ -193,6 +220,8 @@ OPTION_WORDS: dict[str, tuple[str, Any]] = {
     "mines2": ("mines", 2),
     "mines3": ("mines", 3),
     "free-mines": ("free_mines", True),
+    "submarine": ("submarine", True),
+    **{f"decks{n}": ("fleet", (ShipKind(DUTCHMAN, n),)) for n in range(5, 9)},
     "named-hits": ("named_hits", True),
     "salvo": ("salvo", True),
     "equal-rounds": ("equal_rounds", True),
@@ -207,6 +236,8 @@ OPTION_RULES: dict[str, str] = {
     "mines2": "4.6",
     "mines3": "4.6",
     "free-mines": "4.6",
+    "submarine": "4.8",
+    **{f"decks{n}": "5.1" for n in range(5, 9)},
     "named-hits": "4.2",
     "salvo": "4.3",
     "equal-rounds": "4.3",
@@ -215,10 +246,12 @@ OPTION_RULES: dict[str, str] = {
 """The clause each option word comes from, named when a combination is refused."""
 
 ALLOWED: dict[Ruleset, frozenset[str]] = {
-    Ruleset.CLASSIC: frozenset({"corners", "shapes", "mines", "mines2", "mines3", "free-mines"}),
-    Ruleset.MINEFIELD: frozenset({"corners", "shapes", "mines3", "free-mines"}),
+    Ruleset.CLASSIC: frozenset(
+        {"corners", "shapes", "mines", "mines2", "mines3", "free-mines", "submarine"}
+    ),
+    Ruleset.MINEFIELD: frozenset({"corners", "shapes", "mines3", "free-mines", "submarine"}),
     Ruleset.MILTON_BRADLEY: frozenset({"named-hits", "salvo", "equal-rounds", "blind-report"}),
-    Ruleset.DUTCHMAN: frozenset(),
+    Ruleset.DUTCHMAN: frozenset(f"decks{n}" for n in range(5, 9)),
 }
 """§4.9: the modules each kind of game may add."""
 
@@ -241,6 +274,8 @@ def check_combination(rules: SeaBattleRules) -> None:
                 f"`{word}` (rule {clause}) cannot be played in {_RULESET_NAMES[rules.ruleset]}, "
                 f"which takes {others} (rule 4.9)."
             )
+    if rules.dutchman and (len(rules.fleet) != 1 or not 5 <= rules.fleet[0].length <= 8):
+        raise GameError("The Flying Dutchman is one ship of 5 to 8 decks (rule 5.1).")
     if rules.ruleset is Ruleset.MINEFIELD and rules.mines != 3:
         raise GameError("The 16x16 and 18x18 games lay 3 mines each (rule 4.7).")
     if rules.free_mines and not rules.mines:
@@ -268,6 +303,8 @@ def with_options(rules: SeaBattleRules, words: Sequence[str]) -> SeaBattleRules:
                 f"Sea Battle has no option `{shorten(word)}`; the options are {listed}."
             )
         name, value = OPTION_WORDS[key]
+        if key == "submarine" and not rules.submarine:
+            rules = replace(rules, fleet=(*rules.fleet, SUBMARINE))
         rules = replace(rules, **{name: value})
     check_combination(rules)
     return rules

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.games.core import Phase, other
 from bot.games.grid import Cell, neighbours
 from bot.games.seabattle import salvo
+from bot.games.seabattle.dutchman import lost_decks as dutchman_lost
 from bot.games.seabattle.fleet import unplaced_kinds
 from bot.games.seabattle.rules import ShipKind, Touching
 from bot.games.seabattle.shooting import disclosable
@@ -68,6 +69,8 @@ def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
         for wreck in sunk:
             for cell in wreck.cells:
                 clear.update(neighbours(cell, rules.size, rules.size, diagonal=diagonal))
+    if rules.dutchman:
+        return _dutchman_field(state, owner, show_all)
     rows = []
     for row in range(rules.size):
         marks = []
@@ -121,4 +124,41 @@ def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
         numbers,
         reports,
         tuple(sorted(disclosed, key=lambda c: (c[1], c[0]))),
+    )
+
+
+def _dutchman_field(state: SeaBattleState, owner: int, show_all: bool) -> FieldView:
+    """§5: each shot cell shows its latest answer (the ship moves, so an old hit says
+    nothing of where it is now); the ship itself only to its owner, and to all at the end."""
+    answers: dict[Cell, bool] = {}
+    for (shooter, cell), hit in zip(state.log, state.answers, strict=True):
+        if shooter != owner:
+            answers[cell] = hit
+    ship = state.sides[owner].ships[0] if state.sides[owner].ships else None
+    sunk = bool(state.sunk(owner))
+    size = state.rules.size
+    rows = tuple(
+        tuple(
+            (Mark.SUNK if sunk else Mark.HIT)
+            if answers.get((column, row))
+            else Mark.MISS
+            if (column, row) in answers
+            else Mark.SHIP
+            if show_all and ship is not None and (column, row) in ship.cells
+            else Mark.SEA
+            for column in range(size)
+        )
+        for row in range(size)
+    )
+    outlines: tuple[ShipOutline, ...] = ()
+    if ship is not None and show_all:
+        outlines = (ShipOutline(state.rules.fleet[0], ship.cells, sunk),)
+    last = next((c for s, c in reversed(state.log) if s != owner), None)
+    return FieldView(
+        owner,
+        rows,
+        outlines,
+        last,
+        state.afloat(owner),
+        decks_lost=dutchman_lost(state, owner),
     )

@@ -28,16 +28,24 @@ from bot.games.seabattle.rules import SeaBattleRules
 from bot.games.seabattle.state import SeaBattleState, Side
 
 
-def placement_of(cells: tuple[Cell, ...]) -> act.PlaceShip | act.PlaceShape:
-    """The move that places a ship on ``cells``: its two ends if straight, else its cells."""
+def placement_of(
+    cells: tuple[Cell, ...], submarine: bool = False
+) -> act.PlaceShip | act.PlaceShape | act.PlaceSub:
+    """The move that places a ship on ``cells``: its two ends if straight, else its cells;
+    ``sub J10`` for the §4.8 submarine."""
+    if submarine:
+        return act.PlaceSub(cells[0])
     if is_straight(cells):
         return act.PlaceShip(cells[0], cells[-1])
     return act.PlaceShape(cells)
 
 
-def side_text(side: Side) -> str | None:
-    """The whole side as one ``fleet`` move, to save and lay out again."""
-    pieces: list[act.Placement] = [placement_of(ship.cells) for ship in side.ships]
+def side_text(side: Side, submarine: int | None = None) -> str | None:
+    """The whole side as one ``fleet`` move, to save and lay out again; ``submarine`` is the
+    kind of the ships that are §4.8 submarines."""
+    pieces: list[act.Placement] = [
+        placement_of(ship.cells, ship.kind == submarine) for ship in side.ships
+    ]
     pieces += [act.PlaceMine(cell) for cell in side.mines]
     pieces += [act.PlaceSweeper(cell) for cell in side.sweepers]
     return str(act.PlaceFleet(tuple(pieces))) if pieces else None
@@ -61,14 +69,18 @@ def legal_setup(state: SeaBattleState, seat: int) -> Iterator[act.Action]:
         yield from (act.RemoveShip(cell) for cell in (*side.mines, *side.sweepers))
     if is_complete(rules, side):
         yield act.Ready()
-    lengths = sorted({rules.fleet[i].length for i in unplaced_kinds(rules, side.ships)})
+    unplaced = unplaced_kinds(rules, side.ships)
+    lengths = sorted({rules.fleet[i].length for i in unplaced if i != rules.submarine_kind})
     taken = {cell for ship in side.ships for cell in ship.cells}
-    blocked = (
-        taken | spacing_zone(rules, taken) | blocked_for_ships(rules, side.mines, side.sweepers)
-    )
+    hulls = {c for s in side.ships if s.kind != rules.submarine_kind for c in s.cells}
+    near_items = blocked_for_ships(rules, side.mines, side.sweepers)
+    blocked = taken | spacing_zone(rules, hulls) | near_items
     for length in lengths:
         for cells in free_placements(rules, length, blocked):
             yield placement_of(cells)
+    if rules.submarine_kind in unplaced:  # §4.8: next to any ship, on none
+        for (cell,) in free_placements(rules, 1, taken | near_items):
+            yield act.PlaceSub(cell)
     for count, items, piece in (
         (rules.mines, side.mines, act.PlaceMine),
         (rules.sweepers, side.sweepers, act.PlaceSweeper),
@@ -95,7 +107,13 @@ def apply_setup(state: SeaBattleState, seat: int, action: act.Action) -> Transit
             "Wait for your opponent to confirm theirs."
         )
     match action:
-        case act.PlaceShip() | act.PlaceShape() | act.PlaceMine() | act.PlaceSweeper():
+        case (
+            act.PlaceShip()
+            | act.PlaceShape()
+            | act.PlaceSub()
+            | act.PlaceMine()
+            | act.PlaceSweeper()
+        ):
             side, done = _add(state.rules, state.sides[seat], action)
             new = state.with_side(seat, side)
             return _private(new, seat, f"{done} {_progress(new, seat)}")
@@ -137,16 +155,19 @@ def _add(rules: SeaBattleRules, side: Side, piece: act.Placement) -> tuple[Side,
         laid = (*have, piece.cell)
         side = replace(side, mines=laid) if mine else replace(side, sweepers=laid)
         return side, f"Laid a {what} on {cell_name(piece.cell)}."
-    cells = (
-        piece.cells if isinstance(piece, act.PlaceShape) else line_between(piece.start, piece.end)
-    )
+    if isinstance(piece, act.PlaceSub):
+        cells: tuple[Cell, ...] = (piece.cell,)
+    elif isinstance(piece, act.PlaceShape):
+        cells = piece.cells
+    else:
+        cells = line_between(piece.start, piece.end)
     near = blocked_for_ships(rules, side.mines, side.sweepers) & set(cells)
     if near:
         raise IllegalActionError(
             f"That ship would touch your mine or minesweeper near {cell_name(min(near))}: "
             "mines and minesweepers touch nothing (rule 4.6)."
         )
-    kind = check_new_ship(rules, side.ships, cells)
+    kind = check_new_ship(rules, side.ships, cells, isinstance(piece, act.PlaceSub))
     ship = Ship(kind, cells)
     ships = tuple(sorted((*side.ships, ship), key=lambda s: s.kind))
     return replace(side, ships=ships), f"Placed your {rules.fleet[kind].name} on {ship.span}."

@@ -65,6 +65,8 @@ def shoot(state: SeaBattleState, seat: int, cell: Cell, confirmed: bool = False)
         )
     kind = state.rules.fleet[ship.kind]
     sunk = new.shots[seat].issuperset(ship.cells)
+    if ship.kind == state.rules.submarine_kind:
+        return _submarine_sunk(new, seat, cell)
     if not sunk and state.rules.named_hits:  # §4.2 sub-option: every hit names the ship
         news = (
             f'{name}: hit. "You hit my {kind.name}!"',
@@ -227,4 +229,110 @@ def disclose(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
                 f"{mover} shoots next.",
             ),
         ),
+    )
+
+
+def _submarine_sunk(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
+    """§4.8: the submarine sinks and at once fires its dying shot at the same cell of the
+    shooter's own field. The shooter then shoots again, unless the dying shot set off one of
+    their mines or minesweepers (the submarine's owner first discloses, as §4.6-4.7 say) or
+    a fleet is gone (both gone: a draw)."""
+    owner = other(seat)
+    name = cell_name(cell)
+    new, echo = dying_shot(state, owner, cell)
+    news = (
+        f"{name}: sunk! You sank the submarine. {echo[0]}",
+        f"Your opponent shot at {name} and sank your submarine. {echo[1]}",
+        f"{name_of(seat)} fires at {name}: sunk the submarine. {echo[2]}",
+    )
+    theirs_gone, mine_gone = new.afloat(owner) == 0, new.afloat(seat) == 0
+    if theirs_gone or mine_gone:
+        if theirs_gone and mine_gone:
+            outcome = Outcome(None, EndReason.RULES, "both fleets sunk at once")
+            ending = ("Both fleets are sunk: a draw.",) * 3
+        elif theirs_gone:
+            outcome = Outcome(seat, EndReason.RULES, "sank the whole fleet")
+            ending = (
+                "That was their last ship: you win!",
+                "That was your last ship: you lose.",
+                f"{name_of(seat)} has sunk the whole fleet and wins!",
+            )
+        else:
+            outcome = Outcome(owner, EndReason.RULES, "sank the whole fleet")
+            ending = (
+                "That was your last ship: you lose.",
+                "That was their last ship: you win!",
+                f"{name_of(owner)} has sunk the whole fleet and wins!",
+            )
+        done = replace(new, phase=Phase.FINISHED, turn=None, outcome=outcome, pending=None)
+        return Transition(
+            done,
+            (
+                Event(seat, f"{news[0]} {ending[0]}"),
+                Event(owner, f"{news[1]} {ending[1]}"),
+                Event(None, f"{news[2]} {ending[2]}"),
+            ),
+        )
+    if new.pending is not None:
+        return Transition(
+            replace(new, turn=owner),
+            (
+                Event(
+                    seat,
+                    f"{news[0]} Your opponent now discloses a cell to you; then you shoot again.",
+                ),
+                Event(owner, f"{news[1]} {owed_sentence(new)}"),
+                Event(None, f"{news[2]} {name_of(owner)} discloses a cell to {name_of(seat)}."),
+            ),
+        )
+    return Transition(
+        replace(new, turn=seat),
+        (
+            Event(seat, f"{news[0]} Shoot again."),
+            Event(owner, f"{news[1]} They shoot again."),
+            Event(None, f"{news[2]} {name_of(seat)} shoots again."),
+        ),
+    )
+
+
+def dying_shot(
+    state: SeaBattleState, firer: int, cell: Cell
+) -> tuple[SeaBattleState, tuple[str, str, str]]:
+    """§4.8: ``firer``'s sunk submarine fires at ``cell`` of the opponent's field, resolved
+    like a shot of ``firer``'s but earning nothing. Returns the state and what the victim,
+    the firer and the channel are told."""
+    victim = other(firer)
+    name = cell_name(cell)
+    told = (
+        f"Its dying shot strikes {name} on your field: ",
+        f"Its dying shot strikes {name} on their field: ",
+        f"Its dying shot strikes {name} on {name_of(victim)}'s field: ",
+    )
+    if cell in state.shots[firer]:
+        return state, tuple(t + "a cell already shot, wasted." for t in told)  # type: ignore[return-value]
+    new = replace(state, log=(*state.log, (firer, cell)))
+    side = new.sides[victim]
+    rules = new.rules
+    if cell in side.mines or cell in side.sweepers:
+        what = MINE if cell in side.mines else "minesweeper"
+        owed = SHIP if what == MINE else MINE
+        answer = f"{what}!"
+        if disclosable(new, firer, owed) and new.afloat(firer):
+            new = replace(new, pending=Pending(owed, firer, victim))
+        return new, tuple(t + answer for t in told)  # type: ignore[return-value]
+    ship = side.ship_at(cell)
+    if ship is None:
+        return new, tuple(t + "miss." for t in told)  # type: ignore[return-value]
+    kind = rules.fleet[ship.kind]
+    if not new.shots[firer].issuperset(ship.cells):
+        return new, (told[0] + f"hit your {kind.name}.", told[1] + "hit.", told[2] + "hit.")
+    if ship.kind != rules.submarine_kind:
+        sank = f"sunk {article(kind.name)} {kind.name}."
+        return new, (told[0] + f"sunk your {kind.name}.", told[1] + sank, told[2] + sank)
+    # It sank the shooter's own submarine, whose dying shot comes straight back.
+    new, back = dying_shot(new, victim, cell)
+    return new, (
+        told[0] + f"sunk your submarine. {back[1]}",
+        told[1] + f"sunk their submarine. {back[0]}",
+        told[2] + f"sunk the submarine. {back[2]}",
     )

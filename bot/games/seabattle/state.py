@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase, other
+from bot.games.core import SEATS, CorruptStateError, EndReason, GameError, Outcome, Phase, other
 from bot.games.grid import Cell, cell_name, parse_cell
 from bot.games.seabattle.fleet import Ship, validate_fleet
 from bot.games.seabattle.mines import Pending, validate_items
@@ -47,6 +47,8 @@ class SeaBattleState:
     """§4.6-4.7: every disclosure, as (the seat that disclosed, a cell of its own field)."""
     pending: Pending | None = None
     """§4.6-4.7: a disclosure the game waits for before anyone shoots."""
+    answers: tuple[bool, ...] = ()
+    """The Flying Dutchman (§5): whether each shot of ``log`` hit, since the ship moves."""
     volleys: tuple[int, ...] = ()
     """Salvo (§4.3): how many entries of ``log`` each salvo took, in order."""
     last_salvo: bool = False
@@ -66,6 +68,9 @@ class SeaBattleState:
 
     def sunk(self, owner: int) -> tuple[Ship, ...]:
         """``owner``'s ships whose every cell has been hit."""
+        if self.rules.dutchman:  # §5.4: it moves, so only its last deck's hit sinks it
+            lost = self.outcome is not None and self.outcome.reason is EndReason.RULES
+            return self.sides[owner].ships if lost and self.outcome.winner != owner else ()  # type: ignore[union-attr]
         hits = self.shots[other(owner)]
         return tuple(ship for ship in self.sides[owner].ships if hits.issuperset(ship.cells))
 
@@ -104,6 +109,7 @@ def state_to_json(state: SeaBattleState) -> dict[str, Any]:
             else {}
         ),
         **({"pending": state.pending.to_json()} if state.pending else {}),
+        **({"answers": list(state.answers)} if state.rules.dutchman else {}),
     }
 
 
@@ -142,6 +148,7 @@ def state_from_json(data: Mapping[str, Any]) -> SeaBattleState:
                 for seat, cell in data.get("disclosures", ())
             ),
             pending=Pending.from_json(data["pending"]) if data.get("pending") else None,
+            answers=tuple(bool(hit) for hit in data.get("answers", ())),
         )
     except (KeyError, TypeError, ValueError, GameError) as error:
         raise CorruptStateError(f"The stored Sea Battle game is unreadable: {error}") from None
@@ -177,8 +184,13 @@ def _validate(state: SeaBattleState) -> None:
         raise CorruptStateError("Only a finished game has an outcome.")
     if any(shooter not in SEATS for shooter, _ in state.log):
         raise CorruptStateError("A stored shot has no shooter.")
-    if sum(len(s) for s in state.shots) != len(state.log):
+    if state.rules.dutchman:  # §5.3: shots may repeat; each has its answer
+        if len(state.answers) != len(state.log):
+            raise CorruptStateError("The stored answers do not match the stored shots.")
+    elif sum(len(s) for s in state.shots) != len(state.log):
         raise CorruptStateError("A stored cell was shot twice.")
+    elif state.answers:
+        raise CorruptStateError("Only the Flying Dutchman keeps answers.")
     if state.rules.salvo:
         if sum(state.volleys) != len(state.log) or any(n < 1 for n in state.volleys):
             raise CorruptStateError("The stored salvos do not match the stored shots.")
@@ -195,7 +207,7 @@ def _validate(state: SeaBattleState) -> None:
         state.phase is not Phase.PLAY
         or pending.seat not in SEATS
         or pending.then not in SEATS
-        or pending.what not in ("ship", "mine")
+        or pending.what not in ("ship", "mine", "move")
         or state.turn != pending.seat
     ):
         raise CorruptStateError("The stored disclosure owed is impossible.")

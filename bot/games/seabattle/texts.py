@@ -14,6 +14,22 @@ from bot.games.seabattle.rules import SeaBattleRules, Touching
 def describe(rules: SeaBattleRules, variant: str) -> str:
     """The rules summary and move notation for ``/rules``."""
     last = cell_name((rules.size - 1, rules.size - 1))
+    if rules.dutchman:
+        decks = rules.fleet[0].length
+        return (
+            f"**Sea Battle ({variant})**: the Flying Dutchman, on a {rules.size}×{rules.size} "
+            f"field, A1 top left to {last} bottom right. Each player has one ship of {decks} "
+            "decks, its cells joined through sides or corners (it may run across, down and "
+            "diagonally at once).\n"
+            "**Setup** (by DM, in secret): `random` deals a legal ship, or name all its cells, "
+            f"like `{dutchman_example(decks)}`; `clear` empties the board; `ready` confirms.\n"
+            "**Play**: name a cell to shoot, like `B5`; any cell, even one shot before, since "
+            "the ship moves. A miss passes the turn. A hit destroys the deck there; its "
+            "captain may then move the remaining decks in secret (`move` and their new cells, "
+            "joined by sides or corners) or leave them (`stay`), and the shooter shoots again, "
+            "never told which. The last deck hit sinks the ship and wins. Each side sees how "
+            "many decks the other has lost."
+        )
     spacing = {
         Touching.NONE: "Ships may not touch, not even at a corner.",
         Touching.CORNERS: "Ships may touch at corners, never along a side.",
@@ -84,6 +100,13 @@ def module_sentences(rules: SeaBattleRules) -> list[str]:
             "A shot on a minesweeper makes the shooter disclose one of their own mines to its "
             "owner, and the turn passes; a disclosed mine may still be shot, as `B5 confirm`."
         )
+    if rules.submarine:
+        sentences.append(
+            "Submarine: each fleet adds a one-cell submarine (`sub J10`), which may touch its "
+            "own ships. Sunk, it fires a dying shot at the same cell of the shooter's own "
+            "field; if that sinks the shooter's last ship as the submarine was its owner's "
+            "last, the game is a draw. Sunk ships mark no cells around them."
+        )
     if rules.named_hits:
         sentences.append("Named hits: every hit names the ship it struck.")
     if rules.equal_rounds:
@@ -107,7 +130,19 @@ def first_shot_prompt(rules: SeaBattleRules, salvo_size: int) -> str:
     return "name a cell, like `B5`"
 
 
+def dutchman_example(decks: int) -> str:
+    return " ".join(cell_name((i, i // 2)) for i in range(decks))
+
+
 def setup_instructions(rules: SeaBattleRules) -> str:
+    if rules.dutchman:
+        decks = rules.fleet[0].length
+        return (
+            f"Set up your Flying Dutchman in secret: one ship of {decks} cells joined by sides "
+            "or corners. Press **Random fleet** (or write `random`), or name all its cells, "
+            f"like `{dutchman_example(decks)}`. Write `ready` when it is placed. `/rules` has "
+            "the full rules."
+        )
     return (
         f"Set up your fleet in secret: {describe_kinds(rules.fleet)}"
         + (f", {rules.mines} mine{'s' if rules.mines != 1 else ''}" if rules.mines else "")
@@ -118,5 +153,6 @@ def setup_instructions(rules: SeaBattleRules) -> str:
         + (", `A1 A2 B2` for a shaped ship, by all its cells" if rules.shapes else "")
         + (f", `mine C5` for each of your {rules.mines} mines" if rules.mines else "")
         + (", `sweeper D7` for your minesweeper" if rules.sweepers else "")
+        + (", `sub J10` for your submarine" if rules.submarine else "")
         + ". Write `ready` when it is complete. `/rules` has the full rules."
     )

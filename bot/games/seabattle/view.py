@@ -72,6 +72,8 @@ class FieldView:
     """Blind-report Salvo: the answer each salvo at this field received, in order."""
     disclosed: tuple[Cell, ...] = ()
     """§4.6-4.7: cells the owner has disclosed (to the two players only)."""
+    decks_lost: int | None = None
+    """The Flying Dutchman (§5.5): how many decks the owner's ship has lost (public)."""
 
     def mark(self, cell: Cell) -> Mark:
         column, row = cell
@@ -120,7 +122,11 @@ class SeaBattleView:
                 title = f"Field of seat {field.owner}"
             else:
                 title = "Your fleet" if field.owner == self.seat else "Your shots at the enemy"
-            lines.append(f"{title} ({field.afloat} ships afloat)")
+            if field.decks_lost is not None:
+                lost = field.decks_lost
+                lines.append(f"{title} ({lost} deck{'s' if lost != 1 else ''} lost)")
+            else:
+                lines.append(f"{title} ({field.afloat} ships afloat)")
             lines.append("    " + " ".join(column_letter(c) for c in range(self.size)))
             for row, marks in enumerate(field.marks):
                 lines.append(f"{row + 1:>3} " + " ".join(mark.value for mark in marks))
