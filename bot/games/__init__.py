@@ -5,11 +5,12 @@ This package imports only the standard library: no discord, no Pillow, no sqlite
 
 from bot.games.core import Engine
 from bot.games.luzhanqi import Luzhanqi
+from bot.games.marine import MarineGame
 from bot.games.seabattle import SeaBattle
 from bot.games.warships import Warships
 
 ENGINES: dict[str, Engine] = {
-    engine.key: engine for engine in (SeaBattle(), Luzhanqi(), Warships())
+    engine.key: engine for engine in (SeaBattle(), Luzhanqi(), Warships(), MarineGame())
 }
 """Every playable game by its stored key."""
 

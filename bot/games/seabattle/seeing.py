@@ -3,7 +3,7 @@ the views that renderers, messages and autocomplete see."""
 
 from __future__ import annotations
 
-from bot.games.core import Phase, other
+from bot.games.core import Phase, other, secrecy
 from bot.games.grid import Cell, neighbours
 from bot.games.seabattle import salvo
 from bot.games.seabattle.dutchman import lost_decks as dutchman_lost
@@ -52,12 +52,15 @@ def view_of(state: SeaBattleState, seat: int | None, variant: str) -> SeaBattleV
 def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
     """``owner``'s field as ``seat`` (None: the channel) may know it."""
     rules = state.rules
-    finished = state.phase is Phase.FINISHED
+    finished = secrecy(state.phase, state.outcome) is Phase.FINISHED
     show_all = seat == owner or finished
     blind = rules.blind_report and not show_all  # §4.3: which cell hit is not told
     shots = state.shots[other(owner)]
     side = state.sides[owner]
     sunk = set(state.sunk(owner))
+    # §4.2: where ships may touch, a sinking is answered "hit" and the ship's name only;
+    # drawing the wreck would tell which earlier hits belong to ships still afloat.
+    wrecks = sunk if show_all or rules.touching is not Touching.ANY else set()
     ship_at = {cell: ship for ship in side.ships for cell in ship.cells}
     mines, sweepers = set(side.mines), set(side.sweepers)
     # §4.6-4.7: a disclosure is shown to the two players only, never to the channel.
@@ -84,7 +87,7 @@ def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
             elif cell in shots and cell in sweepers:
                 mark = Mark.SWEEPER_HIT
             elif cell in shots:
-                mark = Mark.MISS if ship is None else Mark.SUNK if ship in sunk else Mark.HIT
+                mark = Mark.MISS if ship is None else Mark.SUNK if ship in wrecks else Mark.HIT
             elif show_all and ship is not None:
                 mark = Mark.SHIP
             elif show_all and cell in mines:
@@ -102,7 +105,7 @@ def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
     outlines = tuple(
         ShipOutline(rules.fleet[ship.kind], ship.cells, ship in sunk)
         for ship in side.ships
-        if show_all or (ship in sunk and not blind)
+        if show_all or (ship in wrecks and not blind)
     )
     last = next((c for s, c in reversed(state.log) if s != owner), None)
     recent: tuple[Cell, ...] = ()

@@ -1,0 +1,81 @@
+"""Marine Game moves and their one text notation (``str(parse(text)) == text`` when canonical).
+
+``46-41`` moves a cruiser or destroyer along one or two hex sides (corner numbers, §5.2);
+``R-O`` moves a U-boat to a neighbouring hex (hex letters, §5.3); ``offer draw`` and
+``accept draw`` are the draw by agreement of §8.1. Letters may be typed in either case and
+spaces around the dash are allowed; the canonical form is ``46-41`` and ``R-O``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.games.core import NotationError
+from bot.games.grid import shorten
+from bot.games.marine.board import Corner, Hex, parse_point
+
+
+@dataclass(frozen=True)
+class ShipMove:
+    """§5.2: a cruiser or destroyer from one corner to another, one or two sides away."""
+
+    start: Corner
+    end: Corner
+
+    def __str__(self) -> str:
+        return f"{self.start}-{self.end}"
+
+
+@dataclass(frozen=True)
+class BoatMove:
+    """§5.3: a U-boat from its hex to a neighbouring one."""
+
+    start: Hex
+    end: Hex
+
+    def __str__(self) -> str:
+        return f"{self.start}-{self.end}"
+
+
+@dataclass(frozen=True)
+class OfferDraw:
+    """§8.1: a draw offered during one's own turn; the turn goes on."""
+
+    def __str__(self) -> str:
+        return "offer draw"
+
+
+@dataclass(frozen=True)
+class AcceptDraw:
+    """§8.1: the opponent's standing offer accepted; the game ends drawn."""
+
+    def __str__(self) -> str:
+        return "accept draw"
+
+
+Move = ShipMove | BoatMove
+Action = ShipMove | BoatMove | OfferDraw | AcceptDraw
+
+_WORDS: dict[str, Action] = {"offer draw": OfferDraw(), "accept draw": AcceptDraw()}
+_MOVE = re.compile(r"\s*([^\s-]+)\s*-\s*([^\s-]+)\s*")
+HINT = "write a corner move like `46-41`, a U-boat move like `R-O`, or `offer draw`"
+
+
+def parse(text: str) -> Action:
+    """Read one action; raises NotationError with a plain sentence for anything else."""
+    words = " ".join(text.lower().split())
+    if words in _WORDS:
+        return _WORDS[words]
+    match = _MOVE.fullmatch(text)
+    if match is None:
+        raise NotationError(f"`{shorten(text)}` is not a Marine Game move: {HINT}.")
+    start, end = parse_point(match.group(1)), parse_point(match.group(2))
+    if isinstance(start, int) and isinstance(end, int):
+        return ShipMove(start, end)
+    if isinstance(start, str) and isinstance(end, str):
+        return BoatMove(start, end)
+    raise NotationError(
+        f"`{shorten(text)}` mixes a hex and a corner: cruisers and destroyers move between "
+        "corners (`46-41`), U-boats between hexes (`R-O`)."
+    )

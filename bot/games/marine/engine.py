@@ -1,0 +1,141 @@
+"""The Marine Game rule engine (rules/marine-game.md), behind the common engine contract."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from typing import Any
+
+from bot.games.core import (
+    Engine,
+    IllegalActionError,
+    NotYourTurnError,
+    Outcome,
+    Phase,
+    Transition,
+    other,
+)
+from bot.games.marine import actions as act
+from bot.games.marine import moves, play
+from bot.games.marine.pieces import OPENING
+from bot.games.marine.rules import PRESETS, MarineRules
+from bot.games.marine.state import MarineState, in_order, state_from_json, state_to_json
+from bot.games.marine.view import MarineView
+
+
+class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
+    key = "marine"
+    title = "Marine Game"
+    presets = PRESETS
+
+    def new_game(self, rules: MarineRules, seed: int) -> MarineState:
+        """§4: the opening position; who plays South (and so moves first) comes from the seed."""
+        south = random.Random(f"marine:{seed}:south").randrange(2)
+        return MarineState(
+            rules=rules, seed=seed, south=south, pieces=in_order(OPENING), turn=south
+        )
+
+    def to_move(self, state: MarineState) -> frozenset[int]:
+        return frozenset({state.turn}) if state.turn is not None else frozenset()
+
+    def legal_actions(self, state: MarineState, seat: int) -> Iterator[act.Action]:
+        if seat != state.turn:
+            return
+        yield from moves.legal_moves(state.at, state.side_of(seat))
+        if state.draw_offer == other(seat):
+            yield act.AcceptDraw()
+        elif state.draw_offer is None:
+            yield act.OfferDraw()
+
+    def parse_action(self, state: MarineState, seat: int, text: str) -> act.Action:
+        return act.parse(text)
+
+    def apply(self, state: MarineState, seat: int, action: act.Action) -> Transition:
+        if state.phase is Phase.FINISHED:
+            raise IllegalActionError("This game is over.")
+        if state.turn != seat:
+            raise NotYourTurnError("It is your opponent's turn; wait for their move.")
+        if isinstance(action, act.OfferDraw | act.AcceptDraw):
+            return play.draw(state, seat, offer=isinstance(action, act.OfferDraw))
+        return play.move(state, seat, action)
+
+    def view(self, state: MarineState, seat: int | None) -> MarineView:
+        """§9: everything is public; every audience gets the same board."""
+        return MarineView(
+            seat=seat,
+            phase=state.phase,
+            variant=self.variant_name(state.rules),
+            rules=state.rules,
+            south=state.south,
+            pieces=state.pieces,
+            turn=state.turn,
+            last=state.last,
+            losses=state.losses,
+            plies=state.plies,
+            quiet=state.quiet,
+            draw_offer=state.draw_offer,
+            outcome=state.outcome,
+        )
+
+    def outcome(self, state: MarineState) -> Outcome | None:
+        return state.outcome
+
+    def conclude(self, state: MarineState, outcome: Outcome) -> MarineState:
+        return replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome, draw_offer=None)
+
+    def has_started(self, state: MarineState) -> bool:
+        return state.plies > 0
+
+    def suggestions(self, view: MarineView, typed: str, limit: int = 25) -> list[str]:
+        """Legal actions starting with what was typed, from the view's board alone."""
+        if view.seat is None or view.seat not in view.movers:
+            return []
+        prefix = "".join(typed.upper().split())
+        found = [str(m) for m in moves.legal_moves(view.at, view.side_of(view.seat))]
+        if view.draw_offer == other(view.seat):
+            found.append(str(act.AcceptDraw()))
+        elif view.draw_offer is None:
+            found.append(str(act.OfferDraw()))
+        return [t for t in found if t.upper().replace(" ", "").startswith(prefix)][:limit]
+
+    def variant_name(self, rules: MarineRules) -> str:
+        return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
+
+    def describe(self, rules: MarineRules) -> str:
+        return (
+            "**Marine Game**: a board of 20 hexes `A`-`T` with 58 numbered corners. Each "
+            "side has 3 U-boats (in hexes), 2 cruisers and 4 destroyers (on corners). South "
+            "starts at the bottom (harbour hex `T`, corners `50`, `51`) and moves first; "
+            "North at the top (hex `A`, corners `8`, `9`). Everything is public.\n"
+            "**Moves**: a cruiser or destroyer goes along one or two hex sides to an empty "
+            "corner, never through a piece: `46-41`, `46-35`. A U-boat goes to a neighbouring "
+            "hex without a U-boat: `R-O`. One piece per turn, no passing.\n"
+            "**Taking** (only the piece that moved, at its new point): a cruiser takes enemy "
+            "destroyers one side away, a destroyer takes enemy U-boats in hexes it is a corner "
+            "of, a U-boat takes enemy cruisers on its hex's corners. Moving into the reach of "
+            "the type that takes yours is suicide: cruiser next to an enemy U-boat's hex, "
+            "destroyer one side from an enemy cruiser, U-boat in a hex with an enemy destroyer "
+            "on a corner. Taking and suicide can happen in one move.\n"
+            "**Winning**: bring a battleship onto the enemy battleship harbour or a U-boat "
+            "into the enemy U-boat harbour, and survive the move. A player without a legal "
+            f"move loses. {rules.quiet_plies} plies without a piece taken are a draw; "
+            "`offer draw` and `accept draw` agree one."
+        )
+
+    def setup_instructions(self, rules: MarineRules) -> str:
+        return (
+            "There is no setup. South, at the bottom of the board, moves first: if it is your "
+            "move now, you are South; otherwise you are North, at the top. Write moves like "
+            "`46-41` (cruiser or destroyer, corner to corner) or `R-O` (U-boat, hex to hex); "
+            "`/rules` has the full rules."
+        )
+
+    def rules_from_json(self, data: Mapping[str, Any]) -> MarineRules:
+        return MarineRules.from_json(data)
+
+    def to_json(self, state: MarineState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> MarineState:
+        return state_from_json(data)

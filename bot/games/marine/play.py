@@ -1,0 +1,138 @@
+"""A Marine Game turn (rules/marine-game.md §5-§9): the move, its takings, the end checks,
+and what the mover, the opponent and the channel are told about it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from bot.games.core import (
+    EndReason,
+    Event,
+    IllegalActionError,
+    Outcome,
+    Phase,
+    Transition,
+    name_of,
+    other,
+)
+from bot.games.marine import moves, taking
+from bot.games.marine.actions import Move
+from bot.games.marine.board import BATTLESHIP_HARBOURS, U_BOAT_HARBOURS
+from bot.games.marine.pieces import SIDE_NAMES, Piece, where
+from bot.games.marine.state import LastMove, MarineState
+
+HARBOUR = "reached the enemy harbour"
+STUCK = "the opponent had no legal move"
+QUIET = "plies in a row without a piece taken"
+AGREED = "agreed to a draw"
+
+
+def reached_harbour(piece: Piece) -> bool:
+    """§7.1: a battleship on the enemy battleship harbour or a U-boat in the enemy U-boat one."""
+    enemy = 1 - piece.side
+    if isinstance(piece.point, str):
+        return piece.point == U_BOAT_HARBOURS[enemy]
+    return piece.point in BATTLESHIP_HARBOURS[enemy]
+
+
+def move(state: MarineState, seat: int, action: Move) -> Transition:
+    """Move one piece (§5), take what §6 takes, then see whether the game is over (§7, §8)."""
+    side = state.side_of(seat)
+    piece, via = moves.check(state.at, side, action)
+    arrived = replace(piece, point=action.end)
+    at = {p: q for p, q in state.at.items() if p != action.start}
+    at[action.end] = arrived
+    victims, suicide = taking.resolve(at, arrived)
+    taken = (*victims, *((arrived,) if suicide else ()))
+    for gone in taken:
+        del at[gone.point]
+    last = LastMove(side, piece.kind, action.start, action.end, via, tuple(taken))
+    new = replace(
+        state.with_pieces(list(at.values())),
+        turn=other(seat),
+        last=last,
+        losses=(*state.losses, *taken),
+        plies=state.plies + 1,
+        quiet=0 if taken else state.quiet + 1,
+        draw_offer=None if state.draw_offer == other(seat) else state.draw_offer,
+    )
+    said = _news(seat, piece, last)
+    if not suicide and reached_harbour(arrived):
+        return finish(new, said, Outcome(seat, EndReason.RULES, HARBOUR))
+    if not moves.has_move(new.at, 1 - side):
+        return finish(new, said, Outcome(seat, EndReason.RULES, STUCK))
+    if new.quiet >= state.rules.quiet_plies:
+        detail = f"{state.rules.quiet_plies} {QUIET}"
+        return finish(new, said, Outcome(None, EndReason.RULES, detail))
+    return Transition(new, tuple(said))
+
+
+def draw(state: MarineState, seat: int, *, offer: bool) -> Transition:
+    """§8.1: offer a draw (the turn goes on), or accept the opponent's standing offer."""
+    if offer:
+        if state.draw_offer is not None:
+            raise IllegalActionError("A draw offer already stands; play on or wait for the answer.")
+        return Transition(
+            replace(state, draw_offer=seat),
+            (
+                Event(
+                    seat,
+                    "You offer a draw. Now make your move; the offer stands until your "
+                    "opponent's turn ends.",
+                ),
+                Event(
+                    other(seat),
+                    "Your opponent offers a draw: write `accept draw` on your turn to end "
+                    "the game as a draw, or simply play on to decline.",
+                ),
+                Event(None, f"{name_of(seat)} offers a draw."),
+            ),
+        )
+    if state.draw_offer != other(seat):
+        raise IllegalActionError("There is no draw offer from your opponent to accept.")
+    said = [Event(None, f"{name_of(seat)} accepts the draw.")]
+    return finish(state, said, Outcome(None, EndReason.RULES, AGREED))
+
+
+ENDINGS = {
+    HARBOUR: "a piece reached the enemy harbour (§7.1)",
+    STUCK: "the player to move had no legal move (§7.2)",
+    AGREED: "the players agreed to a draw (§8.1)",
+}
+
+
+def finish(state: MarineState, said: Sequence[Event], outcome: Outcome) -> Transition:
+    """The game ends at once; everyone is told why."""
+    new = replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome, draw_offer=None)
+    why = ENDINGS.get(outcome.detail, f"{outcome.detail} (§8.2)")
+    over = f"The game is over: {why}."
+    return Transition(new, (*said, Event(0, over), Event(1, over), Event(None, over)))
+
+
+def _news(seat: int, piece: Piece, last: LastMove) -> list[Event]:
+    """§9: the move and every piece it took, with its owner, for each audience."""
+    route = f"{last.start}-{last.end}" + (f" (by {last.via})" if last.via is not None else "")
+    enemy = [p for p in last.taken if p.side != piece.side]
+    suicide = len(enemy) != len(last.taken)
+    noun = piece.kind.noun
+    side = SIDE_NAMES[piece.side]
+
+    def lost(pieces: list[Piece], owner: str) -> str:
+        names = [f"{owner} {p.kind.noun} {where(p.point)}" for p in pieces]
+        return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+    mine = f"You moved your {noun} {route}."
+    theirs = f"Your opponent moved their {noun} {route}."
+    public = f"{name_of(seat)} ({side}) moved a {noun} {route}."
+    if enemy:
+        mine += f" It took {lost(enemy, 'the enemy')}."
+        theirs += f" It took {lost(enemy, 'your')}."
+        owner = SIDE_NAMES[1 - piece.side] + "'s"
+        public += f" It took {lost(enemy, owner)}."
+    if suicide:
+        hunter = taking.PREDATOR[piece.kind].noun
+        mine += f" Your {noun} was taken on arrival by an enemy {hunter} (§6)."
+        theirs += f" Their {noun} was taken on arrival by your {hunter} (§6)."
+        public += f" The {noun} was taken on arrival by a {hunter}."
+    return [Event(seat, mine), Event(other(seat), theirs), Event(None, public)]
