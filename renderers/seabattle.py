@@ -298,7 +298,12 @@ def _draw_legend(
 
 def _draw_field(image: Image.Image, geo: Layout, panel: int, field: FieldView) -> None:
     left, top = geo.grids[panel]
-    field_layer(geo.cell, geo.size, field).stamp(image, (left, top))
+    image.paste(field_layer(geo.cell, geo.size, field), (left + 1, top + 1))
+    # The last-shot ring reaches past its cell onto the grid, so it goes on the board.
+    for shot in field.last_salvo or ((field.last_shot,) if field.last_shot else ()):
+        column, row = shot
+        ring = mark_sprite("ring", geo.cell)
+        ring.stamp(image, (left + column * geo.cell, top + row * geo.cell))
 
 
 # -- texts --------------------------------------------------------------------------------
@@ -548,10 +553,8 @@ def alt_text(view: SeaBattleView, names: Names = NO_NAMES) -> str:
     if status:
         parts.append(status + ".")
     for title, field in zip(_titles(view, player), panel_fields(view), strict=True):
-        counts = Counter(mark for row in field.marks for mark in row)
-        shots = counts[Mark.MISS] + counts[Mark.HIT] + counts[Mark.SUNK]
-        bits = [f"{title}: {shots} shots taken, {counts[Mark.MISS]} misses"]
-        bits.append(f"{counts[Mark.HIT] + counts[Mark.SUNK]} hits")
+        misses, hits = _count(field, Mark.MISS), _count(field, Mark.HIT, Mark.SUNK)
+        bits = [f"{title}: {misses + hits} shots taken, {misses} misses", f"{hits} hits"]
         if view.phase is not Phase.SETUP:
             bits.append(f"{field.afloat} ships afloat")
         if field.last_shot is not None:
@@ -563,3 +566,9 @@ def alt_text(view: SeaBattleView, names: Names = NO_NAMES) -> str:
             parts.append(f"Ships still to place, by length: {lengths}.")
         parts.append(f"You are {_ready_word(view.ready[view.seat])}.")
     return " ".join(parts)[:1024]
+
+
+def _count(field: FieldView, *marks: Mark) -> int:
+    """How many cells carry any of ``marks`` (``tuple.count`` compares in C, without
+    hashing each cell's mark as a ``Counter`` would)."""
+    return sum(row.count(mark) for row in field.marks for mark in marks)

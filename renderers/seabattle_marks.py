@@ -287,30 +287,28 @@ def shaped_hull_sprite(cell: int, pattern: tuple[Cell, ...], sunk: bool) -> Spri
 
 
 @lru_cache(maxsize=256)
-def field_layer(cell: int, size: int, field: FieldView) -> Sprite:
-    """All of one field's marks as one transparent layer, cached by the field as seen.
+def field_layer(cell: int, size: int, field: FieldView) -> Image.Image:
+    """The inside of one field's grid (its border excluded) with every mark and ship on
+    it, cached by the field as seen: opaque, so it is copied onto a board in one go.
 
     A shot changes one field only, and the channel sees a field exactly as the shooter
-    does, so most fields of a move's three images were drawn before: one paste each.
-    Marks go on first, hulls next, the X on hit hulls, the last-shot ring on top.
+    does, so most fields of a move's three images were drawn before. The last-shot ring
+    reaches past its cell onto the border, so the board stamps it afterwards.
+
+    Cell marks stay inside their cell, so they need no pasting at all: the field is laid
+    out as bytes, a row of cells at a time, with each cell's grid lines and mark; only
+    the few ships, the X on their hits and the disclosed-cell flags are pasted on top.
     """
-    pad = cell // 2  # the last-shot ring reaches a little past its cell
-    span = cell * size + 2 * pad
-    canvas = Image.new("P", (span, span), 0)
-    mask = Image.new("L", (span, span), 0)
+    span = cell * size
+    layer = Image.frombytes(
+        "P", (span, span), b"".join(_mark_band(kinds, cell) for kinds in _cell_marks(field))
+    )
 
     def stamp(sprite: Sprite, at: Cell) -> None:
         column, row = at
-        x, y = pad + column * cell + sprite.offset[0], pad + row * cell + sprite.offset[1]
-        canvas.paste(sprite.image, (x, y), sprite.mask)
-        mask.paste(255, (x, y), sprite.mask)
+        xy = (column * cell + sprite.offset[0], row * cell + sprite.offset[1])
+        layer.paste(sprite.image, xy, sprite.mask)
 
-    on_hulls = {c for ship in field.ships for c in ship.cells}
-    for row in range(size):
-        for column, mark in enumerate(field.marks[row]):
-            kind = _MARK_SPRITES.get(mark)
-            if kind is not None and (column, row) not in on_hulls:
-                stamp(mark_sprite(kind, cell), (column, row))
     cross = mark_sprite("x", cell)
     for ship in field.ships:
         columns = {c for c, _ in ship.cells}
@@ -340,9 +338,48 @@ def field_layer(cell: int, size: int, field: FieldView) -> Sprite:
     for part in field.disclosed:
         if field.mark(part) not in (Mark.DISCLOSED, Mark.KNOWN_MINE):
             stamp(flag, part)  # the owner's own disclosed cell
-    for shot in field.last_salvo or ((field.last_shot,) if field.last_shot else ()):
-        stamp(mark_sprite("ring", cell), shot)
-    return Sprite(canvas, mask, (-pad, -pad))
+    return layer.crop((1, 1, span, span))  # the grid's first line is its border
+
+
+def _cell_marks(field: FieldView) -> list[tuple[str | None, ...]]:
+    """Per row, the mark drawn in each cell; none under a ship, whose hull covers it."""
+    on_hulls = {c for ship in field.ships for c in ship.cells}
+    return [
+        tuple(
+            None if (column, row) in on_hulls else _MARK_SPRITES.get(mark)
+            for column, mark in enumerate(marks)
+        )
+        for row, marks in enumerate(field.marks)
+    ]
+
+
+@lru_cache(maxsize=128)
+def _mark_band(kinds: tuple[str | None, ...], cell: int) -> bytes:
+    """One row of cells (``kinds``: a mark or nothing each) as the layer's pixel bytes,
+    ``cell`` pixel rows of the whole row's width."""
+    tiles = [_mark_tile(kind, cell) for kind in kinds]
+    return b"".join(tile[y] for y in range(cell) for tile in tiles)
+
+
+@lru_cache(maxsize=64)
+def _mark_tile(kind: str | None, cell: int) -> tuple[bytes, ...]:
+    """One cell as pixel rows: sea, the grid lines above and left of it (as the board's
+    static layer draws them), and the mark ``kind`` if any.
+
+    Only for marks drawn inside their cell (not the ring), so cropping their sprite to
+    the cell loses nothing.
+    """
+    tile = Image.new("P", (cell, cell), PALETTE["sea"])
+    draw = ImageDraw.Draw(tile)
+    draw.line((0, 0, cell - 1, 0), fill=PALETTE["grid"])
+    draw.line((0, 0, 0, cell - 1), fill=PALETTE["grid"])
+    if kind is not None:
+        sprite = mark_sprite(kind, cell)
+        edge = -sprite.offset[0]  # where the cell's top-left grid corner sits in the sprite
+        box = (edge, edge, edge + cell, edge + cell)
+        tile.paste(sprite.image.crop(box), (0, 0), sprite.mask.crop(box))
+    data = tile.tobytes()
+    return tuple(data[y : y + cell] for y in range(0, len(data), cell))
 
 
 _MARK_SPRITES = {
