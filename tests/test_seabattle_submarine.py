@@ -60,7 +60,9 @@ def test_4_8_the_submarine_may_touch_its_own_ships_but_not_share_a_cell() -> Non
     state = E.act(state, 0, "sub A2").state  # between the battleship and a cruiser
     assert state.sides[0].ships[-1].cells == (cell("A2"),)
     assert "already taken" in refused(E.act(state, 0, "remove A2").state, 0, "sub A1")
-    assert "`sub J10`" in refused(state, 0, "J10")  # torpedo boats are all placed
+    assert "has not started" in refused(state, 0, "J10")  # the fleet is complete
+    no_sub = E.act(state, 0, "remove A2").state
+    assert "`sub J10`" in refused(no_sub, 0, "J10")  # torpedo boats are all placed
     assert "placed" in refused(state, 0, "sub J10")
     empty = E.new_game(MODES["submarine"], 0)
     assert "no submarine (rule 4.8)" in refused(E.new_game(MODES["classic"], 0), 0, "sub A1")

@@ -161,6 +161,12 @@ def _add(rules: SeaBattleRules, side: Side, piece: act.Placement) -> tuple[Side,
         cells = piece.cells
     else:
         cells = line_between(piece.start, piece.end)
+    if not unplaced_kinds(rules, side.ships) and not isinstance(piece, act.PlaceSub):
+        # Most likely a shot typed before the game began: say what starts it.
+        raise IllegalActionError(
+            "The game has not started: your fleet is complete, so write `ready` to "
+            "confirm it. Shooting begins once both fleets are confirmed."
+        )
     near = blocked_for_ships(rules, side.mines, side.sweepers) & set(cells)
     if near:
         raise IllegalActionError(
