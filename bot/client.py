@@ -8,6 +8,7 @@ import time
 import discord
 from discord.ext import commands
 
+from bot.computer import Computer
 from bot.referee import Referee
 from bot.settings import Settings
 from bot.storage import Clock, SqliteRepository
@@ -41,6 +42,7 @@ class RefereeBot(commands.Bot):
 
     referee: Referee
     repository: SqliteRepository
+    computer: Computer
 
     def __init__(
         self, settings: Settings, *, sync_global: bool = False, clock: Clock = time.time
@@ -64,6 +66,7 @@ class RefereeBot(commands.Bot):
         """Open the database, load the cogs and, only where asked, sync slash commands."""
         self.repository = await SqliteRepository.open(self.settings.database_path, self.clock)
         self.referee = Referee(self.repository)
+        self.computer = Computer(self.referee)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.dev_guild_id:
@@ -85,6 +88,9 @@ class RefereeBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        computer = getattr(self, "computer", None)
+        if computer is not None:
+            computer.executor.shutdown(wait=False, cancel_futures=True)
         repository = getattr(self, "repository", None)
         if repository is not None:
             await repository.close()

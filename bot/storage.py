@@ -145,6 +145,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN reminded_at REAL;
     """,
+    # 6: games against the computer: the level it plays at (NULL for two people)
+    """
+    ALTER TABLE games ADD COLUMN computer_level TEXT;
+    """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 
@@ -171,6 +175,10 @@ class ChallengeStatus(Enum):
 class LogKind(Enum):
     MOVE = "move"  # an action text in the game's notation
     END = "end"  # an end from outside the rules: the outcome as JSON
+
+
+COMPUTER_SEAT = 1
+"""A game against the computer seats the person who asked for it first and the computer second."""
 
 
 class StaleGameError(Exception):
@@ -214,6 +222,13 @@ class GameRecord:
     updated_at: float
     rated: bool = True
     """Whether the game's result changes ratings (chosen at ``/play``)."""
+    computer_level: str | None = None
+    """The computer's level when it plays seat 1 (``COMPUTER_SEAT``); None between people."""
+
+    @property
+    def computer_seat(self) -> int | None:
+        """The seat the computer plays, if it plays one."""
+        return None if self.computer_level is None else COMPUTER_SEAT
 
     def seat_of(self, user_id: int) -> int | None:
         return self.seats.index(user_id) if user_id in self.seats else None
@@ -302,6 +317,7 @@ class Repository(Protocol):
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        computer_level: str | None = None,
     ) -> GameRecord | None: ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
@@ -329,6 +345,8 @@ class Repository(Protocol):
     async def active_games_of(self, user_id: int) -> list[GameRecord]: ...
 
     async def active_games_in(self, guild_id: int) -> list[GameRecord]: ...
+
+    async def active_computer_games(self) -> list[GameRecord]: ...
 
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None: ...
 
@@ -492,6 +510,7 @@ class SqliteRepository:
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        computer_level: str | None = None,
     ) -> GameRecord | None:
         """Create the game and close the challenge in one transaction; None if already closed."""
         async with self._transaction():
@@ -501,8 +520,8 @@ class SqliteRepository:
             now = self.clock()
             cursor = await self._db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, state, rated, computer_level, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     challenge.game,
                     _dump(challenge.rules),
@@ -514,6 +533,7 @@ class SqliteRepository:
                     GameStatus.ACTIVE.value,
                     _dump(state),
                     int(challenge.rated),
+                    computer_level,
                     now,
                     now,
                 ),
@@ -646,6 +666,13 @@ class SqliteRepository:
             "SELECT * FROM games WHERE status = 'active' AND guild_id = ? ORDER BY id", guild_id
         )
 
+    async def active_computer_games(self) -> list[GameRecord]:
+        """Running games against the computer (few, and read once per start)."""
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND computer_level IS NOT NULL"
+            " ORDER BY id"
+        )
+
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
         """Keep a player's setup under a name, replacing one saved before under that name."""
         await self._write(
@@ -740,4 +767,5 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         rated=bool(row["rated"]),
+        computer_level=row["computer_level"],
     )

@@ -79,6 +79,8 @@ class Courier:
         messages = present_all(report.notices)
         live_message_id = game.public_message_id
         for notice, message in zip(report.notices, messages, strict=True):
+            if notice.audience is not None and notice.audience == game.computer_seat:
+                continue  # the computer reads its seat's news from the log, not from DMs
             if notice.audience is None:
                 live_message_id = await self.show_in_channel(
                     game, message, finished=report.finished
@@ -90,6 +92,7 @@ class Courier:
         if report.finished:
             await self.announce_end(report, live_message_id)
         await self.bot.referee.delivered(report)
+        self.bot.computer.wake(game, self.deliver)
 
     async def redeliver(self) -> None:
         """Deliver what a stopped process had stored but not sent, oldest first."""

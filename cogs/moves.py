@@ -30,6 +30,7 @@ class Moves(commands.Cog):
         if not self._redelivered:
             self._redelivered = True
             await self.courier.redeliver()
+            await self.bot.computer.resume(self.courier.deliver)
 
     # -- DM text ------------------------------------------------------------------------------
 
