@@ -17,8 +17,9 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Iterator
 
-from benchmarks.ai_duels import MarineGreedy, Tally, play_series
+from benchmarks.ai_duels import LuzhanqiGreedy, MarineGreedy, Tally, play_series
 from benchmarks.ai_seabattle import report as seabattle_report
 from bot.ai import LEVELS, player
 from bot.ai.core import Player
@@ -32,12 +33,15 @@ def baselines(game: str) -> dict[str, Player]:
     found: dict[str, Player] = {"random": RandomPlayer(game)}
     if game == "marine":
         found["greedy"] = MarineGreedy()
+    if game == "luzhanqi":
+        found["greedy"] = LuzhanqiGreedy()
     return found
 
 
-def duel_report(game: str, games: int) -> list[str]:
-    lines = [f"{game}: {games} seeded games per pairing, sides alternating"]
-    lines.append(
+def duel_report(game: str, games: int) -> Iterator[str]:
+    """The table's lines, each as soon as it is measured."""
+    yield f"{game}: {games} seeded games per pairing, sides alternating"
+    yield (
         f"{'level':8} {'against':8} {'won':>6} {'drawn':>6} {'lost':>6} {'win %':>6} "
         f"{'think p95 ms':>13}"
     )
@@ -45,11 +49,10 @@ def duel_report(game: str, games: int) -> list[str]:
         for name, rival in baselines(game).items():
             tally: Tally = play_series(game, None, games, player(game, level), rival)
             rate = 100 * tally.wins / tally.games
-            lines.append(
+            yield (
                 f"{level:8} {name:8} {tally.wins:6} {tally.draws:6} {tally.losses:6} "
                 f"{rate:6.1f} {tally.p95_ms():13.1f}"
             )
-    return lines
 
 
 def main() -> None:
@@ -68,7 +71,8 @@ def main() -> None:
             if game == "seabattle"
             else duel_report(game, counts["games"])
         )
-        print("\n".join(lines), flush=True)
+        for line in lines:
+            print(line, flush=True)
         print(flush=True)
     print(
         f"done in {time.perf_counter() - started:.0f} s; load average now {os.getloadavg()[0]:.1f}"

@@ -104,6 +104,41 @@ class MarineGreedy:
         return max(best)[1]
 
 
+class LuzhanqiGreedy:
+    """The Luzhanqi baseline: attacks with an officer it believes wins (a major general or
+    above, against a blank piece), else moves a piece as far toward the enemy as it can."""
+
+    def decide(self, seen: Seen) -> str:
+        from bot.ai.generic import RandomPlayer, setup_move
+        from bot.games.core import Phase
+        from bot.games.luzhanqi import moves as lz_moves
+        from bot.games.luzhanqi.actions import Move as LzMove
+        from bot.games.luzhanqi.board import Colour, rank_of
+        from bot.games.luzhanqi.view import LuzhanqiView
+
+        view = seen.view
+        assert isinstance(view, LuzhanqiView)
+        if view.phase is Phase.SETUP:
+            return setup_move("luzhanqi", seen)
+        colour = view.colour
+        if colour is None or view.rules.flip:
+            return RandomPlayer("luzhanqi").decide(seen)
+        ahead = 1 if colour is Colour.RED else -1
+        dice = seen.dice("greedy")
+        options = []
+        for start, target in lz_moves.legal_moves(
+            view.pieces, colour, view.rules, view.mines_by_colour()
+        ):
+            mover, defender = view.pieces[start], view.pieces[target]
+            rank = mover.kind.rank if mover is not None and mover.kind is not None else None
+            if defender is not None:
+                score = 100.0 if rank is not None and rank >= 7 else -100.0
+            else:
+                score = float((rank_of(target) - rank_of(start)) * ahead)
+            options.append((score + dice.random() * 0.5, str(LzMove(start, target))))
+        return max(options)[1] if options else RandomPlayer("luzhanqi").decide(seen)
+
+
 def play_series(
     game: str, variant: str | None, games: int, measured: Player, rival: Player, seed_base: int = 0
 ) -> Tally:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bot.ai.seabattle import EMPTY, HIT, UNKNOWN, ShotGrid, best_shot, hidden_fleet
@@ -30,14 +30,25 @@ class EnemyField:
         self.left = [len(ship.cells) for ship in fleet]
         self.fleet = fleet
         self.cells = [UNKNOWN] * (size * size)
-        self.afloat = sorted((rules.fleet[s.kind].length for s in fleet), reverse=True)
+        self.wrecks: list[int] = []
+        """Lengths of sunk ships drawn as wrecks (where ships may not touch)."""
+        self.sinkings: list[tuple[int, int]] = []
+        """Sinkings answered by name only (where ships may touch): the shot and the length."""
 
     @property
     def sunk_all(self) -> bool:
-        return not self.afloat
+        return len(self.wrecks) + len(self.sinkings) == len(self.fleet)
 
     def grid(self) -> ShotGrid:
-        return ShotGrid(self.rules.size, tuple(self.cells), tuple(self.afloat), self.rules.touching)
+        rules = self.rules
+        return ShotGrid.build(
+            rules.size,
+            list(self.cells),
+            [kind.length for kind in rules.fleet],
+            self.wrecks,
+            self.sinkings,
+            rules.touching,
+        )
 
     def shoot(self, index: int) -> None:
         ship = self.ship_at.get(index)
@@ -49,12 +60,13 @@ class EnemyField:
         if self.left[ship]:
             return
         cells = self.fleet[ship].cells
-        self.afloat.remove(len(cells))
+        if self.rules.touching is Touching.ANY:
+            self.sinkings.append((index, len(cells)))
+            return
+        self.wrecks.append(len(cells))
         size = self.rules.size
         for c, r in cells:
             self.cells[r * size + c] = EMPTY
-        if self.rules.touching is Touching.ANY:
-            return
         diagonal = self.rules.touching is Touching.NONE
         for c, r in cells:
             for nc in (c - 1, c, c + 1):
@@ -107,14 +119,14 @@ def measure(preset: str, fleets: int, source: FleetSource = random_fleet) -> Sho
     )
 
 
-def report(fleets: int) -> list[str]:
-    lines = [f"Sea Battle: shots to sink a whole fleet ({fleets} seeded fleets each)"]
-    lines.append(f"{'fleet':34} {'mean':>6} {'p50':>5} {'think p95 ms':>13} {'max ms':>7}")
+def report(fleets: int) -> Iterator[str]:
+    """The table's lines, each as soon as it is measured (a full run takes a while)."""
+    yield f"Sea Battle: shots to sink a whole fleet ({fleets} seeded fleets each)"
+    yield f"{'fleet':34} {'mean':>6} {'p50':>5} {'think p95 ms':>13} {'max ms':>7}"
     for preset in ("milton-bradley", "classic", "corners", "large"):
         for label, source in (("uniform random", random_fleet), ("the computer's", hidden_fleet)):
             figures = measure(preset, fleets, source)
-            lines.append(
+            yield (
                 f"{preset + ', ' + label:34} {figures.mean:6.2f} {figures.p50:5.0f} "
                 f"{figures.p95_think_ms:13.2f} {figures.max_think_ms:7.2f}"
             )
-    return lines

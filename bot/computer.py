@@ -15,7 +15,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 
-from bot.ai import player
+from bot.ai import Seen, player
+from bot.ai.generic import ALL_MOVES
+from bot.games import ENGINES
+from bot.games.core import GameError
 from bot.logs import fields
 from bot.referee import Referee, Report, StaleMoveError
 from bot.storage import GameRecord
@@ -76,6 +79,10 @@ class Computer:
                     report = await self.referee.act(computer_id, text, game_id, at_ply=game.ply)
                 except StaleMoveError:
                     continue  # someone else moved meanwhile: look again
+                except GameError:
+                    # A move the seat could not know was impossible (a hidden piece in the
+                    # way): play another of its legal moves instead, as a person would.
+                    report = await self._another(computer_id, game, turn.seen, text)
                 log.info(
                     "game %s: the computer moved at ply %d",
                     game_id,
@@ -83,8 +90,28 @@ class Computer:
                     extra=fields(game_id, ply=report.game.ply),
                 )
                 await deliver(report)
+        except StaleMoveError:
+            pass  # the game moved on while it chose another move: the next wake looks again
         except Exception:
             log.exception("game %s: the computer could not move", game_id, extra=fields(game_id))
         finally:
             self._running.pop(game_id, None)
             self._again.discard(game_id)
+
+    async def _another(
+        self, computer_id: int, game: GameRecord, seen: Seen, refused: str
+    ) -> Report:
+        """Another legal move of the seat's, when the one it chose was refused."""
+        options = [
+            text
+            for text in ENGINES[game.game].suggestions(seen.view, "", limit=ALL_MOVES)
+            if text != refused and "draw" not in text
+        ]
+        for text in seen.dice("refused").sample(options, len(options)):
+            try:
+                return await self.referee.act(computer_id, text, game.id, at_ply=game.ply)
+            except StaleMoveError:
+                raise
+            except GameError:
+                continue
+        raise GameError(f"no move of the computer's was accepted in game {game.id}")

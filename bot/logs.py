@@ -63,11 +63,37 @@ class Redactor(logging.Filter):
         return True
 
 
+OWN_LOGGERS = "referee"
+"""The bot's own loggers (``referee.*``): the only ones whose DEBUG lines are written."""
+LIBRARY_LOGGERS = ("discord", "aiohttp", "websockets")
+"""Libraries that log what they send and receive (a DM's text: a move, a ship's place)
+at DEBUG; they are held at INFO whatever ``LOG_LEVEL`` says."""
+
+
+class OwnDebugOnly(logging.Filter):
+    """Lets lines below INFO through only from the bot's own loggers.
+
+    Holding the library loggers at INFO already stops their DEBUG lines; this catches any
+    other library that would log a payload at DEBUG.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        name = record.name
+        return record.levelno >= logging.INFO or name.split(".")[0] == OWN_LOGGERS
+
+
 def setup(level: str, secret: str = "") -> None:
-    """Log ``level`` and above to standard error as JSON lines, with ``secret`` masked."""
+    """Log ``level`` and above to standard error as JSON lines, with ``secret`` masked.
+
+    Below INFO only the bot's own lines are written: libraries log whole gateway events
+    and HTTP bodies there, and those carry the players' moves.
+    """
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     handler.addFilter(Redactor(secret))
+    handler.addFilter(OwnDebugOnly())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(getattr(logging, level))
+    for name in LIBRARY_LOGGERS:
+        logging.getLogger(name).setLevel(max(logging.INFO, root.level))

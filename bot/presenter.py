@@ -11,12 +11,14 @@ from dataclasses import dataclass
 
 from bot.games import ENGINES
 from bot.games.core import SEATS, View, name_of
+from bot.names import clean
 from bot.referee import Notice
 from bot.storage import GameRecord
 from renderers import luzhanqi, marine, seabattle, warships
 
-Renderer = Callable[[View], bytes]
-AltText = Callable[[View], str]
+Names = tuple[str, str]
+Renderer = Callable[[View, Names], bytes]
+AltText = Callable[[View, Names], str]
 
 RENDERERS: dict[str, tuple[Renderer, AltText]] = {
     "seabattle": (seabattle.render, seabattle.alt_text),  # type: ignore[dict-item]
@@ -61,11 +63,23 @@ def title(game: GameRecord) -> str:
     return f"**{ENGINES[game.game].title} #{game.id}**"
 
 
+def names_of(game: GameRecord) -> Names:
+    """The seats' display names for images: public facts, passed beside the view, so two
+    games that differ only in hidden facts still give the same image bytes."""
+    return clean(game.names[0]), clean(game.names[1])
+
+
 def render_board(game: GameRecord, view: View) -> Board:
+    """The board image for ``view``, named by the game and audience only.
+
+    Nothing that moves with the game goes into the name: the move count, for one, rises
+    with every secret setup edit the opponent makes.
+    """
     render, alt = RENDERERS[game.game]
     audience = "public" if view.seat is None else f"seat{view.seat}"
-    filename = f"{game.game}-{game.id}-{game.ply}-{audience}.png"
-    return Board(render(view), filename, alt(view)[:MAX_ALT])
+    filename = f"{game.game}-{game.id}-{audience}.png"
+    names = names_of(game)
+    return Board(render(view, names), filename, alt(view, names)[:MAX_ALT])
 
 
 def present(notice: Notice) -> Message:

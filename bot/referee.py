@@ -34,6 +34,7 @@ from bot.games.core import (
 )
 from bot.games.grid import shorten
 from bot.logs import fields
+from bot.names import clean as clean_name
 from bot.ratings import counts_for_rating
 from bot.results import Result
 from bot.storage import (
@@ -43,6 +44,7 @@ from bot.storage import (
     GameRecord,
     LogEntry,
     LogKind,
+    OpenChallengeError,
     Repository,
     StaleGameError,
     Tidings,
@@ -143,7 +145,10 @@ class Referee:
         opponent_id: int,
         opponent_is_bot: bool = False,
         rated: bool = True,
+        names: tuple[str | None, str | None] = (None, None),
     ) -> ChallengeRecord:
+        """Record a challenge; ``names`` are the challenger's and the opponent's display
+        names, kept (cleaned) for the game's board images."""
         engine = _engine(game)
         if opponent_id == challenger_id:
             raise RefereeError("You cannot challenge yourself; pick another player.")
@@ -152,15 +157,22 @@ class Referee:
                 "Other bots cannot play; challenge a person, or choose me to play the computer."
             )
         rules = engine.configure(variant, options or "")
-        return await self.repository.create_challenge(
-            game=game,
-            rules=rules.to_json(),
-            guild_id=guild_id,
-            channel_id=channel_id,
-            challenger_id=challenger_id,
-            opponent_id=opponent_id,
-            rated=rated,
-        )
+        try:
+            return await self.repository.create_challenge(
+                game=game,
+                rules=rules.to_json(),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                opponent_id=opponent_id,
+                rated=rated,
+                names=(clean_name(names[0]), clean_name(names[1])),
+            )
+        except OpenChallengeError:
+            raise RefereeError(
+                "You already challenged this player and they have not answered yet; wait "
+                "for their answer, or withdraw that challenge with its **Decline** button."
+            ) from None
 
     async def open_challenge(self, challenge_id: int, user_id: int) -> ChallengeRecord:
         """The challenge the opponent may answer; refuses anyone else and closed ones."""
@@ -191,9 +203,13 @@ class Referee:
         assert refreshed is not None
         return refreshed
 
-    async def accept(self, challenge_id: int, user_id: int) -> Report:
-        """Create the game from an open challenge. The caller has checked both DMs work."""
-        return await self._start(await self.open_challenge(challenge_id, user_id))
+    async def accept(self, challenge_id: int, user_id: int, name: str | None = None) -> Report:
+        """Create the game from an open challenge. The caller has checked both DMs work.
+
+        ``name`` is the accepting player's display name now, if the caller knows it."""
+        challenge = await self.open_challenge(challenge_id, user_id)
+        names = (challenge.names[0], clean_name(name) or challenge.names[1])
+        return await self._start(challenge, names)
 
     async def play_computer(
         self,
@@ -206,6 +222,7 @@ class Referee:
         user_id: int,
         computer_id: int,
         level: str,
+        name: str | None = None,
     ) -> Report:
         """Start a game against the computer at once: the person first, the computer second.
 
@@ -225,9 +242,15 @@ class Referee:
             opponent_id=computer_id,
             rated=False,
         )
-        return await self._start(challenge, computer_level=level)
+        names = (clean_name(name), f"Computer ({level})")
+        return await self._start(challenge, names, computer_level=level)
 
-    async def _start(self, challenge: ChallengeRecord, computer_level: str | None = None) -> Report:
+    async def _start(
+        self,
+        challenge: ChallengeRecord,
+        names: tuple[str, str],
+        computer_level: str | None = None,
+    ) -> Report:
         engine = _engine(challenge.game)
         seed = self._seed_source()
         rules = engine.rules_from_json(challenge.rules)
@@ -247,6 +270,7 @@ class Referee:
             seats=(challenge.challenger_id, challenge.opponent_id),
             state=engine.to_json(state),
             tidings=tidings,
+            names=names,
             computer_level=computer_level,
         )
         if game is None:
@@ -536,7 +560,10 @@ class Referee:
         return record
 
     async def finished(self, game_id: int) -> tuple[GameRecord, View, str]:
-        """A finished game, its public view (which reveals all) and how it ended.
+        """A finished game, its public view and how it ended.
+
+        The view reveals all, unless the game ended before its first real move: then it
+        shows what the channel saw then (``core.secrecy``).
 
         A running game is refused: its public view would be only a board without the
         summary, and its end is what this is for.
@@ -642,8 +669,15 @@ class Referee:
         return tuple(await self.repository.records.results_of(game.id))
 
     async def _conclude(self, table: _Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
-        """End a game from outside its rules: logged as an END entry with the outcome."""
-        final = table.engine.conclude(table.state, outcome)
+        """End a game from outside its rules: logged as an END entry with the outcome.
+
+        A game ended before its first real move is marked unplayed, so its views go on
+        keeping every secret of the phase it was in (``secrecy``).
+        """
+        engine = table.engine
+        if not engine.has_started(table.state):
+            outcome = replace(outcome, unplayed=engine.view(table.state, None).phase)
+        final = engine.conclude(table.state, outcome)
         return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
 
     def _tidings(self, views: _Views, events: tuple[Event, ...]) -> Tidings:

@@ -145,7 +145,26 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN reminded_at REAL;
     """,
-    # 6: games against the computer: the level it plays at (NULL for two people)
+    # 6: the players' display names as the challenge found them, for board images
+    """
+    ALTER TABLE challenges ADD COLUMN challenger_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE challenges ADD COLUMN opponent_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN seat0_name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN seat1_name TEXT NOT NULL DEFAULT '';
+    """,
+    # 7: one open challenge per challenger and opponent (older duplicates of a burst are
+    # closed as expired, the first kept), and the index the clock's sweeps read: open
+    # challenges by age, and closed ones by age to forget them
+    """
+    UPDATE challenges SET status = 'expired'
+    WHERE status = 'open' AND id NOT IN (
+        SELECT MIN(id) FROM challenges WHERE status = 'open' GROUP BY challenger_id, opponent_id
+    );
+    CREATE UNIQUE INDEX challenges_open_per_pair ON challenges (challenger_id, opponent_id)
+        WHERE status = 'open';
+    CREATE INDEX challenges_by_status_age ON challenges (status, created_at);
+    """,
+    # 8: games against the computer: the level it plays at (NULL for two people)
     """
     ALTER TABLE games ADD COLUMN computer_level TEXT;
     """,
@@ -181,6 +200,14 @@ COMPUTER_SEAT = 1
 """A game against the computer seats the person who asked for it first and the computer second."""
 
 
+class OpenChallengeError(Exception):
+    """The challenger already has an open challenge to this opponent."""
+
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"challenge {challenge_id} is still open")
+        self.challenge_id = challenge_id
+
+
 class StaleGameError(Exception):
     """The game moved on since it was loaded: the submission is a duplicate or too late."""
 
@@ -199,6 +226,8 @@ class ChallengeRecord:
     game_id: int | None
     created_at: float
     rated: bool = True
+    names: tuple[str, str] = ("", "")
+    """The challenger's and the opponent's display names (cleaned; empty if unknown)."""
 
 
 @dataclass(frozen=True)
@@ -229,6 +258,10 @@ class GameRecord:
     def computer_seat(self) -> int | None:
         """The seat the computer plays, if it plays one."""
         return None if self.computer_level is None else COMPUTER_SEAT
+
+    names: tuple[str, str] = ("", "")
+    """Display names of seat 0 and seat 1 when the game began, for board images; an empty
+    name (a game older than names) is drawn as "Player 1" or "Player 2"."""
 
     def seat_of(self, user_id: int) -> int | None:
         return self.seats.index(user_id) if user_id in self.seats else None
@@ -299,7 +332,11 @@ class Repository(Protocol):
         challenger_id: int,
         opponent_id: int,
         rated: bool = True,
-    ) -> ChallengeRecord: ...
+        names: tuple[str, str] = ("", ""),
+    ) -> ChallengeRecord:
+        """Store an open challenge; raises OpenChallengeError while the same challenger's
+        challenge to the same opponent is open, however many arrive at once."""
+        ...
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
 
@@ -318,6 +355,7 @@ class Repository(Protocol):
         state: dict[str, Any],
         tidings: Tidings = (),
         computer_level: str | None = None,
+        names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None: ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
@@ -359,6 +397,8 @@ class Repository(Protocol):
     async def set_reminded(self, game_id: int, ply: int, at: float) -> None: ...
 
     async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]: ...
+
+    async def forget_closed_challenges(self, before: float) -> int: ...
 
 
 Clock = Callable[[], float]
@@ -460,23 +500,35 @@ class SqliteRepository:
         challenger_id: int,
         opponent_id: int,
         rated: bool = True,
+        names: tuple[str, str] = ("", ""),
     ) -> ChallengeRecord:
         now = self.clock()
         async with self._transaction():
-            cursor = await self._db.execute(
-                "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                " opponent_id, rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game,
-                    _dump(rules),
-                    guild_id,
-                    channel_id,
+            try:
+                cursor = await self._db.execute(
+                    "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
+                    " opponent_id, rated, created_at, challenger_name, opponent_name)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game,
+                        _dump(rules),
+                        guild_id,
+                        channel_id,
+                        challenger_id,
+                        opponent_id,
+                        int(rated),
+                        now,
+                        *names,
+                    ),
+                )
+            except sqlite3.IntegrityError:  # the unique index of open challenges per pair
+                open_id = await self._scalar(
+                    "SELECT id FROM challenges WHERE challenger_id = ? AND opponent_id = ?"
+                    " AND status = 'open'",
                     challenger_id,
                     opponent_id,
-                    int(rated),
-                    now,
-                ),
-            )
+                )
+                raise OpenChallengeError(int(open_id)) from None
             challenge_id = cursor.lastrowid
         challenge = await self.get_challenge(int(challenge_id or 0))
         assert challenge is not None
@@ -511,8 +563,11 @@ class SqliteRepository:
         state: dict[str, Any],
         tidings: Tidings = (),
         computer_level: str | None = None,
+        names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None:
-        """Create the game and close the challenge in one transaction; None if already closed."""
+        """Create the game and close the challenge in one transaction; None if already closed.
+
+        ``names`` are the seats' display names, as the referee has them."""
         async with self._transaction():
             challenge = await self.get_challenge(challenge_id)
             if challenge is None or challenge.status is not ChallengeStatus.OPEN:
@@ -520,8 +575,9 @@ class SqliteRepository:
             now = self.clock()
             cursor = await self._db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, computer_level, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, state, rated, computer_level, created_at, updated_at,"
+                " seat0_name, seat1_name)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     challenge.game,
                     _dump(challenge.rules),
@@ -536,6 +592,7 @@ class SqliteRepository:
                     computer_level,
                     now,
                     now,
+                    *names,
                 ),
             )
             game_id = int(cursor.lastrowid or 0)
@@ -724,6 +781,21 @@ class SqliteRepository:
         )
         return [_challenge(row) for row in rows]
 
+    async def forget_closed_challenges(self, before: float) -> int:
+        """Delete answered, withdrawn and expired challenges made at or before ``before``.
+
+        A closed challenge is kept a while so a late click on its message is told what
+        became of it; after that the row serves nothing, and the table stays small.
+        """
+        closed = [status.value for status in ChallengeStatus if status is not ChallengeStatus.OPEN]
+        marks = ", ".join("?" * len(closed))
+        async with self._transaction():
+            cursor = await self._db.execute(
+                f"DELETE FROM challenges WHERE status IN ({marks}) AND created_at <= ?",
+                (*closed, before),
+            )
+            return cursor.rowcount
+
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
         return [_game(row) for row in await self._rows(sql, *params)]
 
@@ -746,6 +818,7 @@ def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
         game_id=row["game_id"],
         created_at=row["created_at"],
         rated=bool(row["rated"]),
+        names=(row["challenger_name"], row["opponent_name"]),
     )
 
 
@@ -768,4 +841,5 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         updated_at=row["updated_at"],
         rated=bool(row["rated"]),
         computer_level=row["computer_level"],
+        names=(row["seat0_name"], row["seat1_name"]),
     )

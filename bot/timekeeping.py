@@ -47,7 +47,8 @@ class Timekeeper:
         self.deadlines = deadlines
 
     async def due(self) -> Due:
-        """Expire old challenges, end games on time, and list the reminders to send."""
+        """Expire old challenges and forget long-closed ones, end games on time, and list
+        the reminders to send."""
         now = self.repository.clock()
         deadlines = self.deadlines
         expired = []
@@ -57,6 +58,8 @@ class Timekeeper:
             closed = await self.referee.expire(challenge.id)
             if closed is not None:
                 expired.append(closed)
+        # A closed challenge is kept one more expiry period for late clicks, then forgotten.
+        await self.repository.forget_closed_challenges(now - 2 * deadlines.challenge_expiry)
         reminders: list[Notice] = []
         endings: list[Report] = []
         for idle in await self.repository.idle_games(now - deadlines.remind_after):

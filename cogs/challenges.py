@@ -51,6 +51,16 @@ def missing_permissions(permissions: discord.Permissions) -> str:
     return ", ".join(lacking[:-1]) + " and " + lacking[-1]
 
 
+def shown_name(user: discord.User | discord.Member) -> str:
+    """The name the player goes by where the game is played: a server member's nickname,
+    else their global display name, else their username.
+
+    Needs no privileged intent: an interaction carries its user as a member with their
+    nickname, and so does a user option (Discord resolves the member in the payload).
+    """
+    return user.display_name
+
+
 def challenge_buttons(challenge_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(AcceptButton(challenge_id))
@@ -107,6 +117,7 @@ class Challenges(commands.Cog):
             opponent_id=opponent.id,
             opponent_is_bot=opponent.bot,
             rated=rated,
+            names=(shown_name(interaction.user), shown_name(opponent)),
         )
         callback = await interaction.response.send_message(
             challenge_text(challenge),
@@ -153,6 +164,7 @@ class Challenges(commands.Cog):
             user_id=interaction.user.id,
             computer_id=self.bot.user.id if self.bot.user else 0,
             level=level,
+            name=shown_name(interaction.user),
         )
         variant_name = engine.variant_name(engine.rules_from_json(report.game.rules))
         log.info(
@@ -212,7 +224,9 @@ class Challenges(commands.Cog):
                 ),
             )
             return
-        report = await self.bot.referee.accept(challenge_id, interaction.user.id)
+        report = await self.bot.referee.accept(
+            challenge_id, interaction.user.id, shown_name(interaction.user)
+        )
         log.info(
             "game %s: created from challenge %s",
             report.game.id,

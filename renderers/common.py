@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import io
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
+from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -45,23 +48,90 @@ FREETYPE_LOCK = threading.Lock()
 Text is drawn once into cached sprites, so the lock is taken only on a cache miss."""
 
 
-@lru_cache(maxsize=32)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font at ``size`` px: nothing to ship, same glyphs everywhere.
+Face = Literal["sans", "glyphs"]
+"""``sans``: Pillow's bundled font (ASCII only, plus ``·`` and ``…``). ``glyphs``: the
+bot's own subset of Noto Sans CJK SC Bold (``renderers/fonts``, made by
+``scripts/make-font``): the Chinese piece names of Luzhanqi, and Latin, Greek and
+Cyrillic letters for players' names."""
 
-    The bundled face covers Latin letters, digits and ASCII punctuation (plus ``·`` and
-    ``…``); other symbols draw as boxes, so texts on images should stay ASCII.
+GLYPHS_FONT = Path(__file__).parent / "fonts" / "BoardGlyphs-Bold.otf"
+
+
+@lru_cache(maxsize=64)
+def font(size: int, face: Face = "sans") -> ImageFont.FreeTypeFont:
+    """A scalable font at ``size`` px, always from the bot's own files: same glyphs everywhere.
+
+    Pillow's bundled face covers Latin letters, digits and ASCII punctuation (plus ``·``
+    and ``…``); texts that need more use the ``glyphs`` face.
     """
+    if face == "glyphs":
+        return ImageFont.truetype(str(GLYPHS_FONT), size)
     loaded = ImageFont.load_default(size=size)
     if not isinstance(loaded, ImageFont.FreeTypeFont):  # Pillow without FreeType
         raise RuntimeError("Pillow was built without FreeType; board images need it.")
     return loaded
 
 
-def text_width(text: str, size: int) -> int:
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: int, face: Face = "sans") -> int:
     """The advance width of ``text``, for centring and right-aligning."""
     with FREETYPE_LOCK:
-        return round(font(size).getlength(text))
+        return round(font(size, face).getlength(text))
+
+
+_MISSING = "\ue000"
+"""A private-use character no bundled face has: it draws as the face's missing-glyph box."""
+
+
+@lru_cache(maxsize=4096)
+def can_draw(char: str, face: Face) -> bool:
+    """Whether ``face`` has a glyph for ``char``: its drawing differs from the missing box."""
+    with FREETYPE_LOCK:
+        drawn, missing = font(24, face).getmask(char), font(24, face).getmask(_MISSING)
+        return drawn.size != missing.size or bytes(drawn) != bytes(missing)
+
+
+def face_for(text: str) -> Face | None:
+    """The first face that draws every character of ``text``, or None if neither does."""
+    for face in ("sans", "glyphs"):
+        if all(can_draw(char, face) for char in text):
+            return face
+    return None
+
+
+def _folded(char: str) -> str:
+    """``char``, or its base letter when no face has the accented one (ί → ι, ő → o)."""
+    if face_for(char) is not None:
+        return char
+    base = "".join(
+        part for part in unicodedata.normalize("NFKD", char) if not unicodedata.combining(part)
+    )
+    return base if base and face_for(base) is not None else char
+
+
+def drawable_name(name: str, fallback: str, size: int, width: int) -> tuple[str, Face]:
+    """A player's name as a board can draw it in ``width`` px, with the face to draw it in.
+
+    Names are hostile input, cleaned beforehand (``bot.names.clean``). A letter whose
+    accent no face has is drawn without it; symbols and emoji
+    no bundled face draws are left out; a name with letters no face draws (a script the
+    bot ships no font for) gives way to ``fallback`` ("Player 1") rather than to boxes.
+    A name too long for ``width`` is cut, ending in "…" (or "..." in the ``glyphs`` face).
+    """
+    text = unicodedata.normalize("NFC", name)
+    text = "".join(_folded(char) for char in text if unicodedata.category(char)[0] != "C")
+    if any(char.isalnum() and face_for(char) is None for char in text):
+        return fallback, "sans"
+    text = " ".join("".join(char for char in text if face_for(char) is not None).split())
+    face = face_for(text)
+    if face is None or not any(char.isalnum() for char in text):
+        return fallback, "sans"
+    if text_width(text, size, face) > width:
+        ellipsis = "…" if face == "sans" else "..."  # the CJK face centres its "…"
+        while text and text_width(text + ellipsis, size, face) > width:
+            text = text[:-1]
+        text = text.rstrip() + ellipsis
+    return text, face
 
 
 def _mix(front: RGB, back: RGB, amount: float) -> RGB:
@@ -121,6 +191,7 @@ class Palette:
         colour: str,
         background: str,
         anchor: str = "la",
+        face: Face = "sans",
     ) -> None:
         """Draw antialiased ``text`` onto a "P" image over a flat ``background`` colour.
 
@@ -128,7 +199,7 @@ class Palette:
         a greyscale mask once and each level is replaced by the nearest ramp colour. The
         result is cached, because boards repeat the same few labels on every move.
         """
-        sprite = _text_sprite(self, text, size, colour, background, anchor)
+        sprite = _text_sprite(self, text, size, colour, background, anchor, face)
         if sprite is not None:
             sprite.stamp(image, (round(xy[0]), round(xy[1])))
 
@@ -177,16 +248,22 @@ def make_sprite(
 
 @lru_cache(maxsize=1024)
 def _text_sprite(
-    palette: Palette, text: str, size: int, colour: str, background: str, anchor: str
+    palette: Palette,
+    text: str,
+    size: int,
+    colour: str,
+    background: str,
+    anchor: str,
+    face: Face = "sans",
 ) -> Sprite | None:
-    face = font(size)
+    loaded = font(size, face)
     with FREETYPE_LOCK:
-        left, top, right, bottom = face.getbbox(text, anchor=anchor)
+        left, top, right, bottom = loaded.getbbox(text, anchor=anchor)
         width, height = round(right - left), round(bottom - top)
         if width <= 0 or height <= 0:
             return None
         coverage = Image.new("L", (width, height), 0)
-        ImageDraw.Draw(coverage).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+        ImageDraw.Draw(coverage).text((-left, -top), text, font=loaded, fill=255, anchor=anchor)
     ramp = palette.ramp(colour, background)
     levels = len(ramp)
     index_lut = [ramp[max(0, round(v * levels / 255) - 1)] for v in range(256)]
@@ -213,3 +290,30 @@ def encode_png(image: Image.Image, compress_level: int = PNG_COMPRESS_LEVEL) -> 
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=False, compress_level=compress_level)
     return buffer.getvalue()
+
+
+Names = tuple[str, str]
+"""The seats' display names (cleaned), passed beside a view: they are public, and keeping
+them out of views keeps the engines free of user data."""
+
+NO_NAMES: Names = ("", "")
+
+
+def seat_word(seat: int) -> str:
+    """What a board calls a player whose name it has not got (or cannot draw)."""
+    return f"Player {seat + 1}"
+
+
+def player_label(names: Names, seat: int, size: int, width: int) -> tuple[str, Face]:
+    """A seat's name as drawn at ``size`` px in at most ``width`` px, and its face."""
+    return drawable_name(names[seat], seat_word(seat), size, width)
+
+
+def player_text(names: Names, seat: int) -> str:
+    """A seat's name for alt texts: screen readers read any script, so it is not folded."""
+    return names[seat] or seat_word(seat)
+
+
+def face_of(text: str) -> Face:
+    """The face to draw ``text`` in: ``sans`` unless it holds a name that needs ``glyphs``."""
+    return face_for(text) or "sans"

@@ -3,8 +3,14 @@ roads as thin lines, the mountains and the front line, and pieces as labelled to
 
 Only a ``LuzhanqiView`` reaches this module, so an image can show no more than its
 audience may know: enemy pieces in the referee game are blank tokens of their colour, and
-face-down pieces of the flip game are blank grey tokens for everyone. Pillow's bundled
-font has no Chinese glyphs and the bot ships no other font, so labels are English.
+face-down pieces of the flip game are blank grey tokens for everyone.
+
+A known piece's token reads as players of the printed game know it: the rank number and
+the Chinese name large (司令 ... 工兵, 地雷, 炸弹, 军旗, from the bot's own font subset),
+the English name small beneath. Each side's lost pieces, as far as the audience may know
+them, are listed in a strip next to that side's end of the board. Phones show the image
+about 360 px wide, so everything that must be read there is large, and the strips lie
+above and below the board rather than beside it, which would shrink the whole board.
 """
 
 from __future__ import annotations
@@ -27,8 +33,20 @@ from bot.games.luzhanqi.board import (
     rank_of,
 )
 from bot.games.luzhanqi.pieces import Kind, Piece
-from bot.games.luzhanqi.view import LuzhanqiView
-from renderers.common import COLOURS, Palette, Sprite, encode_png, make_sprite
+from bot.games.luzhanqi.view import Losses, LuzhanqiView
+from renderers.common import (
+    COLOURS,
+    NO_NAMES,
+    Names,
+    Palette,
+    Sprite,
+    encode_png,
+    face_of,
+    make_sprite,
+    player_label,
+    player_text,
+    text_width,
+)
 
 PALETTE = Palette(
     {
@@ -65,19 +83,41 @@ PALETTE = Palette(
     ),
 )
 
+CHINESE: dict[Kind, str] = {
+    Kind.MARSHAL: "司令",
+    Kind.GENERAL: "军长",
+    Kind.MAJOR_GENERAL: "师长",
+    Kind.BRIGADIER: "旅长",
+    Kind.COLONEL: "团长",
+    Kind.MAJOR: "营长",
+    Kind.CAPTAIN: "连长",
+    Kind.LIEUTENANT: "排长",
+    Kind.ENGINEER: "工兵",
+    Kind.LANDMINE: "地雷",
+    Kind.BOMB: "炸弹",
+    Kind.FLAG: "军旗",
+}
+"""The pieces' names as printed on Chinese sets."""
+
 MARGIN = 16
-HEADER = 56
+HEADER = 62
 AXIS = 28
 COLUMN = 104
 ROW = 50
 FRONT = 56
 """The front-line band between ranks 6 and 7: not a row of stations."""
-TOKEN = (84, 30)
-FOOTER = 64
+TOKEN = (96, 44)
+STRIP = 76
+"""Height of one side's lost-pieces strip: a line with its label and chips, and a second
+line of chips should they not fit."""
+CHIP = (64, 30)
+FOOTER = 62
 WIDTH = MARGIN + AXIS + 5 * COLUMN + MARGIN
-BOARD_TOP = MARGIN + HEADER
+TOP_STRIP = MARGIN + HEADER
+BOARD_TOP = TOP_STRIP + STRIP
 BOARD_HEIGHT = 12 * ROW + FRONT
-HEIGHT = BOARD_TOP + BOARD_HEIGHT + AXIS + FOOTER
+BOTTOM_STRIP = BOARD_TOP + BOARD_HEIGHT + AXIS
+HEIGHT = BOTTOM_STRIP + STRIP + FOOTER
 
 
 def _centre(column: int, row: int) -> tuple[int, int]:
@@ -181,26 +221,58 @@ def _token_colours(piece: Piece) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=64)
-def _token(piece: Piece) -> Sprite:
+def _token(piece: Piece, size: tuple[int, int] = TOKEN) -> Sprite:
     fill, edge = _token_colours(piece)
-    w, h = TOKEN
+    w, h = size
 
     def paint(draw: ImageDraw.ImageDraw) -> None:
         draw.rounded_rectangle(
             (0, 0, w - 1, h - 1), radius=8, fill=PALETTE[fill], outline=PALETTE[edge], width=2
         )
 
-    return make_sprite(TOKEN, paint, (-w // 2, -h // 2))
+    return make_sprite(size, paint, (-w // 2, -h // 2))
+
+
+def _name_line(
+    image: Image.Image, centre: tuple[int, int], kind: Kind, size: int, background: str
+) -> None:
+    """The rank number (for ranked pieces) and the Chinese name, centred on one line."""
+    x, y = centre
+    chinese = CHINESE[kind]
+    number = "" if kind.rank is None else f"{kind.rank} "
+    width = text_width(number, size) + text_width(chinese, size, "glyphs")
+    left = x - width // 2
+    if number:
+        PALETTE.text(image, (left, y), number, size, "text", background, "lm")
+    PALETTE.text(
+        image,
+        (left + text_width(number, size), y),
+        chinese,
+        size,
+        "text",
+        background,
+        "lm",
+        "glyphs",
+    )
+
+
+@lru_cache(maxsize=128)
+def _labelled_token(piece: Piece) -> Sprite:
+    """A board token with its labels drawn in: one paste per piece on every render."""
+    blank = _token(piece)
+    image = blank.image.copy()
+    fill, _ = _token_colours(piece)
+    x, y = TOKEN[0] // 2, TOKEN[1] // 2
+    if piece.kind is not None and piece.face_up:
+        _name_line(image, (x, y - 8), piece.kind, 20, fill)
+        PALETTE.text(image, (x, y + 13), piece.kind.short, 13, "text", fill, "mm")
+    elif not piece.face_up:
+        PALETTE.text(image, (x, y + 1), "?", 20, "text", fill, "mm")
+    return Sprite(image, blank.mask, blank.offset)
 
 
 def _draw_piece(image: Image.Image, where: Station, piece: Piece, bottom: Colour) -> None:
-    x, y = centre_of(where, bottom)
-    _token(piece).stamp(image, (x, y))
-    fill, _ = _token_colours(piece)
-    if piece.kind is not None and piece.face_up:
-        PALETTE.text(image, (x, y + 1), piece.kind.short, 17, "text", fill, "mm")
-    elif not piece.face_up:
-        PALETTE.text(image, (x, y + 1), "?", 17, "text", fill, "mm")
+    _labelled_token(piece).stamp(image, centre_of(where, bottom))
 
 
 def _highlight(draw: ImageDraw.ImageDraw, view: LuzhanqiView) -> None:
@@ -210,23 +282,25 @@ def _highlight(draw: ImageDraw.ImageDraw, view: LuzhanqiView) -> None:
     spots = [last.start] if last.target is None else [last.start, last.target]
     for where in spots:
         x, y = centre_of(where, view.bottom)
-        w, h = TOKEN[0] // 2 + 5, TOKEN[1] // 2 + 5
+        w, h = TOKEN[0] // 2 + 4, TOKEN[1] // 2 + 3
         draw.rounded_rectangle(
             (x - w, y - h, x + w, y + h), radius=10, outline=PALETTE["highlight"], width=3
         )
 
 
-def _player(seat: int) -> str:
-    return f"Player {seat + 1}"
+NAME_WIDTH = 190
+"""The most a player's name may take in the header, in px at 22 px."""
 
 
-def _colour_word(view: LuzhanqiView, seat: int) -> str:
+def _who(view: LuzhanqiView, seat: int, names: Names, drawn: bool) -> str:
+    """A seat as the public sees it: its player's name, and the colour once known."""
+    who = player_label(names, seat, 22, NAME_WIDTH)[0] if drawn else player_text(names, seat)
     colour = view.colours[seat]
-    return colour.value.title() if colour else _player(seat)
+    return f"{who} ({colour.value.title()})" if colour else who
 
 
-def status(view: LuzhanqiView) -> str:
-    """The header line from the viewer's side."""
+def status(view: LuzhanqiView, names: Names = NO_NAMES, drawn: bool = False) -> str:
+    """The header line from the viewer's side; ``drawn``: names fitted to the image."""
     seat = view.seat
     if view.phase is Phase.SETUP:
         if seat is None:
@@ -234,7 +308,7 @@ def status(view: LuzhanqiView) -> str:
         return "Waiting for your opponent" if view.ready[seat] else "Deploy, then send ready"
     if view.phase is Phase.PLAY and view.turn is not None:
         if seat is None:
-            return f"{_colour_word(view, view.turn)} to move"
+            return f"{_who(view, view.turn, names, drawn)} to move"
         return "Your move" if view.turn == seat else "Opponent's move"
     outcome = view.outcome
     if outcome is None or outcome.reason is EndReason.ABORTED:
@@ -242,7 +316,7 @@ def status(view: LuzhanqiView) -> str:
     if outcome.winner is None:
         return "Draw"
     if seat is None:
-        return f"{_colour_word(view, outcome.winner)} wins"
+        return f"{_who(view, outcome.winner, names, drawn)} wins"
     return "You win!" if outcome.winner == seat else "You lose"
 
 
@@ -265,7 +339,59 @@ def _footer(view: LuzhanqiView) -> str:
 LEGEND = "Track: railroad   Thin line: road   Circle: camp (safe)   Large rounded: HQ"
 
 
-def render_image(view: LuzhanqiView) -> Image.Image:
+def _players(view: LuzhanqiView, names: Names) -> str:
+    """The header's second line: who plays whom, with colours once they are known."""
+
+    def who(seat: int, width: int) -> str:
+        drawn = player_label(names, seat, 17, width)[0]
+        colour = view.colours[seat]
+        return f"{drawn} ({colour.value.title()})" if colour else drawn
+
+    if view.seat is None:
+        return f"{who(0, 200)} against {who(1, 200)}"
+    opponent = player_label(names, 1 - view.seat, 17, 260)[0]
+    mine = f" {view.colour.value.title()}" if view.colour else ""
+    return f"You play{mine} against {opponent}"
+
+
+def _draw_strip(image: Image.Image, losses: Losses, top: int) -> None:
+    """One side's lost pieces: a label, then a chip per kind known (with its count) and a
+    blank chip for those the audience may not know, wrapping onto a second line."""
+    colour = losses.colour.value
+    label = (
+        f"{colour.title()} lost {losses.count}" if losses.count else f"{colour.title()}: none lost"
+    )
+    y = top + 18
+    PALETTE.text(image, (MARGIN, y), label, 17, "text", "background", "lm")
+    x = MARGIN + text_width(label, 17) + 14
+    counted: dict[Kind | None, int] = {}
+    for known in losses.known:
+        counted[known] = counted.get(known, 0) + 1
+    if losses.unknown:
+        counted[None] = losses.unknown
+    for kind, count in counted.items():
+        times = f"×{count}" if count > 1 else ""
+        width = CHIP[0] + (text_width(times, 16, "glyphs") + 4 if times else 0)
+        if x + width > WIDTH - MARGIN:
+            if y > top + 18:
+                PALETTE.text(image, (x, y), "…", 17, "text", "background", "lm")
+                return
+            x, y = MARGIN, y + CHIP[1] + 6
+        piece = Piece(losses.colour, kind)
+        centre = (x + CHIP[0] // 2, y)
+        _token(piece, CHIP).stamp(image, centre)
+        if kind is None:
+            PALETTE.text(image, centre, "?", 18, "text", colour, "mm")
+        else:
+            _name_line(image, centre, kind, 16, colour)
+        if times:
+            PALETTE.text(
+                image, (x + CHIP[0] + 3, y), times, 16, "text", "background", "lm", "glyphs"
+            )
+        x += width + 8
+
+
+def render_image(view: LuzhanqiView, names: Names = NO_NAMES) -> Image.Image:
     image = _static_layer(view.bottom).copy()
     draw = ImageDraw.Draw(image)
     _highlight(draw, view)
@@ -273,36 +399,54 @@ def render_image(view: LuzhanqiView) -> Image.Image:
         if piece is not None:
             _draw_piece(image, where, piece, view.bottom)
     title = f"Luzhanqi · {view.variant}"
-    PALETTE.text(image, (MARGIN, MARGIN + 22), title, 24, "text", "background", "ls")
-    side = "" if view.colour is None else f"You play {view.colour.value.title()}"
-    if side:
-        PALETTE.text(image, (MARGIN, MARGIN + 46), side, 17, "muted", "background", "ls")
+    PALETTE.text(image, (MARGIN, MARGIN + 24), title, 24, "text", "background", "ls")
+    players = _players(view, names)
     PALETTE.text(
-        image, (WIDTH - MARGIN, MARGIN + 22), status(view), 22, "highlight", "background", "rs"
+        image, (MARGIN, MARGIN + 50), players, 17, "muted", "background", "ls", face_of(players)
     )
-    footer_y = BOARD_TOP + BOARD_HEIGHT + AXIS + 14
+    header = status(view, names, drawn=True)
+    PALETTE.text(
+        image,
+        (WIDTH - MARGIN, MARGIN + 24),
+        header,
+        22,
+        "highlight",
+        "background",
+        "rs",
+        face_of(header),
+    )
+    by_colour = {losses.colour: losses for losses in view.losses}
+    top = Colour.BLUE if view.bottom is Colour.RED else Colour.RED
+    _draw_strip(image, by_colour[top], TOP_STRIP)
+    _draw_strip(image, by_colour[view.bottom], BOTTOM_STRIP)
+    footer_y = BOTTOM_STRIP + STRIP + 14
     PALETTE.text(image, (MARGIN, footer_y), _footer(view), 17, "text", "background", "lm")
     PALETTE.text(image, (MARGIN, footer_y + 26), LEGEND, 15, "muted", "background", "lm")
     return image
 
 
-def render(view: LuzhanqiView) -> bytes:
-    """PNG bytes of the board; the same view always gives the same bytes."""
-    return encode_png(render_image(view))
+def render(view: LuzhanqiView, names: Names = NO_NAMES) -> bytes:
+    """PNG bytes of the board; the same view and names always give the same bytes."""
+    return encode_png(render_image(view, names))
 
 
-def alt_text(view: LuzhanqiView) -> str:
+def alt_text(view: LuzhanqiView, names: Names = NO_NAMES) -> str:
     """A short description for screen readers: whose view, the status, the pieces' count."""
     parts = [f"Luzhanqi board ({view.variant})."]
+    if view.seat is None:
+        parts.append(f"{player_text(names, 0)} against {player_text(names, 1)}.")
+    else:
+        parts.append(f"Your opponent is {player_text(names, 1 - view.seat)}.")
     if view.colour is not None:
         parts.append(f"You play {view.colour.value.title()}, drawn at the bottom.")
-    parts.append(status(view) + ".")
+    parts.append(status(view, names) + ".")
     for colour in Colour:
         count = sum(1 for p in view.pieces if p is not None and p.colour is colour)
         parts.append(f"{colour.value.title()} pieces on the board: {count}.")
     down = sum(1 for p in view.pieces if p is not None and not p.face_up)
     if down:
         parts.append(f"Face-down pieces: {down}.")
+    parts.extend(f"{losses.text()}." for losses in view.losses)
     footer = _footer(view)
     if footer:
         parts.append(footer.replace("   ·   ", ". ") + ".")

@@ -26,7 +26,18 @@ from bot.games.marine import board
 from bot.games.marine.board import Point
 from bot.games.marine.pieces import SIDE_NAMES, Kind, Piece
 from bot.games.marine.view import MarineView, describe
-from renderers.common import COLOURS, Palette, Sprite, encode_png, make_sprite
+from renderers.common import (
+    COLOURS,
+    NO_NAMES,
+    Names,
+    Palette,
+    Sprite,
+    encode_png,
+    face_of,
+    make_sprite,
+    player_label,
+    player_text,
+)
 
 PALETTE = Palette(
     {
@@ -261,15 +272,18 @@ def _losses(view: MarineView, side: int) -> str:
 LEGEND_ROW = HEIGHT - FOOTER + 56
 
 
-def _footer(image: Image.Image, view: MarineView) -> None:
+def _footer(image: Image.Image, view: MarineView, names: Names) -> None:
     top = HEIGHT - FOOTER + 16
     for side in (0, 1):
         y = top + 18 * side
         draw = ImageDraw.Draw(image)
         draw.rectangle((MARGIN, y + 3, MARGIN + 11, y + 14), fill=PALETTE[SIDE_COLOURS[side]])
         harbour = "hex T, corners 50, 51" if side == 0 else "hex A, corners 8, 9"
-        text = f"{SIDE_NAMES[side]} (harbour {harbour}) lost {_losses(view, side)}"
-        PALETTE.text(image, (MARGIN + 18, y + 9), text, 12, "text", "background", "lm")
+        who = player_label(names, view.seat_of(side), 12, 120)[0]
+        text = f"{SIDE_NAMES[side]}, {who} (harbour {harbour}) lost {_losses(view, side)}"
+        PALETTE.text(
+            image, (MARGIN + 18, y + 9), text, 12, "text", "background", "lm", face_of(text)
+        )
     y = LEGEND_ROW + 14
     for kind, x in (
         (Kind.CRUISER, MARGIN + 22),
@@ -286,7 +300,7 @@ def _footer(image: Image.Image, view: MarineView) -> None:
         PALETTE.text(image, (MARGIN, y + 28 + 16 * i), line, 11, "muted", "background", "lm")
 
 
-def render_image(view: MarineView) -> Image.Image:
+def render_image(view: MarineView, names: Names = NO_NAMES) -> Image.Image:
     image = _board_layer().copy()
     _last_move(image, view)
     for piece in view.pieces:
@@ -299,26 +313,29 @@ def render_image(view: MarineView) -> Image.Image:
     PALETTE.text(image, (MARGIN, MARGIN + 32), view.status(), 13, "accent", "background", "lm")
     ply = f"ply {view.plies}, {view.quiet} quiet of {view.rules.quiet_plies}"
     PALETTE.text(image, (WIDTH - MARGIN, MARGIN + 8), ply, 12, "muted", "background", "rm")
-    _footer(image, view)
+    _footer(image, view, names)
     return image
 
 
-def render(view: MarineView) -> bytes:
-    """The board's PNG; one move's three images (both players, the channel) are drawn once."""
-    return _png(replace(view, seat=None))
+def render(view: MarineView, names: Names = NO_NAMES) -> bytes:
+    """The board's PNG; one move's three images (both players, the channel) are drawn once.
+
+    ``names`` are the seats' display names, written beside each side's colour."""
+    return _png(replace(view, seat=None), names)
 
 
 @lru_cache(maxsize=4)
-def _png(view: MarineView) -> bytes:
-    return encode_png(render_image(view))
+def _png(view: MarineView, names: Names) -> bytes:
+    return encode_png(render_image(view, names))
 
 
-def alt_text(view: MarineView) -> str:
+def alt_text(view: MarineView, names: Names = NO_NAMES) -> str:
     """A short description for screen readers; the full text twin is ``view.text()``."""
     parts = [f"Marine Game board. {view.status()}"]
     for side in (0, 1):
         count = sum(1 for p in view.pieces if p.side == side)
-        parts.append(f"{SIDE_NAMES[side]} has {count} pieces, lost {_losses(view, side)}.")
+        who = f"{SIDE_NAMES[side]} ({player_text(names, view.seat_of(side))})"
+        parts.append(f"{who} has {count} pieces, lost {_losses(view, side)}.")
     if view.last is not None:
         parts.append(f"Last move: {describe(view.last)}.")
     return " ".join(parts)

@@ -15,6 +15,7 @@ that layer and adds only the marks and the texts that change.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,7 +24,19 @@ from PIL import Image, ImageDraw
 from bot.games.core import EndReason, Phase, other
 from bot.games.grid import Cell, cell_name, column_letter
 from bot.games.seabattle.view import FieldView, Mark, SeaBattleView
-from renderers.common import COLOURS, Palette, Sprite, encode_png, make_sprite, text_width
+from renderers.common import (
+    COLOURS,
+    NO_NAMES,
+    Names,
+    Palette,
+    Sprite,
+    encode_png,
+    face_of,
+    make_sprite,
+    player_label,
+    player_text,
+    text_width,
+)
 
 PALETTE = Palette(
     {
@@ -138,9 +151,20 @@ def panel_fields(view: SeaBattleView) -> tuple[FieldView, FieldView]:
     return view.fields[view.seat], view.fields[other(view.seat)]
 
 
-def _player(seat: int) -> str:
-    # Names are not in the view; the message around the image names the players.
-    return f"Player {seat + 1}"
+Namer = Callable[[int], str]
+"""A seat's name as one output can show it: fitted to the image, or whole for alt text."""
+
+NAME_WIDTH = 210
+"""The most a player's name may take in the header, in px at 24 px."""
+
+
+def _drawn_names(names: Names, width: int = NAME_WIDTH) -> Namer:
+    return lambda seat: player_label(names, seat, 24, width)[0]
+
+
+def _title_room(geo: Layout) -> int:
+    """What a name may take in a field's title, beside "'s fleet" and "10 afloat"."""
+    return geo.grid_span - text_width("'s fleet", 24) - text_width("10 afloat", 20) - 16
 
 
 # -- the static layer ---------------------------------------------------------------------
@@ -400,7 +424,7 @@ _MARK_SPRITES = {
 # -- texts --------------------------------------------------------------------------------
 
 
-def _status(view: SeaBattleView) -> tuple[str, bool]:
+def _status(view: SeaBattleView, player: Namer) -> tuple[str, bool]:
     """The header line from the viewer's side, and whether it calls the viewer to act."""
     seat = view.seat
     if view.phase is Phase.SETUP:
@@ -413,7 +437,7 @@ def _status(view: SeaBattleView) -> tuple[str, bool]:
         if view.turn is None:
             return "", False
         if seat is None:
-            return f"{_player(view.turn)} to shoot", False
+            return f"{player(view.turn)} to shoot", False
         return ("Your turn", True) if view.turn == seat else ("Opponent's turn", False)
     outcome = view.outcome
     if outcome is None or outcome.reason is EndReason.ABORTED:
@@ -424,20 +448,21 @@ def _status(view: SeaBattleView) -> tuple[str, bool]:
     if outcome.winner is None:
         return "Draw", False
     if seat is None:
-        return f"{_player(outcome.winner)} wins{how}", False
+        return f"{player(outcome.winner)} wins{how}", False
     if outcome.winner == seat:
         return f"You win{how}!", True
     return f"You lose{how}", False
 
 
-def _titles(view: SeaBattleView) -> tuple[str, str]:
+def _titles(view: SeaBattleView, player: Namer) -> tuple[str, str]:
     if view.seat is None:
-        return f"{_player(0)}'s fleet", f"{_player(1)}'s fleet"
+        return f"{player(0)}'s fleet", f"{player(1)}'s fleet"
     return "Your fleet", "Your shots"
 
 
-def _draw_texts(image: Image.Image, geo: Layout, view: SeaBattleView) -> None:
-    status, urgent = _status(view)
+def _draw_texts(image: Image.Image, geo: Layout, view: SeaBattleView, names: Names) -> None:
+    player = _drawn_names(names)
+    status, urgent = _status(view, player)
     PALETTE.text(
         image,
         (geo.width - MARGIN, HEADER_BASELINE),
@@ -446,30 +471,32 @@ def _draw_texts(image: Image.Image, geo: Layout, view: SeaBattleView) -> None:
         "accent" if urgent else "text",
         "background",
         anchor="rs",
+        face=face_of(status),
     )
     fields = panel_fields(view)
     target = None
     if view.phase is Phase.PLAY and view.turn is not None:
         target = 0 if fields[0].owner == other(view.turn) else 1
-    for panel, (title, field) in enumerate(zip(_titles(view), fields, strict=True)):
+    titles = _titles(view, _drawn_names(names, _title_room(geo)))
+    for panel, (title, field) in enumerate(zip(titles, fields, strict=True)):
         left, top = geo.grids[panel]
         baseline = top - AXIS - PANEL_TITLE // 2
         colour = "accent" if panel == target else "text"
-        PALETTE.text(image, (left, baseline), title, 24, colour, "background", anchor="lm")
+        PALETTE.text(image, (left, baseline), title, 24, colour, "background", "lm", face_of(title))
         if view.phase is not Phase.SETUP:
             afloat = f"{field.afloat} afloat"
             PALETTE.text(
                 image, (left + geo.grid_span, baseline), afloat, 20, "muted", "background", "rm"
             )
     if view.phase is Phase.SETUP:
-        _draw_setup(image, geo, view)
+        _draw_setup(image, geo, view, names)
 
 
 def _ready_word(ready: bool) -> str:
     return "ready" if ready else "placing ships"
 
 
-def _draw_setup(image: Image.Image, geo: Layout, view: SeaBattleView) -> None:
+def _draw_setup(image: Image.Image, geo: Layout, view: SeaBattleView, names: Names) -> None:
     """Setup extras: which ships are left to place and who has confirmed a fleet."""
     seat = view.seat
     draw = ImageDraw.Draw(image)
@@ -479,9 +506,15 @@ def _draw_setup(image: Image.Image, geo: Layout, view: SeaBattleView) -> None:
             continue
         left, grid_top = geo.grids[panel]
         middle = (left + geo.grid_span // 2, grid_top + geo.grid_span // 2)
-        who = "Opponent" if seat is not None else _player(field.owner)
         verb = "is ready" if view.ready[field.owner] else "is placing ships"
-        PALETTE.text(image, middle, f"{who} {verb}", 22, "muted", "sea", anchor="mm")
+        if seat is not None:
+            PALETTE.text(image, middle, f"Opponent {verb}", 22, "muted", "sea", anchor="mm")
+            continue
+        # The public sees a name: it gets a line of its own, the whole field's width.
+        who, face = player_label(names, field.owner, 22, geo.grid_span - 20)
+        x, y = middle
+        PALETTE.text(image, (x, y - 14), who, 22, "text", "sea", "mm", face)
+        PALETTE.text(image, (x, y + 14), verb, 22, "muted", "sea", "mm")
     if seat is None or geo.footer_top is None:
         return  # the public sees each player's progress on their field
     top = geo.footer_top
@@ -525,8 +558,10 @@ def _draw_ready(
 # -- public API ---------------------------------------------------------------------------
 
 
-def render_image(view: SeaBattleView) -> Image.Image:
-    """The board as a palette-mode Pillow image (``render`` encodes it)."""
+def render_image(view: SeaBattleView, names: Names = NO_NAMES) -> Image.Image:
+    """The board as a palette-mode Pillow image (``render`` encodes it).
+
+    ``names`` are the seats' display names, drawn where the public board names players."""
     geo = layout_for(view)
     image = _static_layer(
         view.size,
@@ -537,25 +572,29 @@ def render_image(view: SeaBattleView) -> Image.Image:
     ).copy()
     for panel, field in enumerate(panel_fields(view)):
         _draw_field(image, geo, panel, field)
-    _draw_texts(image, geo, view)
+    _draw_texts(image, geo, view, names)
     return image
 
 
-def render(view: SeaBattleView) -> bytes:
-    """PNG bytes of the board; the same view always gives the same bytes."""
-    return encode_png(render_image(view))
+def render(view: SeaBattleView, names: Names = NO_NAMES) -> bytes:
+    """PNG bytes of the board; the same view and names always give the same bytes."""
+    return encode_png(render_image(view, names))
 
 
-def alt_text(view: SeaBattleView) -> str:
+def alt_text(view: SeaBattleView, names: Names = NO_NAMES) -> str:
     """A short description for screen readers (Discord allows 1024 characters).
 
     The full cell-by-cell twin is ``view.text()``; this says what the picture is about.
     """
-    status, _ = _status(view)
+
+    def player(seat: int) -> str:
+        return player_text(names, seat)
+
+    status, _ = _status(view, player)
     parts = [f"Sea Battle board ({view.variant}, {view.size}x{view.size})."]
     if status:
         parts.append(status + ".")
-    for title, field in zip(_titles(view), panel_fields(view), strict=True):
+    for title, field in zip(_titles(view, player), panel_fields(view), strict=True):
         counts = Counter(mark for row in field.marks for mark in row)
         shots = counts[Mark.MISS] + counts[Mark.HIT] + counts[Mark.SUNK]
         bits = [f"{title}: {shots} shots taken, {counts[Mark.MISS]} misses"]

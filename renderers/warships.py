@@ -8,10 +8,17 @@ table); the channel sees South at the bottom. Own tokens show their code and ran
 tokens are blank discs unless the rules let the viewer know them, and the last move's
 fields are ringed. Everything drawn comes from the view, so the image can never show more
 than the view allows (rules/warships.md §16).
+
+Phones show the image about 360 px wide, where a field is some 27 px: so a token fills its
+field, its code is large and bold, and every type has a shape of its own (octagon,
+diamond, hexagon, arrow, capsule, cross, shield, hull, fort, spiked mine), which the
+legend repeats beside each type's name and range.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -20,8 +27,20 @@ from bot.games.core import Phase
 from bot.games.grid import Cell, cell_name, column_letter
 from bot.games.warships import board
 from bot.games.warships.units import Kind
-from bot.games.warships.view import TokenView, WarshipsView
-from renderers.common import COLOURS, Palette, encode_png
+from bot.games.warships.view import LossView, TokenView, WarshipsView
+from renderers.common import (
+    COLOURS,
+    NO_NAMES,
+    Names,
+    Palette,
+    Sprite,
+    encode_png,
+    face_of,
+    make_sprite,
+    player_label,
+    player_text,
+    text_width,
+)
 
 PALETTE = Palette(
     {
@@ -41,7 +60,6 @@ PALETTE = Palette(
         "zone": (170, 60, 50),
         "south": (213, 94, 0),  # red in the original
         "north": (240, 228, 66),  # yellow in the original
-        "hidden_edge": (20, 22, 28),
         "ink": (16, 18, 24),
         "mine": (60, 60, 70),
     },
@@ -52,19 +70,29 @@ PALETTE = Palette(
         ("ink", "south"),
         ("ink", "north"),
         ("text", "mine"),
+        ("text", "sea"),
         ("muted", "sea"),
     ],
 )
 
-CELL = 34
-MARGIN = 16
+CELL = 36
+MARGIN = 10
 AXIS = 20
-HEADER = 34
-FOOTER = 126
-WIDTH = MARGIN * 2 + AXIS * 2 + CELL * board.COLUMNS
-HEIGHT = MARGIN * 2 + HEADER + AXIS * 2 + CELL * board.ROWS + FOOTER
-TOP = MARGIN + HEADER + AXIS
+HEADER = 58
 LEFT = MARGIN + AXIS
+TOP = MARGIN + HEADER + AXIS
+BOARD_BOTTOM = TOP + CELL * board.ROWS
+WIDTH = LEFT + CELL * board.COLUMNS + MARGIN + AXIS // 2
+LOSSES_TOP = BOARD_BOTTOM + AXIS + 8
+LOSS_LINE = 24
+LEGEND_TOP = LOSSES_TOP + 4 * LOSS_LINE + 10
+LEGEND_ROW = 34
+KEY_COLUMNS = 3
+KEY_ROWS = 4
+NOTE_ROW = 26
+NOTES_TOP = LEGEND_TOP + KEY_ROWS * LEGEND_ROW + 6
+NOTE_COUNT = 5
+HEIGHT = NOTES_TOP + NOTE_COUNT * NOTE_ROW + MARGIN
 
 Box = tuple[int, int, int, int]
 
@@ -81,12 +109,13 @@ def _box(cell: Cell, turned: bool) -> Box:
     return x, y, x + CELL, y + CELL
 
 
-@lru_cache(maxsize=4)
-def _board_layer(turned: bool) -> Image.Image:
-    """Sea, ports, neutral water, island, walls and axes: the same for every game."""
+@lru_cache(maxsize=8)
+def _board_layer(turned: bool, ranges: tuple[int, ...]) -> Image.Image:
+    """Sea, ports, neutral water, island, walls, axes and legend: the same for every game."""
     image = PALETTE.new_image((WIDTH, HEIGHT), "background")
     draw = ImageDraw.Draw(image)
     ports = board.PORTS[0] | board.PORTS[1]
+    step = CELL // 4
     for row in range(board.ROWS):
         for column in range(board.COLUMNS):
             cell = (column, row)
@@ -101,25 +130,26 @@ def _board_layer(turned: bool) -> Image.Image:
             lines = "port_grid" if port else "grid"
             draw.rectangle((x0, y0, x1, y1), fill=PALETTE[fill], outline=PALETTE[lines])
             if cell in board.NEUTRAL:
-                for dx in (8, 17, 26):
-                    for dy in (8, 17, 26):
+                for dx in (step, 2 * step, 3 * step):
+                    for dy in (step, 2 * step, 3 * step):
                         draw.point((x0 + dx, y0 + dy), fill=PALETTE["dots"])
     for wall in board.WALLS:
         a, b = sorted(wall)
         _wall(draw, _box(a, turned), _box(b, turned))
-    left, top = LEFT, TOP
-    right, bottom = LEFT + CELL * board.COLUMNS, TOP + CELL * board.ROWS
-    draw.rectangle((left - 1, top - 1, right + 1, bottom + 1), outline=PALETTE["wall"], width=3)
+    right = LEFT + CELL * board.COLUMNS
+    draw.rectangle(
+        (LEFT - 1, TOP - 1, right + 1, BOARD_BOTTOM + 1), outline=PALETTE["wall"], width=3
+    )
     for column in range(board.COLUMNS):
         letter = column_letter(board.COLUMNS - 1 - column if turned else column)
         x = LEFT + column * CELL + CELL // 2
-        PALETTE.text(image, (x, TOP - 4), letter, 13, "muted", "background", "mb")
-        PALETTE.text(image, (x, bottom + 4), letter, 13, "muted", "background", "mt")
+        PALETTE.text(image, (x, TOP - 4), letter, 15, "muted", "background", "mb")
+        PALETTE.text(image, (x, BOARD_BOTTOM + 4), letter, 15, "muted", "background", "mt")
     for row in range(board.ROWS):
         number = str(row + 1 if turned else board.ROWS - row)
         y = TOP + row * CELL + CELL // 2
-        PALETTE.text(image, (LEFT - 5, y), number, 13, "muted", "background", "rm")
-        PALETTE.text(image, (right + 5, y), number, 13, "muted", "background", "lm")
+        PALETTE.text(image, (LEFT - 5, y), number, 15, "muted", "background", "rm")
+    _legend(image, ranges)
     return image
 
 
@@ -132,6 +162,144 @@ def _wall(draw: ImageDraw.ImageDraw, a: Box, b: Box) -> None:
         y = max(a[1], b[1])
         line = (max(a[0], b[0]) - 1, y, min(a[2], b[2]) + 1, y)
     draw.line(line, fill=PALETTE["wall"], width=4)
+
+
+# -- token shapes -------------------------------------------------------------------------
+# Each shape fills most of a field, leaving room in its middle for a two-letter code.
+
+Points = list[tuple[float, float]]
+
+
+def _polygon(size: int, corners: list[tuple[float, float]]) -> Points:
+    """``corners`` given in fractions of a field, turned into pixels inside ``size``."""
+    pad = 2
+    span = size - 2 * pad
+    return [(pad + x * span, pad + y * span) for x, y in corners]
+
+
+SHAPES: dict[Kind | None, list[tuple[float, float]] | str] = {
+    None: "disc",  # a token whose type the viewer may not know
+    Kind.BATTLESHIP: [
+        (0.3, 0),
+        (0.7, 0),
+        (1, 0.3),
+        (1, 0.7),
+        (0.7, 1),
+        (0.3, 1),
+        (0, 0.7),
+        (0, 0.3),
+    ],
+    Kind.MISSILE_SHIP: [(0.5, -0.04), (1.04, 0.5), (0.5, 1.04), (-0.04, 0.5)],
+    Kind.CRUISER: [(0.25, 0.04), (0.75, 0.04), (1, 0.5), (0.75, 0.96), (0.25, 0.96), (0, 0.5)],
+    Kind.DESTROYER: [(0.5, 0), (1, 0.38), (1, 1), (0, 1), (0, 0.38)],
+    Kind.SUBMARINE: "capsule",
+    Kind.ESCORT: [
+        (0.3, 0),
+        (0.7, 0),
+        (0.7, 0.22),
+        (1, 0.22),
+        (1, 0.78),
+        (0.7, 0.78),
+        (0.7, 1),
+        (0.3, 1),
+        (0.3, 0.78),
+        (0, 0.78),
+        (0, 0.22),
+        (0.3, 0.22),
+    ],
+    Kind.MINESWEEPER: [(0, 0), (1, 0), (1, 0.6), (0.5, 1), (0, 0.6)],
+    Kind.LANDING_SHIP: [(0, 0.12), (1, 0.12), (0.8, 0.9), (0.2, 0.9)],
+    Kind.BATTERY: "fort",
+    Kind.MINE: "mine",
+}
+"""Each type's outline, so that types differ by shape as well as by their code."""
+
+
+def _paint_shape(
+    draw: ImageDraw.ImageDraw, kind: Kind | None, size: int, fill: int, edge: int
+) -> None:
+    shape = SHAPES[kind]
+    pad = 2
+    inner = (pad, pad, size - 1 - pad, size - 1 - pad)
+    if shape == "disc":
+        draw.ellipse((3, 3, size - 4, size - 4), fill=fill, outline=edge, width=2)
+    elif shape == "capsule":
+        top, bottom = round(size * 0.18), round(size * 0.82)
+        draw.rounded_rectangle(
+            (pad, top, size - 1 - pad, bottom), (bottom - top) // 2, fill, edge, 2
+        )
+    elif shape == "fort":
+        merlon = size // 5
+        x0, y0, x1, y1 = inner
+        draw.rectangle((x0, y0 + merlon, x1, y1), fill=fill, outline=edge, width=2)
+        for i in (0, 2, 4):
+            left = x0 + i * (x1 - x0) // 5
+            draw.rectangle((left, y0, left + merlon, y0 + merlon + 2), fill=fill, outline=edge)
+    elif shape == "mine":
+        centre, ball = size / 2, size * 0.34
+        spokes: tuple[tuple[float, float], ...] = ((0, 1), (1, 0), (0.7, 0.7), (0.7, -0.7))
+        for dx, dy in spokes:
+            reach = size * 0.47
+            draw.line(
+                (
+                    centre - dx * reach,
+                    centre - dy * reach,
+                    centre + dx * reach,
+                    centre + dy * reach,
+                ),
+                fill=edge,
+                width=3,
+            )
+        draw.ellipse(
+            (centre - ball, centre - ball, centre + ball, centre + ball),
+            fill=fill,
+            outline=edge,
+            width=2,
+        )
+    else:
+        assert isinstance(shape, list)
+        draw.polygon(_polygon(size, shape), fill=fill, outline=edge, width=2)
+
+
+@lru_cache(maxsize=64)
+def _shape(kind: Kind | None, size: int, colour: str, edge: str) -> Sprite:
+    return make_sprite(
+        (size, size), lambda draw: _paint_shape(draw, kind, size, PALETTE[colour], PALETTE[edge])
+    )
+
+
+def _token(image: Image.Image, view: WarshipsView, token: TokenView, turned: bool) -> None:
+    x0, y0, x1, y1 = _box(token.cell, turned)
+    colour = "south" if token.owner == view.south else "north"
+    own = view.seat == token.owner and view.phase is not Phase.FINISHED
+    if token.kind is Kind.MINE and not own:
+        # A mine in the open is a hazard for both sides: drawn dark, rimmed in its colour.
+        _shape(Kind.MINE, CELL, "mine", colour).stamp(image, (x0, y0))
+        PALETTE.text(
+            image, ((x0 + x1) / 2, (y0 + y1) / 2), "MN", 13, "text", "mine", "mm", "glyphs"
+        )
+        return
+    _shape(token.kind, CELL, colour, "ink").stamp(image, (x0, y0))
+    if token.kind is None:
+        return
+    centre_x = (x0 + x1) / 2
+    reach = view.rules.range_of(token.kind)
+    ranged = reach and view.seat == token.owner
+    code_y = y0 + (13 if ranged else CELL / 2)
+    PALETTE.text(image, (centre_x, code_y), token.kind.value, 17, "ink", colour, "mm", "glyphs")
+    if ranged:
+        PALETTE.text(image, (centre_x, y0 + 27), str(reach), 13, "ink", colour, "mm", "glyphs")
+    if token.known and view.phase is not Phase.FINISHED:
+        draw = ImageDraw.Draw(image)
+        draw.polygon(((x1 - 11, y0 + 1), (x1 - 1, y0 + 1), (x1 - 1, y0 + 11)), PALETTE["accent"])
+
+
+def _neutral_count(image: Image.Image, token: TokenView, turned: bool) -> None:
+    """§13.2: a unit's own turns on neutral water so far, on a dark badge (public)."""
+    if token.neutral:
+        x0, _, _, y1 = _box(token.cell, turned)
+        ImageDraw.Draw(image).rectangle((x0 + 1, y1 - 14, x0 + 12, y1 - 1), PALETTE["background"])
+        PALETTE.text(image, (x0 + 7, y1 - 7), str(token.neutral), 12, "text", "background", "mm")
 
 
 def _zones(draw: ImageDraw.ImageDraw, view: WarshipsView, turned: bool) -> None:
@@ -148,7 +316,7 @@ def _zones(draw: ImageDraw.ImageDraw, view: WarshipsView, turned: bool) -> None:
     for cell in fields:
         x0, y0, x1, y1 = _box(cell, turned)
         draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=PALETTE["zone"], width=2)
-        draw.line((x0 + 3, y1 - 9, x0 + 9, y1 - 3), fill=PALETTE["zone"], width=2)
+        draw.line((x0 + 3, y1 - 10, x0 + 10, y1 - 3), fill=PALETTE["zone"], width=2)
 
 
 def _manoeuvre_area(draw: ImageDraw.ImageDraw, view: WarshipsView, turned: bool) -> None:
@@ -162,72 +330,47 @@ def _manoeuvre_area(draw: ImageDraw.ImageDraw, view: WarshipsView, turned: bool)
             draw.line((x + 3 * dx, y + 3 * dy, x + 3 * dx, y + 9 * dy), fill=PALETTE["accent"])
 
 
-def _token(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: WarshipsView,
-    token: TokenView,
-    turned: bool,
-) -> None:
-    x0, y0, x1, y1 = _box(token.cell, turned)
-    colour = "south" if token.owner == view.south else "north"
-    inner = (x0 + 4, y0 + 4, x1 - 4, y1 - 4)
-    if token.kind is Kind.BATTERY:
-        draw.rectangle(inner, fill=PALETTE[colour], outline=PALETTE["ink"], width=2)
-        PALETTE.text(image, ((x0 + x1) / 2, (y0 + y1) / 2), "SB", 12, "ink", colour, "mm")
-        return
-    if token.kind is Kind.MINE and (view.seat != token.owner or view.phase is Phase.FINISHED):
-        draw.ellipse(inner, fill=PALETTE["mine"], outline=PALETTE[colour], width=3)
-        PALETTE.text(image, ((x0 + x1) / 2, (y0 + y1) / 2), "MN", 11, "text", "mine", "mm")
-        return
-    draw.ellipse(inner, fill=PALETTE[colour], outline=PALETTE["ink"], width=2)
-    if token.kind is None:
-        return
-    centre_x = (x0 + x1) / 2
-    PALETTE.text(image, (centre_x, y0 + 15), token.kind.value, 12, "ink", colour, "mm")
-    reach = view.rules.range_of(token.kind)
-    if reach and view.seat == token.owner:
-        PALETTE.text(image, (centre_x, y0 + 25), str(reach), 9, "ink", colour, "mm")
-    if token.known and view.phase is not Phase.FINISHED:
-        draw.rectangle((x1 - 9, y0 + 3, x1 - 4, y0 + 8), fill=PALETTE["accent"])
-
-
-def _neutral_count(
-    image: Image.Image, draw: ImageDraw.ImageDraw, token: TokenView, turned: bool
-) -> None:
-    """§13.2: a unit's own turns on neutral water so far, on a dark badge (public)."""
-    if token.neutral:
-        x0, _, _, y1 = _box(token.cell, turned)
-        draw.rectangle((x0 + 1, y1 - 13, x0 + 11, y1 - 1), fill=PALETTE["background"])
-        PALETTE.text(image, (x0 + 6, y1 - 7), str(token.neutral), 10, "text", "background", "mm")
-
-
 def _last(draw: ImageDraw.ImageDraw, view: WarshipsView, turned: bool) -> None:
     last = view.last
     if last is None:
         return
     for cell in sorted({c for c in (last.start, last.end, last.target) if c is not None}):
         x0, y0, x1, y1 = _box(cell, turned)
-        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=PALETTE["accent"], width=2)
+        draw.rectangle((x0, y0, x1, y1), outline=PALETTE["accent"], width=3)
     for cell in last.emptied:
-        x0, y0, x1, y1 = _box(cell, turned)
-        draw.line((x0 + 9, y0 + 9, x1 - 9, y1 - 9), fill=PALETTE["accent"], width=3)
-        draw.line((x0 + 9, y1 - 9, x1 - 9, y0 + 9), fill=PALETTE["accent"], width=3)
+        _cross(draw, _box(cell, turned))
 
 
-def status(view: WarshipsView) -> str:
-    """Whose move it is, as the image's audience sees it."""
+def _cross(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    draw.line((x0 + 9, y0 + 9, x1 - 9, y1 - 9), fill=PALETTE["accent"], width=4)
+    draw.line((x0 + 9, y1 - 9, x1 - 9, y0 + 9), fill=PALETTE["accent"], width=4)
+
+
+# -- texts --------------------------------------------------------------------------------
+
+NAME_WIDTH = 170
+"""The most a player's name may take in the status line, in px."""
+
+
+def _side(view: WarshipsView, seat: int, names: Names, drawn: bool) -> str:
+    """A seat as the public sees it: its player's name and its shore."""
+    shore = "South" if seat == view.south else "North"
+    who = player_label(names, seat, 16, NAME_WIDTH)[0] if drawn else player_text(names, seat)
+    return f"{who} ({shore})"
+
+
+def status(view: WarshipsView, names: Names = NO_NAMES, drawn: bool = False) -> str:
+    """Whose move it is, as the image's audience sees it; ``drawn``: names fitted to it."""
     if view.outcome is not None:
+        # A game ended before its first move reveals nothing (core.secrecy).
+        revealed = "" if view.outcome.unplayed else " All tokens revealed."
         if view.outcome.winner is None:
-            return "Game over: no winner. All tokens revealed."
+            return f"Game over: no winner.{revealed}"
         if view.seat is None:
-            side = "South" if view.outcome.winner == view.south else "North"
-            return f"Game over: {side} won. All tokens revealed."
-        return (
-            "You won! All tokens revealed."
-            if view.outcome.winner == view.seat
-            else ("You lost. All tokens revealed.")
-        )
+            side = _side(view, view.outcome.winner, names, drawn)
+            return f"Game over: {side} won.{revealed}"
+        return ("You won!" if view.outcome.winner == view.seat else "You lost.") + revealed
     if view.phase is Phase.SETUP:
         if view.seat is None:
             return "Setting up in secret."
@@ -236,10 +379,10 @@ def status(view: WarshipsView) -> str:
             if view.seat in view.movers
             else ("Setup confirmed; waiting for your opponent.")
         )
-    side = "South" if view.turn == view.south else "North"
+    side = _side(view, view.turn, names, drawn) if view.turn is not None else ""
     offer = ""
     if view.draw_offer is not None:
-        offerer = "South" if view.draw_offer == view.south else "North"
+        offerer = _side(view, view.draw_offer, names, drawn)
         if view.seat is not None:
             offerer = "You" if view.draw_offer == view.seat else "Your opponent"
         offer = f" {offerer} offered a draw."
@@ -248,69 +391,176 @@ def status(view: WarshipsView) -> str:
     return ("Your move." if view.turn == view.seat else "Your opponent's move.") + offer
 
 
-LEGEND = (
-    "SB battery · MN mine · red rim: enemy battery zone · dots: neutral water",
-    "yellow frame: last move · X: emptied · corner mark: known to enemy · digit: range",
-    "dark badge: own turns ended on neutral water (a unit is interned at 4)",
-)
+def losses_text(lost: list[LossView]) -> str:
+    """A side's losses in words: known types by name, the rest as "of hidden type"."""
+    named = Counter(loss.kind.unit.name for loss in lost if loss.kind is not None)
+    interned = sum(1 for loss in lost if loss.interned)
+    hidden = sum(1 for loss in lost if loss.kind is None)
+    parts = [f"{count} {name}s" if count > 1 else name for name, count in sorted(named.items())]
+    if hidden:
+        parts.append(f"{hidden} of hidden type" if hidden > 1 else "1 of hidden type")
+    text = ", ".join(parts) if parts else "nothing"
+    return text + (f" ({interned} interned)" if interned else "")
 
 
-def _footer(image: Image.Image, view: WarshipsView) -> None:
-    y = TOP + CELL * board.ROWS + AXIS + 8
-    for seat in sorted((0, 1), key=lambda s: s != (view.seat if view.seat is not None else 0)):
-        side = "South" if seat == view.south else "North"
-        who = side if view.seat is None else ("You" if seat == view.seat else "Enemy")
-        who += "" if view.seat is None else f" ({side})"
+def _who(view: WarshipsView, seat: int, name: Callable[[int], str]) -> str:
+    """A side in the losses: its player's name for the channel, else you or your opponent."""
+    shore = "South" if seat == view.south else "North"
+    if view.seat is None:
+        return f"{name(seat)} ({shore})"
+    return f"You ({shore})" if seat == view.seat else f"Opponent ({shore})"
+
+
+def _losses(image: Image.Image, view: WarshipsView, names: Names) -> None:
+    """Each side's lost tokens in words, and its mines in reserve; the viewer first."""
+    y = LOSSES_TOP
+    first = view.seat if view.seat is not None else view.south
+    for seat in (first, 1 - first):
+        who = _who(view, seat, lambda s: player_label(names, s, 16, 200)[0])
         lost = [loss for loss in view.losses if loss.owner == seat]
-        codes = " ".join(
-            (loss.kind.value if loss.kind else "??") + ("*" if loss.interned else "")
-            for loss in lost
+        reserve = view.reserves[seat]  # None while setups are secret (§5.2)
+        head = f"{who}: lost {len(lost)}"
+        head += "" if reserve is None else f" · mines in reserve {reserve}"
+        PALETTE.text(image, (MARGIN, y), head, 16, "text", "background", "lm", face_of(head))
+        detail = _fitted(losses_text(lost) if lost else "no losses", WIDTH - 2 * MARGIN - 12)
+        PALETTE.text(image, (MARGIN + 12, y + LOSS_LINE), detail, 15, "muted", "background", "lm")
+        y += 2 * LOSS_LINE
+
+
+def _fitted(text: str, width: int) -> str:
+    """``text`` (a list with commas) cut after the last item that fits, with "…"."""
+    parts = text.split(", ")
+    while len(parts) > 1 and text_width(", ".join(parts), 15) > width:
+        parts = [*parts[:-2], "…"] if parts[-1] == "…" else [*parts[:-1], "…"]
+    return ", ".join(parts)
+
+
+KEY = (
+    Kind.BATTLESHIP,
+    Kind.MISSILE_SHIP,
+    Kind.CRUISER,
+    Kind.DESTROYER,
+    Kind.SUBMARINE,
+    Kind.ESCORT,
+    Kind.MINESWEEPER,
+    Kind.LANDING_SHIP,
+    Kind.BATTERY,
+    Kind.MINE,
+    None,
+)
+"""The legend's order: ships by the help card, then batteries, mines and a hidden token."""
+
+SHORT_NAMES = {
+    Kind.MISSILE_SHIP: "missile",
+    Kind.LANDING_SHIP: "landing",
+    Kind.MINESWEEPER: "sweeper",
+    Kind.BATTERY: "battery",
+}
+"""Names that fit a legend column at a readable size."""
+
+NOTES = (
+    ("zone", "battery zone: closed to the other side"),
+    ("dots", "neutral water"),
+    ("frame", "last move (a yellow X: a field it emptied)"),
+    ("corner", "own token the enemy has identified"),
+    ("badge", "turns ended on neutral water (4: interned)"),
+)
+"""The board's marks, each with a sample."""
+
+
+def _legend(image: Image.Image, ranges: tuple[int, ...]) -> None:
+    """Every token type with its shape, code and range (a digit, also on one's own tokens),
+    then the board's marks: the same on every image of one set of rules."""
+    column_width = (WIDTH - 2 * MARGIN) // KEY_COLUMNS
+    sample = 30
+    for index, kind in enumerate(KEY):
+        column, row = index % KEY_COLUMNS, index // KEY_COLUMNS
+        x = MARGIN + column * column_width
+        y = LEGEND_TOP + row * LEGEND_ROW
+        _shape(kind, sample, "south" if kind is not Kind.MINE else "mine", "ink").stamp(
+            image, (x, y)
         )
-        line = f"{who}: lost {len(lost)}   mines in reserve {view.reserves[seat]}"
-        if lost:
-            line += "   (* interned)" if any(loss.interned for loss in lost) else ""
-        PALETTE.text(image, (MARGIN, y), line, 13, "text", "background")
-        if codes:
-            PALETTE.text(image, (MARGIN, y + 17), codes[:72], 12, "muted", "background")
-        y += 36
-    PALETTE.text(image, (MARGIN, y + 2), LEGEND[0], 11, "muted", "background")
-    PALETTE.text(image, (MARGIN, y + 16), LEGEND[1], 11, "muted", "background")
-    PALETTE.text(image, (MARGIN, y + 30), LEGEND[2], 11, "muted", "background")
-    rules = view.variant if len(view.variant) < 60 else view.variant[:57] + "..."
-    PALETTE.text(image, (WIDTH - MARGIN, MARGIN + 4), rules, 12, "muted", "background", "ra")
+        if kind is None:
+            label = "type hidden"
+        else:
+            code_colour = "text" if kind is Kind.MINE else "ink"
+            on = "mine" if kind is Kind.MINE else "south"
+            PALETTE.text(
+                image, (x + sample / 2, y + sample / 2), kind.value, 12, code_colour, on, "mm",
+                "glyphs",
+            )  # fmt: skip
+            label = SHORT_NAMES.get(kind, kind.unit.name)
+            reach = ranges[index]
+            label += f" {reach}" if reach else ""
+        PALETTE.text(image, (x + sample + 6, y + sample / 2), label, 15, "text", "background", "lm")
+    draw = ImageDraw.Draw(image)
+    for row, (mark, label) in enumerate(NOTES):
+        y = NOTES_TOP + row * NOTE_ROW
+        box = (MARGIN, y, MARGIN + 22, y + 22)
+        draw.rectangle(box, fill=PALETTE["sea"])
+        if mark == "zone":
+            draw.rectangle(box, outline=PALETTE["zone"], width=2)
+            draw.line((box[0] + 2, box[3] - 8, box[0] + 8, box[3] - 2), PALETTE["zone"], 2)
+        elif mark == "dots":
+            draw.rectangle(box, fill=PALETTE["neutral"])
+            for dx in (5, 11, 17):
+                for dy in (5, 11, 17):
+                    draw.point((box[0] + dx, box[1] + dy), fill=PALETTE["dots"])
+        elif mark == "frame":
+            draw.rectangle(box, outline=PALETTE["accent"], width=3)
+        elif mark == "corner":
+            draw.polygon(
+                ((box[2] - 9, box[1]), (box[2], box[1]), (box[2], box[1] + 9)), PALETTE["accent"]
+            )
+        else:
+            draw.rectangle((box[0], box[3] - 13, box[0] + 11, box[3]), PALETTE["background"])
+            PALETTE.text(image, (box[0] + 6, box[3] - 6), "2", 12, "text", "background", "mm")
+        PALETTE.text(image, (MARGIN + 30, y + 11), label, 15, "muted", "background", "lm")
 
 
-def render_image(view: WarshipsView) -> Image.Image:
+def render_image(view: WarshipsView, names: Names = NO_NAMES) -> Image.Image:
     turned = _turned(view)
-    image = _board_layer(turned).copy()
+    ranges = tuple(view.rules.range_of(kind) if kind else 0 for kind in KEY)
+    image = _board_layer(turned, ranges).copy()
     draw = ImageDraw.Draw(image)
     _zones(draw, view, turned)
     _manoeuvre_area(draw, view, turned)
     for token in view.tokens:
-        _token(image, draw, view, token, turned)
-        _neutral_count(image, draw, token, turned)
+        _token(image, view, token, turned)
+        _neutral_count(image, token, turned)
     _last(draw, view, turned)
-    PALETTE.text(image, (MARGIN, MARGIN + 2), "Warships", 18, "text", "background")
-    PALETTE.text(image, (MARGIN, MARGIN + 24), status(view), 13, "accent", "background")
-    _footer(image, view)
+    PALETTE.text(image, (MARGIN, MARGIN + 12), "Warships", 22, "text", "background", "lm")
+    rules = view.variant if len(view.variant) < 40 else view.variant[:37] + "..."
+    PALETTE.text(image, (WIDTH - MARGIN, MARGIN + 12), rules, 15, "muted", "background", "rm")
+    line = status(view, names, drawn=True)
+    PALETTE.text(
+        image, (MARGIN, MARGIN + 40), line, 16, "accent", "background", "lm", face_of(line)
+    )
+    _losses(image, view, names)
     return image
 
 
-def render(view: WarshipsView) -> bytes:
-    return encode_png(render_image(view))
+def render(view: WarshipsView, names: Names = NO_NAMES) -> bytes:
+    """PNG bytes of the board; the same view and names always give the same bytes."""
+    return encode_png(render_image(view, names))
 
 
-def alt_text(view: WarshipsView) -> str:
+def alt_text(view: WarshipsView, names: Names = NO_NAMES) -> str:
     """A short description for screen readers; the full text twin is ``view.text()``."""
     own = [t for t in view.tokens if view.seat is not None and t.owner == view.seat]
     enemy = [t for t in view.tokens if view.seat is None or t.owner != view.seat]
     known = sum(1 for t in enemy if t.kind is not None and t.kind is not Kind.BATTERY)
-    parts = [f"Warships board. {status(view)}"]
+    parts = [f"Warships board. {status(view, names)}"]
     if view.seat is not None:
         parts.append(f"You have {len(own)} tokens on the board.")
     parts.append(
         f"{len(enemy)} other tokens on the board, {known} of them known apart from batteries."
     )
+    first = view.seat if view.seat is not None else view.south
+    for seat in (first, 1 - first):
+        lost = [loss for loss in view.losses if loss.owner == seat]
+        who = _who(view, seat, lambda s: player_text(names, s))
+        parts.append(f"{who} lost {len(lost)}: {losses_text(lost)}.")
     if view.last is not None and view.last.end is not None:
         parts.append(
             f"Last move {cell_name(view.last.start or view.last.end)}"
@@ -318,4 +568,4 @@ def alt_text(view: WarshipsView) -> str:
             + (f", target {cell_name(view.last.target)}" if view.last.target else "")
             + "."
         )
-    return " ".join(parts)
+    return " ".join(parts)[:1024]

@@ -150,12 +150,14 @@ def open_png(data: bytes) -> tuple[int, int]:
 def render_for(record: GameRecord, seat: int | None) -> bytes:
     """The board image ``seat`` (None: the public) should be shown for a stored game.
 
-    The renderer promises identical bytes for identical views, so comparing an attachment
-    with this proves which audience's view, and which moment of the game, it shows.
+    The renderer promises identical bytes for identical views and names, so comparing an
+    attachment with this proves which audience's view, and which moment of the game, it
+    shows (with the players' names as the game keeps them).
     """
+    from bot.presenter import names_of
     from renderers import seabattle
 
-    return seabattle.render(SEA.view(state_of(record), seat))
+    return seabattle.render(SEA.view(state_of(record), seat), names_of(record))
 
 
 def plant_button(

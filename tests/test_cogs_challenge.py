@@ -8,6 +8,8 @@ button clicks) and then checks both what Discord shows and what the database hol
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 import pytest
 
@@ -262,7 +264,7 @@ async def test_accept_starts_the_game_by_dm_and_posts_the_live_message(
         assert len(setup.content) < 500  # a short instruction; `/rules` has the rest
         assert setup.custom_ids == ["move:1:random"]
         (attachment,) = setup.attachments
-        assert attachment.filename == f"seabattle-1-0-seat{seat}.png"
+        assert attachment.filename == f"seabattle-1-seat{seat}.png"
         assert open_png(attachment.data)[0] > 100
         assert attachment.data == render_for(game, seat)
 
@@ -348,3 +350,40 @@ async def test_a_channel_the_bot_cannot_post_in_is_refused_before_any_challenge(
         "Ask a server admin, or challenge from another channel."
     )
     assert await driver.client.repository.get_challenge(1) is None  # type: ignore[attr-defined]
+
+
+async def test_the_game_keeps_the_players_names_as_the_server_shows_them(
+    driver: DiscordDriver, alice: FakeUser, carol: FakeUser
+) -> None:
+    """A nickname in this server wins over the global display name, which wins over the
+    username; the bot learns them from the interactions themselves (no members intent)."""
+    assert not driver.intents.members
+    driver.set_nickname(alice, "Admiral \u202eAlice")
+    dave = driver.add_user("dave_99", global_name="Dave")
+    erin = driver.add_user("erin", global_name=None)
+    message = await challenge_message(driver, alice, dave)
+    await accept(driver, dave, message)
+    games = await repository(driver).active_games_of(alice.id)
+    assert games[-1].names == ("Admiral Alice", "Dave")
+    # The accepting player's name is taken again when they accept.
+    message = await challenge_message(driver, carol, erin)
+    driver.set_nickname(erin, "Erin the Bold")
+    await accept(driver, erin, message)
+    games = await repository(driver).active_games_of(erin.id)
+    assert games[-1].names == ("carol", "Erin the Bold")
+
+
+async def test_a_burst_of_challenges_posts_one_and_tells_the_rest_why(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Thirty /play at once to the same player: one challenge pings them; the challenger
+    is told privately, for each of the others, that one is already waiting."""
+    for burst in ("DiscordDriver.slash", "test_a_burst_of_challenges"):
+        driver.ignore_tasks(burst)  # the burst itself: each waits for the bot only
+    results = await asyncio.gather(*(challenge(driver, alice, bob) for _ in range(30)))
+    await driver.settle()
+    posted = [m for m in channel_messages(driver) if f"<@{bob.id}>" in m.content]
+    assert len(posted) == 1
+    refusals = [r for r in results if r.original is None or r.original.ephemeral]
+    assert len(refusals) == 29
+    assert all("already challenged" in r.content for r in refusals), refusals[0].content

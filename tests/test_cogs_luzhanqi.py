@@ -11,6 +11,7 @@ from bot.games.core import Phase
 from bot.games.luzhanqi.actions import Move
 from bot.games.luzhanqi.pieces import Kind
 from bot.games.luzhanqi.state import LuzhanqiState
+from bot.presenter import names_of
 from bot.storage import GameRecord
 from renderers import luzhanqi
 from tests.cog_helpers import (
@@ -35,7 +36,7 @@ def state_of(record: GameRecord) -> LuzhanqiState:
 
 
 def image_for(record: GameRecord, seat: int | None) -> bytes:
-    return luzhanqi.render(E.view(state_of(record), seat))
+    return luzhanqi.render(E.view(state_of(record), seat), names_of(record))
 
 
 async def start(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.marine.state import MarineState
+from bot.presenter import names_of
 from bot.storage import GameRecord, GameStatus
 from renderers import marine
 from tests.cog_helpers import (
@@ -81,7 +82,7 @@ async def test_a_whole_game_by_dm_and_move_with_one_board_for_everyone(
     assert [entry.text for entry in await stored_log(driver, game.id)][: len(SHORT_GAME)] == list(
         SHORT_GAME
     )
-    image = marine.render(E.view(final, None))
+    image = marine.render(E.view(final, None), names_of(record))
     assert png_of(driver, live_message(driver, record).id) == image
     for user in (alice, bob):
         last = driver.dms_to(user)[-1]

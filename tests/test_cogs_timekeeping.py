@@ -181,3 +181,16 @@ async def test_a_challenge_nobody_answers_expires(
     challenge = await repository(driver).get_challenge(1)
     assert challenge is not None and challenge.status is ChallengeStatus.EXPIRED
     assert await repository(driver).active_games_of(bob.id) == []
+
+
+async def test_a_closed_challenge_is_forgotten_two_expiry_periods_later(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+) -> None:
+    """The challenges table keeps no row for ever: a day for a late click, then it goes."""
+    await challenge_message(driver, alice, bob)
+    clock.advance(25)
+    await tick(driver)
+    assert await repository(driver).get_challenge(1) is not None  # expired, kept a while
+    clock.advance(24)
+    await tick(driver)
+    assert await repository(driver).get_challenge(1) is None

@@ -9,6 +9,7 @@ the channel identical views, alt texts and PNG bytes, and identical news of thei
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
@@ -21,10 +22,11 @@ from hypothesis import strategies as st
 from bot.games.core import SEATS, GameError, Phase, Transition, other
 from bot.games.luzhanqi import actions as act
 from bot.games.luzhanqi.board import name
-from bot.games.luzhanqi.pieces import Kind, Piece
+from bot.games.luzhanqi.pieces import COUNTS, Kind, Piece
 from bot.games.luzhanqi.state import LuzhanqiState
 from renderers.luzhanqi import alt_text, render
 from tests.luzhanqi_positions import ENGINE
+from tests.presented import presented
 
 E = ENGINE
 PRESETS = list(E.presets)
@@ -132,9 +134,14 @@ def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
 # -- non-interference (section 9) -------------------------------------------------------------
 
 
-def shown_to(state: LuzhanqiState, audience: int | None) -> tuple[object, str, bytes]:
+NAMES = ("Zoë \u202eevil", "Борис")
+"""Display names drawn on the images; names are public, and must not open a side door."""
+
+
+def shown_to(state: LuzhanqiState, audience: int | None) -> tuple[object, ...]:
     view = E.view(state, audience)
-    return view, alt_text(view), render(view)
+    presented_message = presented("luzhanqi", state, audience)
+    return view, view.text(), alt_text(view, NAMES), render(view, NAMES), presented_message
 
 
 def disguise(state: LuzhanqiState, hidden: int, rng: random.Random) -> LuzhanqiState:
@@ -164,6 +171,22 @@ def disguise(state: LuzhanqiState, hidden: int, rng: random.Random) -> LuzhanqiS
     rng.shuffle(secrets)
     for where, piece in zip(spots, secrets, strict=True):
         board[where] = piece
+    if not state.rules.flip and state.phase is Phase.PLAY:
+        # Which pieces were lost is as secret as which stand where (9.3): trade standing
+        # movable pieces for removed ones (movable for movable, so that whether the side
+        # can still move, which everyone learns, stays as it was).
+        colour = state.colour_of(hidden)
+        standing = Counter(p.kind for p in board if p is not None and p.colour is colour)
+        removed = [
+            kind
+            for kind in (Counter(COUNTS) - standing).elements()
+            if kind.movable and not (kind is Kind.MARSHAL and colour in state.flags_shown)
+        ]
+        movers = [s for s in spots if (p := board[s]) is not None and p.kind and p.kind.movable]
+        pool = [board[s].kind for s in movers] + removed  # type: ignore[union-attr]
+        rng.shuffle(pool)
+        for where, kind in zip(movers, pool, strict=False):
+            board[where] = Piece(colour, kind)
     return replace(state, board=tuple(board))
 
 

@@ -23,6 +23,7 @@ from bot.games.marine.state import MarineState
 from renderers.marine import alt_text, render
 from tests.marine_positions import ENGINE as E
 from tests.marine_positions import random_game, replayed
+from tests.presented import presented
 
 SEEDS = [1, 2, 3, 4]
 FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -146,7 +147,8 @@ def test_corrupted_json_is_refused() -> None:
 
 def shown_to(state: MarineState, audience: int | None) -> tuple[Any, ...]:
     view = E.view(state, audience)
-    return view.board, view.text(), alt_text(view), render(view)
+    names = ("Zoë \u202eevil", "Борис")
+    return view.board, view.text(), alt_text(view, names), render(view, names)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -165,6 +167,7 @@ def test_nothing_but_the_board_decides_what_anyone_is_shown(seed: int) -> None:
         twin = replace(state, seed=state.seed + 1000)
         for audience in (*SEATS, None):
             assert shown_to(twin, audience) == shown_to(state, audience)
+            assert presented("marine", twin, audience) == presented("marine", state, audience)
         for seat in E.to_move(state):
             action = next(iter(E.legal_actions(state, seat)))
             assert E.apply(state, seat, action).events == E.apply(twin, seat, action).events

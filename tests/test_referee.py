@@ -583,3 +583,32 @@ async def test_the_seed_source_decides_the_first_shooter_reproducibly(
     assert seven == await first_shooter(7), "the same seed dealt a different game"
     openers = {(await first_shooter(seed))[0] for seed in range(12)}
     assert openers == {0, 1}, "the seed does not decide who shoots first"
+
+
+HOSTILE_WORDS = ["`x`\nping @everyone", "\u202eevil`", "a" * 80 + "`"]
+"""Typed as a variant or an option: code-span breakers, a newline, a direction mark."""
+
+
+@pytest.mark.parametrize("key", list(ENGINES))
+@pytest.mark.parametrize("typed", HOSTILE_WORDS)
+async def test_play_refusals_echo_variants_and_options_safely(
+    referee: Referee, key: str, typed: str
+) -> None:
+    """A refused variant or option word comes back short, on one line, with no backtick
+    and no invisible character, like every other echoed input."""
+    for variant, options in ((typed, ""), (None, typed)):
+        with pytest.raises(GameError) as refusal:
+            await referee.challenge(
+                game=key,
+                variant=variant,
+                options=options,
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                challenger_id=ALICE,
+                opponent_id=BOB,
+            )
+        said = str(refusal.value)
+        spans = said.split("`")[1::2]
+        assert "\n" not in said and "\u202e" not in said
+        assert len(said.split("`")) % 2 == 1, said
+        assert all(len(span) <= 40 for span in spans), said

@@ -8,20 +8,21 @@ from __future__ import annotations
 
 import io
 import random
-from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.games.core import EndReason, Outcome, Phase
 from bot.games.luzhanqi.board import Colour, parse_station
+from bot.games.luzhanqi.pieces import Kind
 from bot.games.luzhanqi.state import LuzhanqiState
 from bot.games.luzhanqi.view import LuzhanqiView
 from renderers import luzhanqi as module
+from renderers.common import Face, can_draw, font
 from renderers.luzhanqi import PALETTE, alt_text, centre_of, render, render_image
 from tests.luzhanqi_positions import CLASSIC, ENGINE, FLIP, play, position
+from tests.samples import save_sample
 
-OUTPUT = Path(__file__).parent / "output"
 SIZE_LIMIT = 60_000
 
 DUEL = """
@@ -66,14 +67,14 @@ def samples() -> dict[str, LuzhanqiView]:
 def test_valid_png_under_the_size_limit_and_deterministic(name: str) -> None:
     view = samples()[name]
     png = render(view)
-    OUTPUT.mkdir(exist_ok=True)
-    (OUTPUT / f"luzhanqi-{name}.png").write_bytes(png)
+    save_sample(f"luzhanqi-{name}", png)
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.mode == "P"
     assert image.size == (module.WIDTH, module.HEIGHT)
     assert len(png) < SIZE_LIMIT
     module._static_layer.cache_clear()
     module._token.cache_clear()
+    module._labelled_token.cache_clear()
     assert render(view) == png
 
 
@@ -120,13 +121,12 @@ def test_the_last_move_is_highlighted() -> None:
     state = play(position(DUEL), "a7-a8").state
     view = ENGINE.view(state, None)
     x, y = centre_of(parse_station("a7"), view.bottom)
+    y -= module.TOKEN[1] // 2 + 3  # the ring's top edge, just above the token
     image = render_image(view).convert("RGB")
-    ring = {image.getpixel((x + dx, y - 19)) for dx in range(-30, 30)}
+    ring = {image.getpixel((x + dx, y)) for dx in range(-30, 30)}
     assert PALETTE.rgb("highlight") in ring
     before = render_image(ENGINE.view(position(DUEL), None)).convert("RGB")
-    assert PALETTE.rgb("highlight") not in {
-        before.getpixel((x + dx, y - 19)) for dx in range(-30, 30)
-    }
+    assert PALETTE.rgb("highlight") not in {before.getpixel((x + dx, y)) for dx in range(-30, 30)}
 
 
 def test_each_player_sees_their_own_side_at_the_bottom() -> None:
@@ -150,7 +150,108 @@ def test_alt_text_says_who_plays_what_and_whose_move() -> None:
 
 
 def test_the_flip_game_draws_face_down_pieces_the_same_for_everyone() -> None:
-    state = position(DUEL.replace("b5", "b5-"), FLIP)
+    state = position(DUEL.replace("b5", "b5-").replace("b3", "r9-"), FLIP)
     assert render(ENGINE.view(state, 0)) != render(ENGINE.view(position(DUEL, FLIP), 0))
-    twin = position(DUEL.replace("b5", "r9-"), FLIP)
+    twin = position(DUEL.replace("b5", "r9-").replace("b3", "b5-"), FLIP)
     assert render(ENGINE.view(state, None)) == render(ENGINE.view(twin, None))
+
+
+# -- Chinese names, lost pieces, players' names -----------------------------------------------
+
+
+def _coverage(text: str, face: Face, size: int = 24) -> bytes:
+    image = Image.new("L", (120, 40), 0)
+    ImageDraw.Draw(image).text((4, 4), text, font=font(size, face), fill=255)
+    return image.tobytes()
+
+
+def test_every_chinese_piece_name_is_drawn_by_the_bundled_font_not_as_boxes() -> None:
+    names = list(module.CHINESE.values())
+    assert sorted(names) == sorted(
+        [
+            "司令",
+            "军长",
+            "师长",
+            "旅长",
+            "团长",
+            "营长",
+            "连长",
+            "排长",
+            "工兵",
+            "地雷",
+            "炸弹",
+            "军旗",
+        ]
+    )
+    boxes = _coverage("\ue000\ue000", "glyphs")  # what a font without the glyphs draws
+    drawn = {_coverage(text, "glyphs") for text in names}
+    assert boxes not in drawn and len(drawn) == len(names)
+    assert all(can_draw(char, "glyphs") for text in names for char in text)
+    assert not can_draw("司", "sans")  # why the bot ships a font at all
+
+
+def _chinese_part(view: LuzhanqiView, where: str) -> bytes:
+    """The token's upper line right of the rank number: where the Chinese name is drawn."""
+    x, y = centre_of(parse_station(where), view.bottom)
+    return render_image(view).crop((x - 12, y - 19, x + 40, y + 2)).tobytes()
+
+
+def test_tokens_carry_the_chinese_name_beside_the_rank() -> None:
+    marshal = ENGINE.view(position(DUEL.replace("r6", "r9")), 0)
+    general = ENGINE.view(position(DUEL.replace("r6", "r8")), 0)
+    landmine = ENGINE.view(position(DUEL.replace("r6", "rL")), 0)
+    crops = {_chinese_part(view, "a7") for view in (marshal, general, landmine)}
+    assert len(crops) == 3
+    image = render_image(marshal)
+    x, y = centre_of(parse_station("a7"), marshal.bottom)
+    upper = image.crop((x - 40, y - 19, x + 40, y + 2)).tobytes()
+    assert upper.count(bytes([PALETTE["text"]])) > 60  # "9 司令" in full white strokes
+
+
+def _strip(view: LuzhanqiView, top: int) -> bytes:
+    return render_image(view).crop((0, top, module.WIDTH, top + module.STRIP)).tobytes()
+
+
+def test_the_strips_list_losses_as_the_viewer_may_know_them() -> None:
+    state = position(DUEL)  # every piece not in the diagram counts as lost
+    red, blue, public = (ENGINE.view(state, seat) for seat in (0, 1, None))
+    red_losses, blue_losses = red.losses
+    assert red_losses.unknown == 0 and red_losses.count == 22  # Red knows its own
+    assert blue_losses.known == () and blue_losses.unknown == 22  # only how many of Blue's
+    assert public.losses[0].known == () and public.losses[1].known == ()
+    assert "Blue lost 22: 22 unknown." in alt_text(red)
+    assert "Red lost 22: field marshal, general" in alt_text(red)
+    # Blue losing a major instead of a colonel is all the same to Red and the channel ...
+    twin = position(DUEL.replace("b5", "b4"))
+    for seat in (0, None):
+        assert render(ENGINE.view(twin, seat)) == render(ENGINE.view(state, seat))
+    # ... but not to Blue, whose own strip (at the bottom of Blue's image) changes.
+    assert _strip(ENGINE.view(twin, 1), module.BOTTOM_STRIP) != _strip(blue, module.BOTTOM_STRIP)
+    assert _strip(ENGINE.view(twin, 1), module.TOP_STRIP) == _strip(blue, module.TOP_STRIP)
+
+
+def test_a_fallen_marshal_is_known_to_the_players_and_the_end_shows_all() -> None:
+    duel = """
+12 . bF . . b3
+ 8 b9 . . . .
+ 7 r9 . . . .
+ 1 r3 rF . . .
+"""
+    after = play(position(duel), "a7-a8").state  # marshal against marshal: both removed
+    assert after.flags_shown == {Colour.RED, Colour.BLUE}
+    red_view = ENGINE.view(after, 0)
+    assert Kind.MARSHAL in red_view.losses[1].known
+    assert red_view.losses[1].unknown == red_view.losses[1].count - 1
+    assert all(losses.known == () for losses in ENGINE.view(after, None).losses)  # ruling 5
+    over = ENGINE.conclude(after, Outcome(0, EndReason.RESIGNATION))
+    assert all(losses.unknown == 0 for losses in ENGINE.view(over, None).losses)
+
+
+def test_the_header_names_the_players() -> None:
+    state = position(DUEL)
+    names = ("Zoë", "Борис")
+    public = ENGINE.view(state, None)
+    assert render(public, names) != render(public)
+    assert "Zoë (Red) to move" in alt_text(public, names)
+    assert "Your opponent is Борис." in alt_text(ENGINE.view(state, 0), names)
+    save_sample("luzhanqi-named-public", render(public, names))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 from PIL import Image
 
@@ -12,8 +11,8 @@ from renderers.common import encode_png
 from renderers.marine import HEIGHT, WIDTH, alt_text, point_xy, render, render_image
 from tests.marine_positions import ENGINE as E
 from tests.marine_positions import position, random_game, replayed
+from tests.samples import save_sample
 
-SAMPLES = Path("/tmp/marine-samples")
 BUDGET = 60_000
 
 
@@ -29,8 +28,7 @@ def _patch(view: MarineView, point: int | str, radius: int = 12) -> bytes:
 
 def _sample(name: str, view: MarineView) -> bytes:
     png = render(view)
-    SAMPLES.mkdir(parents=True, exist_ok=True)
-    (SAMPLES / f"{name}.png").write_bytes(png)
+    save_sample(f"marine-{name}", png)
     return png
 
 
@@ -78,3 +76,16 @@ def test_alt_text_names_the_status_the_losses_and_the_last_move() -> None:
     text = alt_text(E.view(after, None))
     assert "North to move" in text and "South destroyer 46-41" in text
     assert "took North U-boat in M" in text and "itself taken" in text
+
+
+def test_the_board_names_the_players_beside_their_sides() -> None:
+    state = E.new_game(E.configure(None, ""), 3)
+    view = E.view(state, None)
+    names = ("Zoë", "Борис")
+    png = render(view, names)
+    save_sample("marine-named", png)
+    assert png != render(view)
+    assert render(E.view(state, 0), names) == png  # still one image for every audience
+    south, north = (f"({names[view.seat_of(side)]})" for side in (0, 1))
+    assert f"South {south} has" in alt_text(view, names)
+    assert f"North {north} has" in alt_text(view, names)

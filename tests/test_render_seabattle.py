@@ -26,9 +26,9 @@ from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark, SeaBattleView
 from renderers import seabattle as render_module
 from renderers.seabattle import PALETTE, alt_text, layout_for, panel_fields, render
+from tests.samples import save_sample
 
 ENGINE = ENGINES["seabattle"]
-OUTPUT = Path(__file__).parent / "output"
 SIZE_LIMIT = 60_000
 
 
@@ -118,8 +118,7 @@ def _find(view: SeaBattleView, panel: int, wanted: Mark) -> Cell:
 def test_valid_png_of_expected_size_under_limit(name: str) -> None:
     view = CASES[name]
     png = render(view)
-    OUTPUT.mkdir(exist_ok=True)
-    (OUTPUT / f"seabattle-{name}.png").write_bytes(png)
+    save_sample(f"seabattle-{name}", png)
     with Image.open(io.BytesIO(png)) as image:
         assert image.format == "PNG"
         image.verify()
@@ -301,7 +300,7 @@ def test_custom_board_sizes_render(size: int) -> None:
     state = ENGINE.act(state, state.turn, "B2").state
     view = ENGINE.view(state, 0)
     png = render(view)
-    (OUTPUT / f"seabattle-custom-{size}x{size}.png").write_bytes(png)
+    save_sample(f"seabattle-custom-{size}x{size}", png)
     assert _rgb(png).size == (layout_for(view).width, layout_for(view).height)
     assert len(png) < SIZE_LIMIT
 
@@ -331,3 +330,30 @@ def test_renderers_import_only_the_engines_pillow_and_the_standard_library() -> 
                 root = name.split(".")[0]
                 allowed = root in sys.stdlib_module_names or root in ("PIL", "renderers")
                 assert allowed or name.startswith("bot.games"), f"{path.name} imports {name}"
+
+
+# -- players' names ---------------------------------------------------------------------------
+
+NAMES = ("Admiral Zoë", "Борис")
+
+
+def test_public_boards_name_the_players_and_private_ones_are_unchanged() -> None:
+    for name in ("setup-public-10x10", "mid-public-10x10", "finished-public-10x10"):
+        view = CASES[name]
+        named = render(view, NAMES)
+        save_sample(f"seabattle-{name}-named", named)
+        assert named != render(view) and len(named) < SIZE_LIMIT
+        geo = layout_for(view)
+        left, top = geo.grids[0]
+        title = (left, top - 70, left + geo.grid_span, top - 30)
+        assert _rgb(named).crop(title).tobytes() != _rgb(render(view)).crop(title).tobytes()
+        text = alt_text(view, NAMES)
+        assert "Admiral Zoë's fleet" in text and "Борис's fleet" in text
+        assert "Player 1" not in text
+    seat = CASES["mid-seat-10x10"]
+    assert render(seat, NAMES) == render(seat)
+
+
+def test_a_name_no_font_draws_is_shown_as_the_seat() -> None:
+    view = CASES["mid-public-10x10"]
+    assert render(view, ("王小明", "")) == render(view)

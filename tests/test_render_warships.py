@@ -3,17 +3,34 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 from PIL import Image
 
+from bot.games.warships.units import Kind
 from bot.games.warships.view import WarshipsView
-from renderers.warships import HEIGHT, WIDTH, _box, _turned, alt_text, render
+from renderers.warships import (
+    CELL,
+    HEIGHT,
+    KEY_ROWS,
+    LEGEND_ROW,
+    LEGEND_TOP,
+    NOTES_TOP,
+    PALETTE,
+    SHAPES,
+    WIDTH,
+    _box,
+    _shape,
+    _turned,
+    alt_text,
+    losses_text,
+    render,
+    render_image,
+)
 from renderers.warships import status as drawing_status
+from tests.samples import save_sample
 from tests.warships_positions import ENGINE as E
 from tests.warships_positions import f, position, random_game
 
-SAMPLES = Path("/tmp/warships-samples")
 BUDGET = 60_000
 
 
@@ -27,12 +44,11 @@ def _crop(view: WarshipsView, name: str) -> bytes:
 
 def _sample(name: str, view: WarshipsView) -> bytes:
     png = render(view)
-    SAMPLES.mkdir(parents=True, exist_ok=True)
-    (SAMPLES / f"{name}.png").write_bytes(png)
+    save_sample(f"warships-{name}", png)
     return png
 
 
-def test_images_are_valid_pngs_well_under_budget_and_deterministic() -> None:
+def test_images_are_valid_pngs_under_budget_and_deterministic() -> None:
     _, final = random_game(E.configure(None, "quick"), seed=2, limit=5000)
     _, middle = random_game(E.configure(None, "quick"), seed=2, limit=120)
     setup = E.new_game(E.configure(None, "manoeuvres"), 3)
@@ -40,7 +56,7 @@ def test_images_are_valid_pngs_well_under_budget_and_deterministic() -> None:
         for audience in (0, 1, None):
             view = E.view(state, audience)
             png = _sample(f"{name}-{audience}", view)
-            assert png.startswith(b"\x89PNG") and len(png) < BUDGET // 2
+            assert png.startswith(b"\x89PNG") and len(png) < BUDGET
             assert Image.open(io.BytesIO(png)).size == (WIDTH, HEIGHT)
             assert render(E.view(state, audience)) == png
 
@@ -104,3 +120,47 @@ def test_a_standing_draw_offer_is_written_on_the_board() -> None:
     offered = E.act(E.act(state, 0, "offer draw").state, 0, "G5-G4").state
     assert "Your opponent offered a draw." in drawing_status(E.view(offered, 1))
     assert render(E.view(offered, 1)) != render(E.view(E.act(state, 0, "G5-G4").state, 1))
+
+
+# -- shapes, legend, losses in words, names ---------------------------------------------------
+
+
+def test_every_type_has_a_shape_of_its_own() -> None:
+    outlines = {kind: _shape(kind, CELL, "south", "ink").mask.tobytes() for kind in SHAPES}
+    assert len(set(outlines.values())) == len(SHAPES) == len(Kind) + 1  # and "type hidden"
+
+
+def _legend_crop(view: WarshipsView) -> bytes:
+    return _rgb(render(view)).crop((0, LEGEND_TOP, WIDTH, NOTES_TOP)).tobytes()
+
+
+def test_the_legend_lists_each_type_with_its_range_under_the_rules_in_play() -> None:
+    classic = E.view(position(DUEL), 0)
+    mobility = E.view(position(DUEL, rules=E.configure(None, "mobility")), 0)
+    assert _legend_crop(classic) != _legend_crop(mobility)  # missile and landing: range 2
+    assert _legend_crop(classic) == _legend_crop(E.view(position(DUEL), None))
+    image = render_image(classic)
+    light = bytes([PALETTE["text"]])
+    for row in range(KEY_ROWS):  # each row of the key carries readable labels
+        top = LEGEND_TOP + row * LEGEND_ROW
+        assert image.crop((0, top, WIDTH, top + LEGEND_ROW)).tobytes().count(light) > 150
+
+
+def test_losses_of_hidden_type_are_written_in_words() -> None:
+    after = E.act(position(DUEL), 0, "F5xG6").state  # the cruiser is lost; the battleship known
+    public = E.view(after, None)
+    assert [loss.kind for loss in public.losses] == [None]
+    text = alt_text(public, ("Zoë", "Борис"))
+    assert "Zoë (South) lost 1: 1 of hidden type." in text and "??" not in text
+    assert "You (South) lost 1: cruiser." in alt_text(E.view(after, 0))
+    assert losses_text(list(E.view(after, 0).losses)) == "cruiser"
+
+
+def test_the_public_board_names_the_players() -> None:
+    view = E.view(position(DUEL), None)
+    named = render(view, ("Zoë", "Борис"))
+    save_sample("warships-named-public", named)
+    assert named != render(view)
+    assert "Zoë (South) to move." in drawing_status(view, ("Zoë", "Борис"))
+    seat = E.view(position(DUEL), 0)
+    assert render(seat, ("Zoë", "Борис")) == render(seat)  # a player's own board says "You"

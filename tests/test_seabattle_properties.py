@@ -40,6 +40,7 @@ from bot.games.seabattle.fleet import Ship, spacing_zone
 from bot.games.seabattle.state import SeaBattleState
 from bot.referee import status_line
 from renderers.seabattle import alt_text, render
+from tests.presented import presented
 from tests.seabattle_positions import ENGINE, fleet_faults, random_ready_game
 
 E = ENGINE
@@ -460,19 +461,28 @@ def test_replaying_the_move_texts_reproduces_the_game(preset: str, seed: int) ->
 # -- non-interference -------------------------------------------------------------------------
 
 
+NAMES = ("Zoë \u202eevil", "Борис")
+"""Display names drawn on the images; names are public, and must not open a side door."""
+
+
 def public_to(state: SeaBattleState, seat: int) -> tuple[Any, ...]:
     """Everything the bot shows ``seat`` and the channel about ``state``: the engine's views
-    and answers, and the board images and alt texts down to the byte."""
+    and answers, and the board images and alt texts down to the byte (with and without
+    players' names)."""
     mine, channel = E.view(state, seat), E.view(state, None)
     return (
         mine,
         mine.text(),
         render(mine),
         alt_text(mine),
+        render(mine, NAMES),
+        alt_text(mine, NAMES),
         channel,
         channel.text(),
         render(channel),
         alt_text(channel),
+        render(channel, NAMES),
+        alt_text(channel, NAMES),
         status_line(mine, E.outcome(state)),
         status_line(channel, E.outcome(state)),
         E.to_move(state),
@@ -480,6 +490,8 @@ def public_to(state: SeaBattleState, seat: int) -> tuple[Any, ...]:
         E.has_started(state),
         list(E.legal_actions(state, seat)),
         E.suggestions(mine, ""),
+        presented("seabattle", state, seat),
+        presented("seabattle", state, None),
     )
 
 

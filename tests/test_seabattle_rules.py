@@ -38,6 +38,7 @@ from tests.seabattle_positions import (
     fleet_faults,
     place,
     placement_texts,
+    seed_where_first,
     shoot,
     start_game,
     texts_for,
@@ -515,8 +516,33 @@ def test_4_2_milton_bradley_marks_nothing_after_a_sinking() -> None:
     state = shoot(shoot(state, 0, "A5"), 1, "J10")
     state = shoot(state, 0, "B5")
     field = E.view(state, 0).fields[1]
-    assert field.mark(cell("B5")) is Mark.SUNK
+    assert field.mark(cell("B5")) is Mark.HIT
     assert not any(field.mark((c, r)) is Mark.CLEAR for c in range(10) for r in range(10))
+
+
+def test_4_2_a_sinking_among_touching_ships_shows_only_hits() -> None:
+    """§4.2 answers a sinking with "hit" and the ship's name only. Where ships may touch,
+    drawing the sunk ship would tell which earlier hits belong to ships still afloat."""
+    seed = seed_where_first(0, "milton-bradley")
+    state = E.new_game(E.presets["milton-bradley"], seed)
+    for placement in ("E5 I5", "E7 H7", "E9 G9", "B1 B3", "C1 D1", "ready"):
+        state = E.act(state, 1, placement).state
+    state = place(state, 0, MB_FLEET, ready=True)
+    state = shoot(shoot(state, 0, "B1"), 1, "J10")
+    state = shoot(shoot(state, 0, "D1"), 1, "J9")
+    transition = E.act(state, 0, "C1")
+    assert "destroyer" in " ".join(texts_for(transition.events, 0)).lower()
+    state = transition.state
+    for audience in (0, None):
+        field = E.view(state, audience).fields[1]
+        assert [field.mark(cell(name)) for name in ("B1", "C1", "D1")] == [Mark.HIT] * 3
+        assert field.ships == () and field.afloat == 4
+    own = E.view(state, 1).fields[1]
+    assert [own.mark(cell(name)) for name in ("B1", "C1", "D1")] == [
+        Mark.HIT,
+        Mark.SUNK,
+        Mark.SUNK,
+    ]
 
 
 # -- §3 what each player sees -----------------------------------------------------------------

@@ -29,6 +29,7 @@ from bot.storage import (
     GameRecord,
     GameStatus,
     LogKind,
+    OpenChallengeError,
     Repository,
     SqliteRepository,
     StaleGameError,
@@ -113,7 +114,7 @@ async def test_opening_twice_keeps_the_schema_and_the_data(path: Path) -> None:
     try:
         kept = await second.get_challenge(challenge_id)
         assert kept is not None and kept.status is ChallengeStatus.OPEN
-        assert await challenge(second) == challenge_id + 1
+        assert await challenge(second, ALICE, CAROL) == challenge_id + 1
     finally:
         await second.close()
     assert sql(path, "SELECT type, name, sql FROM sqlite_master ORDER BY name") == tables
@@ -323,7 +324,7 @@ async def test_a_write_cancelled_while_waiting_for_the_lock_does_not_wedge_the_s
                 await challenge(repo)
         other.execute("COMMIT")
 
-    assert await challenge(repo) > 0, "the store refuses every write after a cancelled one"
+    assert await challenge(repo, ALICE, CAROL) > 0, "the store refuses every write after one"
     assert sql(path, "SELECT count(*) FROM challenges") == [(2,)]
 
 
@@ -535,3 +536,78 @@ async def test_saved_setups_are_kept_per_player_and_game_and_replaced_by_name(
         assert await repository.saved_setup_names(2, "luzhanqi") == ["other"]
     finally:
         await repository.close()
+
+
+# -- challenges -----------------------------------------------------------------------------------
+
+
+async def test_one_open_challenge_per_challenger_and_opponent_even_in_a_burst(
+    repo: SqliteRepository,
+) -> None:
+    """Thirty challenges at once to the same player: the store lets exactly one through."""
+    burst = await asyncio.gather(*(challenge(repo) for _ in range(30)), return_exceptions=True)
+    made = [outcome for outcome in burst if isinstance(outcome, int)]
+    refused = [outcome for outcome in burst if isinstance(outcome, OpenChallengeError)]
+    assert len(made) == 1 and len(refused) == 29
+    assert all(error.challenge_id == made[0] for error in refused)
+    assert await challenge(repo, BOB, ALICE) != made[0]  # the other way round is another pair
+    assert await challenge(repo, ALICE, CAROL) != made[0]
+    assert await repo.close_challenge(made[0], ChallengeStatus.DECLINED)
+    assert await challenge(repo) > made[0]  # once answered, a new challenge may follow
+
+
+async def test_closed_challenges_are_forgotten_after_two_expiry_periods(path: Path) -> None:
+    now = [1_800_000_000.0]
+    repository = await SqliteRepository.open(path, clock=lambda: now[0])
+    try:
+        declined, kept_open = await challenge(repository), await challenge(repository, BOB, ALICE)
+        accepted = await challenge(repository, ALICE, CAROL)
+        await repository.close_challenge(declined, ChallengeStatus.DECLINED)
+        await repository.close_challenge(accepted, ChallengeStatus.ACCEPTED)
+        now[0] += 10
+        recent = await challenge(repository, CAROL, ALICE)
+        await repository.close_challenge(recent, ChallengeStatus.WITHDRAWN)
+        assert await repository.forget_closed_challenges(now[0] - 5) == 2
+        assert await repository.get_challenge(declined) is None
+        assert await repository.get_challenge(accepted) is None
+        assert await repository.get_challenge(kept_open) is not None  # open ones expire first
+        assert await repository.get_challenge(recent) is not None
+    finally:
+        await repository.close()
+    assert sql(path, "SELECT COUNT(*) FROM challenges") == [(2,)]
+
+
+async def test_challenge_sweeps_read_an_index(repo: SqliteRepository, path: Path) -> None:
+    """The clock's minute sweeps must not scan every challenge ever made."""
+    await challenge(repo)
+    for query in (
+        "SELECT * FROM challenges WHERE status = 'open' AND created_at <= 1 ORDER BY id",
+        "DELETE FROM challenges WHERE status IN ('accepted', 'declined', 'withdrawn', 'expired')"
+        " AND created_at <= 1",
+    ):
+        plan = " ".join(str(row[-1]) for row in sql(path, f"EXPLAIN QUERY PLAN {query}"))
+        assert "USING INDEX challenges_by_status_age" in plan, plan
+
+
+async def test_migration_7_closes_duplicate_open_challenges_but_the_first(path: Path) -> None:
+    """A database from before the one-open-challenge rule may hold a burst of duplicates."""
+    path.parent.mkdir(parents=True)
+    with sqlite3.connect(path) as old:
+        old.executescript(SCHEMA)
+        for migration in MIGRATIONS[:5]:
+            old.executescript(migration)
+        old.execute("PRAGMA user_version = 6")
+        for challenger, opponent in ((2, 3), (2, 3), (2, 3), (3, 2)):
+            old.execute(
+                "INSERT INTO challenges (game, rules, channel_id, challenger_id, opponent_id,"
+                " created_at) VALUES ('seabattle', '{}', 1, ?, ?, 0)",
+                (challenger, opponent),
+            )
+    repository = await SqliteRepository.open(path)
+    await repository.close()
+    assert sql(path, "SELECT id, status FROM challenges ORDER BY id") == [
+        (1, "open"),
+        (2, "expired"),
+        (3, "expired"),
+        (4, "open"),
+    ]

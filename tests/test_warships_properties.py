@@ -19,13 +19,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.core import SEATS, CorruptStateError, GameError, Phase, other
+from bot.games.grid import cell_name
+from bot.games.warships import board, moves
 from bot.games.warships.actions import Move
 from bot.games.warships.rules import WarshipsRules
 from bot.games.warships.state import WarshipsState
 from bot.games.warships.units import Kind
 from renderers.warships import alt_text, render
+from tests.presented import presented
 from tests.warships_positions import ENGINE as E
-from tests.warships_positions import random_game
+from tests.warships_positions import play_step, random_game
 
 OPTION_SETS = ["", "harder mobility", "quick manoeuvres", "forget"]
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -74,6 +77,62 @@ def test_json_round_trips_at_every_step(options: str) -> None:
         assert E.from_json(data) == state
 
 
+def raid_step(state: WarshipsState, seat: int, rng: random.Random) -> str:
+    """A random move that goes for the batteries: missile ships head for the enemy's and
+    take them out, and ships (or mines) fill a taken-out field of their own port.
+
+    Uniformly random games seldom get that far, yet those positions must survive a reload.
+    """
+    if state.phase is not Phase.PLAY:
+        return play_step(state, seat, rng)
+    freed = board.BATTERY_FIELDS[state.shore(seat)] - state.at.keys()
+    if freed and rng.random() < 0.8:
+        fill = [
+            f"{cell_name(p.cell)}-{cell_name(cell)}"
+            for p in state.own(seat)
+            if p.kind.is_ship
+            for cell in freed & moves.destinations(state, p).keys()
+        ]
+        fill += [f"mine {cell_name(cell)}" for cell in freed & moves.mine_fields(state, seat)]
+        if fill:
+            return rng.choice(fill)
+    standing = [p.cell for p in state.own(other(seat)) if p.kind is Kind.BATTERY]
+    raiders = [p for p in state.own(seat) if p.kind is Kind.MISSILE_SHIP]
+    if standing and raiders and rng.random() < 0.7:
+        raider = rng.choice(raiders)
+        for target in moves.targets(state, raider, raider.cell, 0):
+            if state.at[target].kind is Kind.BATTERY:
+                return f"{cell_name(raider.cell)}x{cell_name(target)}"
+        reachable = moves.destinations(state, raider)
+        if reachable:
+            closest = min(
+                reachable, key=lambda cell: min(board.chebyshev(cell, b) for b in standing)
+            )
+            return f"{cell_name(raider.cell)}-{cell_name(closest)}"
+    return play_step(state, seat, rng)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_every_state_of_a_raiding_game_reloads(seed: int) -> None:
+    """Every position a game passes through is stored and must read back, whatever the
+    game does to the batteries (random play reached a taken-out battery's field too rarely
+    to show that it did not)."""
+    rules = E.configure(None, OPTION_SETS[seed % len(OPTION_SETS)])
+    rng = random.Random(seed)
+    state = E.new_game(rules, seed)
+    for _ in range(300):
+        if state.phase is Phase.FINISHED:
+            break
+        seat = min(E.to_move(state))
+        try:
+            state = E.act(state, seat, raid_step(state, seat, rng)).state
+        except GameError:
+            if state.phase is not Phase.SETUP:  # only a random setup swap may be refused
+                raise
+            continue
+        assert E.from_json(json.loads(json.dumps(E.to_json(state)))) == state
+
+
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_replaying_the_move_texts_reproduces_the_game(options: str) -> None:
     log, states = game(options)
@@ -110,6 +169,16 @@ def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
     assert json.dumps(E.to_json(state)) == before
 
 
+def swap_battery_with_ship(data: dict[str, Any]) -> None:
+    """A battery and a ship of one side trade fields: a battery off its field, and a ship
+    on the field of a battery that was never taken out."""
+    pieces = data["pieces"]
+    battery = next(p for p in pieces if p[2] == "SB")
+    ship = next(p for p in pieces if p[1] == battery[1] and p[2] not in ("SB", "MN"))
+    battery[0], ship[0] = ship[0], battery[0]
+    pieces.sort(key=lambda p: (int(p[0][1:]), p[0][0]))
+
+
 def test_corrupted_json_is_refused() -> None:
     data = E.to_json(game("")[1][40])
     broken: list[dict[str, Any]] = []
@@ -123,6 +192,7 @@ def test_corrupted_json_is_refused() -> None:
         lambda d: d["losses"].append([2, "BS", "A1", "clash", False]),
         lambda d: d.__setitem__("version", 2),
         lambda d: d.__setitem__("quiet", -1),
+        swap_battery_with_ship,
     ):
         copy = json.loads(json.dumps(data))
         edit(copy)
@@ -135,9 +205,19 @@ def test_corrupted_json_is_refused() -> None:
 # -- non-interference -------------------------------------------------------------------------
 
 
+NAMES = ("Zoë \u202eevil", "Борис")
+"""Display names drawn on the images; names are public, and must not open a side door."""
+
+
 def shown_to(state: WarshipsState, audience: int | None) -> tuple[Any, ...]:
     view = E.view(state, audience)
-    return view, view.text(), alt_text(view), render(view)
+    return (
+        view,
+        view.text(),
+        alt_text(view, NAMES),
+        render(view, NAMES),
+        presented("warships", state, audience),
+    )
 
 
 def shuffle_hidden(state: WarshipsState, owner: int, rng: random.Random) -> WarshipsState:
@@ -175,6 +255,25 @@ def test_a_secret_setup_changes_nothing_the_other_seat_or_the_channel_sees(hidde
     twin = E.act(twin, hidden, "ready").state
     state = E.act(state, hidden, "ready").state
     assert twin.own(hidden) != state.own(hidden)
+    for audience in (other(hidden), None):
+        assert shown_to(twin, audience) == shown_to(state, audience)
+
+
+@pytest.mark.parametrize("hidden", SEATS)
+@pytest.mark.parametrize("ready", [False, True])
+def test_mines_placed_during_setup_change_nothing_the_other_seat_or_the_channel_sees(
+    hidden: int, ready: bool
+) -> None:
+    """§5.2, §5.3 and the ruling that only batteries show during setup: how many mines a
+    player has put in port (and so kept in reserve) stays secret until play begins."""
+    state = E.new_game(E.presets["classic"], 5)
+    twin = state
+    for _ in range(3):
+        placing = next(a for a in E.legal_actions(twin, hidden) if str(a).startswith("place mine"))
+        twin = E.apply(twin, hidden, placing).state
+    if ready:
+        state, twin = (E.act(s, hidden, "ready").state for s in (state, twin))
+    assert twin.sides[hidden].reserve == state.sides[hidden].reserve - 3
     for audience in (other(hidden), None):
         assert shown_to(twin, audience) == shown_to(state, audience)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -12,7 +13,7 @@ from bot.games.warships import board, moves
 from bot.games.warships.rules import WarshipsRules
 from bot.games.warships.state import Cause, WarshipsState
 from bot.games.warships.units import CLASH, SHIPS, UNITS, Kind, Result
-from tests.warships_positions import ENGINE, f, kind_at, position
+from tests.warships_positions import ENGINE, complete, f, kind_at, position
 
 E = ENGINE
 HARDER = WarshipsRules(harder=True)
@@ -441,6 +442,35 @@ def test_9_3_only_missile_ships_take_out_batteries_and_the_zone_goes_with_it() -
     assert any(loss.kind is Kind.BATTERY for loss in new.losses)
     moved = replace(new, turn=0)
     assert kind_at(act(moved, "H13-H14").state, "H14") is Kind.DESTROYER
+
+
+def reloaded(state: WarshipsState) -> WarshipsState:
+    """``state`` stored and read back, as the referee does after a restart."""
+    return E.from_json(json.loads(json.dumps(E.to_json(state))))
+
+
+def test_2_2_a_taken_out_battery_field_takes_own_ships_and_mines_and_reloads() -> None:
+    """§2.2, §8.2 c, §11.4, §12.1: once its battery is gone, the field is an ordinary port
+    field; an own ship may enter it, an own mine be laid on it, and the game reloads."""
+    state = complete(
+        position(
+            """
+               A  B  C
+            5  .  .  ms
+            4  .  .  .
+            3  DD MW .
+            """,
+            turn=1,
+        )
+    )
+    assert reloaded(state) == state
+    taken = act(state, "C5xB4").state
+    entered = act(taken, "A3-B4").state
+    assert kind_at(entered, "B4") is Kind.DESTROYER
+    assert reloaded(entered) == entered
+    mined = act(replace(taken, turn=0), "mine B4").state
+    assert kind_at(mined, "B4") is Kind.MINE
+    assert reloaded(mined) == mined
 
 
 def test_13_1_no_attack_from_or_onto_neutral_water() -> None:

@@ -11,6 +11,7 @@ port (so that no end condition fires by accident) unless the diagram places its 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 
 from bot.games.core import Phase
@@ -19,7 +20,7 @@ from bot.games.warships import Warships, board, moves
 from bot.games.warships.rules import WarshipsRules
 from bot.games.warships.state import Piece, WarshipsState
 from bot.games.warships.turns import main_actions
-from bot.games.warships.units import Kind
+from bot.games.warships.units import SHIPS, UNITS, Kind
 
 ENGINE = Warships()
 SPARES = {
@@ -78,6 +79,24 @@ def position(
         side = replace(state.sides[seat], ready=True, reserve=reserves[seat])
         state = state.with_side(seat, side)
     return replace(state, turn=turn)
+
+
+def complete(state: WarshipsState) -> WarshipsState:
+    """``state`` with each side's missing tokens: ships on free fields of its own port (in
+    field order), mines in reserve. A diagram names only the tokens it is about; a state
+    that is to be stored and read back needs all 36 of each side."""
+    pieces = list(state.pieces)
+    for seat in (0, 1):
+        present = Counter(p.kind for p in pieces if p.owner == seat)
+        present.update(loss.kind for loss in state.losses if loss.owner == seat)
+        taken = {p.cell for p in pieces}
+        free = iter(sorted(board.SETUP_FIELDS[state.shore(seat)] - taken))
+        for kind in SHIPS:
+            for _ in range(UNITS[kind].count - present[kind]):
+                pieces.append(Piece(next(free), seat, kind))
+        mines = UNITS[Kind.MINE].count - present[Kind.MINE]
+        state = state.with_side(seat, replace(state.sides[seat], reserve=mines))
+    return state.with_pieces(pieces)
 
 
 def kind_at(state: WarshipsState, name: str) -> Kind | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.ai.core import DEFAULT_LEVEL, LEVELS, Player, Seen
 from bot.ai.generic import RandomPlayer
+from bot.ai.luzhanqi import LuzhanqiRaider
 from bot.ai.marine import MarineSearcher
 from bot.ai.seabattle import CasualShooter, DensityShooter
 
@@ -21,6 +22,8 @@ STRONG_MARINE_BUDGET = 8_000
 def _players(game: str) -> dict[str, Player]:
     if game == "seabattle":
         return {"casual": CasualShooter(), "strong": DensityShooter()}
+    if game == "luzhanqi":
+        return {"casual": RandomPlayer(game), "strong": LuzhanqiRaider()}
     if game == "marine":
         return {
             "casual": MarineSearcher(depth=1, budget=1_000),

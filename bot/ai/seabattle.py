@@ -13,6 +13,7 @@ wounded ship before it hunts), and fires at the cell covered by the most lies.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,11 +21,14 @@ from functools import lru_cache
 
 from bot.ai.core import Seen
 from bot.games.core import Phase, other
-from bot.games.grid import cell_name
+from bot.games.grid import cell_name, parse_cell
 from bot.games.seabattle.actions import PlaceFleet, PlaceShip
 from bot.games.seabattle.fleet import Ship, random_fleet
 from bot.games.seabattle.rules import SeaBattleRules, Touching
 from bot.games.seabattle.view import Mark, SeaBattleView
+
+_SANK = re.compile(r'^([A-Z]\d{1,2}): hit\. "You sank my (.+)!"')
+"""How a sinking is answered where ships may touch: the cell and the ship's name only."""
 
 UNKNOWN, HIT, EMPTY = 0, 1, 2
 """What the shooter knows of one cell: nothing, a hit on a ship afloat, or nothing there."""
@@ -46,7 +50,9 @@ class ShotGrid:
     touching: Touching
 
     @classmethod
-    def of(cls, rules: SeaBattleRules, view: SeaBattleView) -> ShotGrid:
+    def of(cls, rules: SeaBattleRules, view: SeaBattleView, heard: Sequence[str]) -> ShotGrid:
+        """The grid of ``view``'s enemy field; ``heard`` names the ships sunk where wrecks
+        are not drawn (ships that may touch are answered "hit" and the ship's name only)."""
         enemy = view.fields[other(view.seat if view.seat is not None else 0)]
         size = view.size
         cells = []
@@ -54,10 +60,49 @@ class ShotGrid:
             for column in range(size):
                 mark = enemy.mark((column, row))
                 cells.append(UNKNOWN if mark is Mark.SEA else HIT if mark is Mark.HIT else EMPTY)
-        afloat = Counter(kind.length for kind in rules.fleet)
-        afloat.subtract(outline.kind.length for outline in enemy.ships if outline.sunk)
+        sunk = [outline.kind.length for outline in enemy.ships if outline.sunk]
+        lengths = {kind.name: kind.length for kind in rules.fleet}
+        sinkings = []
+        for text in heard:
+            told = _SANK.match(text)
+            if told and told.group(2) in lengths:
+                column, row = parse_cell(told.group(1), size, size)
+                sinkings.append((row * size + column, lengths[told.group(2)]))
+        return cls.build(
+            size, cells, [k.length for k in rules.fleet], sunk, sinkings, rules.touching
+        )
+
+    @classmethod
+    def build(
+        cls,
+        size: int,
+        cells: list[int],
+        fleet: Sequence[int],
+        wrecks: Sequence[int],
+        sinkings: Sequence[tuple[int, int]],
+        touching: Touching,
+    ) -> ShotGrid:
+        """The grid from the marks, the fleet, the drawn wrecks' lengths and the sinkings
+        announced without a drawing (the cell of the sinking shot, the ship's length).
+
+        A sinking announced without a drawing leaves its ship's cells as hits; where only one
+        straight line of hits through the sinking shot has the ship's length, those hits are
+        explained and no longer draw the shooter.
+        """
+        afloat = Counter(fleet)
+        afloat.subtract(wrecks)
+        afloat.subtract(length for _, length in sinkings)
+        for index, length in sinkings:
+            lines = [
+                body
+                for body, _ in lies(size, length, touching)
+                if index in body and all(cells[i] == HIT for i in body)
+            ]
+            if len(lines) == 1:
+                for i in lines[0]:
+                    cells[i] = EMPTY
         lengths = tuple(sorted(afloat.elements(), reverse=True))
-        return cls(size, tuple(cells), lengths, rules.touching)
+        return cls(size, tuple(cells), lengths, touching)
 
 
 Lie = tuple[tuple[int, ...], tuple[int, ...]]
@@ -143,7 +188,7 @@ class DensityShooter:
         assert isinstance(view, SeaBattleView)
         if view.phase is Phase.SETUP:
             return self.setup(seen)
-        grid = ShotGrid.of(seen.rules, view)
+        grid = ShotGrid.of(seen.rules, view, seen.heard)
         dice = seen.dice()
         tie_break = [dice.random() for _ in grid.cells]
         index = best_shot(grid, tie_break)
@@ -199,7 +244,7 @@ class CasualShooter:
         assert isinstance(view, SeaBattleView)
         if view.phase is Phase.SETUP:
             return DensityShooter(careful_fleet=False).setup(seen)
-        grid = ShotGrid.of(seen.rules, view)
+        grid = ShotGrid.of(seen.rules, view, seen.heard)
         dice = seen.dice()
         if HIT in grid.cells:
             tie_break = [dice.random() for _ in grid.cells]

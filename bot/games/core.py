@@ -35,6 +35,16 @@ def visible(text: str) -> str:
     return "".join(c for c in text if c == "\n" or unicodedata.category(c) not in ("Cf", "Cc"))
 
 
+def shorten(text: str, limit: int = 24) -> str:
+    """Echo a player's input back safely: short, one line, no code-span breakers.
+
+    Invisible format and control characters (right-to-left overrides, zero-width spaces)
+    are dropped, so an echo cannot turn the sentence around it backwards.
+    """
+    flat = " ".join(visible(text).split()).replace("`", "'")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def name_of(seat: int) -> str:
     """The placeholder for a player's name in channel texts, filled in by the referee."""
     return f"{{seat{seat}}}"
@@ -64,6 +74,9 @@ class Outcome:
     winner: int | None
     reason: EndReason
     detail: str = ""
+    unplayed: Phase | None = None
+    """For a game ended before its first real move (``Engine.has_started``): the phase it
+    was in. Such an end reveals nothing that was hidden (see ``secrecy``)."""
 
     @property
     def has_result(self) -> bool:
@@ -71,14 +84,42 @@ class Outcome:
         return self.reason is not EndReason.ABORTED
 
     def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason.value, "detail": self.detail}
+        data: dict[str, Any] = {
+            "winner": self.winner,
+            "reason": self.reason.value,
+            "detail": self.detail,
+        }
+        if self.unplayed is not None:
+            data["unplayed"] = self.unplayed.value
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
         winner = data["winner"]
         if winner not in (None, *SEATS):
             raise CorruptStateError(f"winner {winner!r} is not a seat")
-        return cls(winner=winner, reason=EndReason(data["reason"]), detail=str(data["detail"]))
+        unplayed = data.get("unplayed")
+        if unplayed not in (None, Phase.SETUP.value, Phase.PLAY.value):
+            raise CorruptStateError(f"an unplayed game cannot have ended in {unplayed!r}")
+        return cls(
+            winner=winner,
+            reason=EndReason(data["reason"]),
+            detail=str(data["detail"]),
+            unplayed=None if unplayed is None else Phase(unplayed),
+        )
+
+
+def secrecy(phase: Phase, outcome: Outcome | None) -> Phase:
+    """The phase whose secrets a view keeps: every game's ``view`` decides by this.
+
+    A finished game shows everyone the whole board, except one that ended before its first
+    real move (an abort, or a resignation or time-out during setup): that keeps the secrets
+    of the phase it ended in, so ending a game unplayed, which costs no rating, is never a
+    way to scout an opponent's setup.
+    """
+    if outcome is not None and outcome.unplayed is not None:
+        return outcome.unplayed
+    return phase
 
 
 @dataclass(frozen=True)
@@ -201,14 +242,21 @@ class Engine(ABC, Generic[R, S, A, V]):
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> V:
-        """Everything ``seat`` may know (``None``: the public). Finished games reveal all."""
+        """Everything ``seat`` may know (``None``: the public).
+
+        Finished games reveal all, unless their outcome says they ended unplayed: what is
+        hidden follows ``secrecy(phase, outcome)``, never the phase alone.
+        """
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None: ...
 
     @abstractmethod
     def conclude(self, state: S, outcome: Outcome) -> S:
-        """End the game from outside the rules (resignation, timeout, abort)."""
+        """End the game from outside the rules (resignation, timeout, abort).
+
+        The referee marks ``outcome.unplayed`` when the game had not started.
+        """
 
     @abstractmethod
     def has_started(self, state: S) -> bool:
@@ -242,8 +290,7 @@ class Engine(ABC, Generic[R, S, A, V]):
         name = (variant or self.default_variant).strip().lower()
         if name not in self.presets:
             listed = ", ".join(f"`{preset}`" for preset in self.presets)
-            shown = visible(name)[:40].replace("`", "'")
-            raise GameError(f"{self.title} has no variant `{shown}`; choose {listed}.")
+            raise GameError(f"{self.title} has no variant `{shorten(name)}`; choose {listed}.")
         rules = self.presets[name]
         words = options.lower().replace(",", " ").split()
         return self.with_options(rules, words) if words else rules

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from bot.games.core import NotationError, visible
+from bot.games.core import NotationError, shorten  # games import it from here too
 
 Cell = tuple[int, int]
 """(column, row), both counted from 0; ``(0, 0)`` is ``A1``."""
@@ -52,11 +52,3 @@ def neighbours(cell: Cell, columns: int, rows: int, *, diagonal: bool) -> Iterat
                 yield c, r
 
 
-def shorten(text: str, limit: int = 24) -> str:
-    """Echo a player's input back safely: short, one line, no code-span breakers.
-
-    Invisible format and control characters (right-to-left overrides, zero-width spaces)
-    are dropped, so an echo cannot turn the sentence around it backwards.
-    """
-    flat = " ".join(visible(text).split()).replace("`", "'")
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

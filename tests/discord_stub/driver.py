@@ -656,6 +656,22 @@ class DiscordDriver:
             self.users[account.id] = account
         return account
 
+    def set_nickname(
+        self, user: FakeUser, nick: str | None, guild: FakeGuild | None = None
+    ) -> None:
+        """Give ``user`` a server nickname (``None`` clears it), as a member would set it.
+
+        Discord sends the nickname in every member object of that server: an interaction's
+        ``member``, a user option's resolved member. The change event needs the members
+        intent, so a bot without it hears of the nickname only through those.
+        """
+        where = guild or self.guild
+        self.server.guild_members[where.id][user.id]["nick"] = nick
+        if self._connected and self.intents.members:
+            payload = self.server.member_payload(where.id, user.id)
+            payload["guild_id"] = str(where.id)
+            self.feed("GUILD_MEMBER_UPDATE", payload)
+
     def close_dms(self, user: FakeUser) -> None:
         """From now on DMs to this user fail with 403 / 50007."""
         self.server.close_dms(user.id)

@@ -20,6 +20,7 @@ from bot.games.core import (
     Transition,
     name_of,
     other,
+    secrecy,
 )
 from bot.games.luzhanqi import actions as act
 from bot.games.luzhanqi import moves
@@ -37,7 +38,7 @@ from bot.games.luzhanqi.pieces import ARMY, Kind, Piece
 from bot.games.luzhanqi.rules import PRESETS, LuzhanqiRules, WinRule, option_words
 from bot.games.luzhanqi.rules import with_options as rules_with_options
 from bot.games.luzhanqi.state import LastMove, LuzhanqiState, Side, state_from_json, state_to_json
-from bot.games.luzhanqi.view import LuzhanqiView
+from bot.games.luzhanqi.view import LuzhanqiView, losses_seen
 
 
 class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
@@ -330,24 +331,10 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         new = replace(state, plies=state.plies + 1, turn=other(seat))
         rival = other(seat)
         mine, theirs = new.colour_of(seat), new.colour_of(rival)
-        w2 = new.rules.win is WinRule.W2
-        if w2 and mine and theirs and not new.movable_left(theirs):
-            if not new.movable_left(mine):
-                return self._end(
-                    new,
-                    Outcome(None, EndReason.RULES, "no movable pieces left"),
-                    said,
-                    ("Neither side has a movable piece left: a draw.",) * 2,
-                )
-            return self._end(
-                new,
-                Outcome(seat, EndReason.RULES, "removed every movable enemy piece"),
-                said,
-                (
-                    "You removed every movable enemy piece: you win!",
-                    "All your movable pieces are gone: you lose.",
-                ),
-            )
+        if new.rules.win is WinRule.W2 and mine and theirs:  # 10.4, A10: for both sides
+            w2 = _w2_end(seat, new.movable_left(mine) > 0, new.movable_left(theirs) > 0)
+            if w2 is not None:
+                return self._end(new, w2[0], said, w2[1])
         can_move = [_has_action(new, s) for s in SEATS]
         if not any(can_move):  # 8.3 / R-7
             return self._end(
@@ -414,6 +401,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             outcome=state.outcome,
             quiet=state.quiet,
             plies=state.plies,
+            losses=losses_seen(state, seat),
         )
 
     def outcome(self, state: LuzhanqiState) -> Outcome | None:
@@ -605,11 +593,32 @@ def _has_action(state: LuzhanqiState, seat: int) -> bool:
     return next(actions, None) is not None
 
 
+
+def _w2_end(mover: int, mover_can: bool, rival_can: bool) -> tuple[Outcome, tuple[str, str]] | None:
+    """W2 after a ply: whoever has no movable piece left has lost, whether or not they
+    moved; a clash that removes the last movable pieces of both sides is a draw. Returns
+    the outcome and what the winner (or seat 0 in a draw) and the other seat are told."""
+    if mover_can and rival_can:
+        return None
+    if not mover_can and not rival_can:
+        said = "Neither side has a movable piece left: a draw."
+        return Outcome(None, EndReason.RULES, "no movable pieces left"), (said, said)
+    if mover_can:
+        return Outcome(mover, EndReason.RULES, "removed every movable enemy piece"), (
+            "You removed every movable enemy piece: you win!",
+            "All your movable pieces are gone: you lose.",
+        )
+    return Outcome(other(mover), EndReason.RULES, "lost every movable piece of their own"), (
+        "Your opponent lost their last movable piece: you win!",
+        "Your last movable piece is gone: you lose.",
+    )
+
 def _visible_pieces(state: LuzhanqiState, seat: int | None) -> tuple[Piece | None, ...]:
     """The board as ``seat`` may know it (sections 4.5, 9, A12, 8.6)."""
-    if state.phase is Phase.FINISHED:
+    phase = secrecy(state.phase, state.outcome)
+    if phase is Phase.FINISHED:
         return tuple(None if p is None else replace(p, face_up=True) for p in state.board)
-    if state.phase is Phase.SETUP:
+    if phase is Phase.SETUP:
         board: list[Piece | None] = [None] * len(STATIONS)
         for each in SEATS:
             colour = _colour(state, each)

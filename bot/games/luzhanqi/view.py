@@ -5,13 +5,70 @@ Views are the only thing renderers, messages and autocomplete ever see.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from bot.games.core import Outcome, Phase
 from bot.games.luzhanqi.board import CAMPS, FILES, HQS, RANKS, Colour, Station, name, station
-from bot.games.luzhanqi.pieces import Piece
+from bot.games.luzhanqi.pieces import COUNTS, Kind, Piece
 from bot.games.luzhanqi.rules import LuzhanqiRules
-from bot.games.luzhanqi.state import LastMove
+from bot.games.luzhanqi.state import LastMove, LuzhanqiState
+
+
+@dataclass(frozen=True)
+class Losses:
+    """One colour's pieces removed so far, as one audience may know them."""
+
+    colour: Colour
+    known: tuple[Kind, ...]
+    """The kinds this audience may know, strongest first."""
+    unknown: int
+    """Removed pieces whose kind this audience may not know."""
+
+    @property
+    def count(self) -> int:
+        return len(self.known) + self.unknown
+
+    def text(self) -> str:
+        """E.g. "Blue lost 3: field marshal, 2 unknown"."""
+        counted = Counter(self.known)
+        parts = [
+            kind.title + (f" ×{counted[kind]}" if counted[kind] > 1 else "")
+            for kind in sorted(counted, key=list(Kind).index)
+        ]
+        if self.unknown:
+            parts.append(f"{self.unknown} unknown")
+        return f"{self.colour.value.title()} lost {self.count}" + (
+            ": " + ", ".join(parts) if parts else ""
+        )
+
+
+def losses_seen(state: LuzhanqiState, seat: int | None) -> tuple[Losses, Losses]:
+    """Red's and Blue's removed pieces as ``seat`` (None: the channel) may know them.
+
+    Every clash is public as a removal (9.2, 9.3), so how many pieces each side lost is
+    known to all; which kinds is known only for one's own pieces, for a Field Marshal
+    whose fall revealed the flag to the players (section 7; not to the channel, as the
+    flag itself is not), in the flip game, where only face-up pieces
+    can clash (A4, A12), and once the game is over (8.6).
+    """
+    mine = None if seat is None else state.colour_of(seat)
+    result = []
+    for colour in (Colour.RED, Colour.BLUE):
+        if state.phase is Phase.SETUP:
+            result.append(Losses(colour, (), 0))
+            continue
+        standing = Counter(
+            p.kind for p in state.board if p is not None and p.colour is colour and p.kind
+        )
+        lost = sorted((Counter(COUNTS) - standing).elements(), key=list(Kind).index)
+        if state.phase is Phase.FINISHED or state.rules.flip or colour is mine:
+            result.append(Losses(colour, tuple(lost), 0))
+            continue
+        told = seat is not None and colour in state.flags_shown  # the players, not the channel
+        known = (Kind.MARSHAL,) if told and Kind.MARSHAL in lost else ()
+        result.append(Losses(colour, known, len(lost) - len(known)))
+    return result[0], result[1]
 
 
 @dataclass(frozen=True)
@@ -33,6 +90,11 @@ class LuzhanqiView:
     outcome: Outcome | None
     quiet: int
     plies: int
+    losses: tuple[Losses, Losses] = (
+        Losses(Colour.RED, (), 0),
+        Losses(Colour.BLUE, (), 0),
+    )
+    """Red's and Blue's pieces removed so far, as this audience may know them."""
 
     @property
     def movers(self) -> frozenset[int]:
@@ -74,6 +136,7 @@ class LuzhanqiView:
         lines.append("    " + "  ".join(files))
         if self.last is not None:
             lines.append(f"Last move: {_last_text(self.last)}")
+        lines.extend(f"{losses.text()}." for losses in self.losses if losses.count)
         lines.append(
             "Legend: r/b = red/blue piece with its code (9 marshal ... 1 engineer, B bomb, "
             "L landmine, F flag; ? unknown), ?? face down, () empty camp, {} empty HQ, "

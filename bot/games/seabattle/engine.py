@@ -19,6 +19,7 @@ from bot.games.core import (
     Transition,
     name_of,
     other,
+    secrecy,
 )
 from bot.games.grid import Cell, cell_name, neighbours
 from bot.games.seabattle import actions as act
@@ -278,10 +279,13 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def _field(self, state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
         rules = state.rules
-        show_all = seat == owner or state.phase is Phase.FINISHED
+        show_all = seat == owner or secrecy(state.phase, state.outcome) is Phase.FINISHED
         shots = state.shots[other(owner)]
         ships = state.sides[owner].ships
         sunk = set(state.sunk(owner))
+        # §4.2: where ships may touch, a sinking is answered "hit" and the ship's name only;
+        # drawing the wreck would tell which earlier hits belong to ships still afloat.
+        wrecks = sunk if show_all or rules.touching is not Touching.ANY else set()
         ship_at = {cell: ship for ship in ships for cell in ship.cells}
         clear: set[Cell] = set()
         if rules.marks_around_sunk and seat != owner:
@@ -296,7 +300,7 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
                 cell = (column, row)
                 ship = ship_at.get(cell)
                 if cell in shots:
-                    mark = Mark.MISS if ship is None else Mark.SUNK if ship in sunk else Mark.HIT
+                    mark = Mark.MISS if ship is None else Mark.SUNK if ship in wrecks else Mark.HIT
                 elif ship is not None and show_all:
                     mark = Mark.SHIP
                 elif cell in clear and ship is None:
@@ -308,7 +312,7 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         outlines = tuple(
             ShipOutline(rules.fleet[ship.kind], ship.cells, ship in sunk)
             for ship in ships
-            if show_all or ship in sunk
+            if show_all or ship in wrecks
         )
         last = next((c for s, c in reversed(state.log) if s != owner), None)
         return FieldView(owner, tuple(rows), outlines, last, len(rules.fleet) - len(sunk))

@@ -18,6 +18,7 @@ from bot.games.core import (
     Transition,
     name_of,
     other,
+    secrecy,
 )
 from bot.games.grid import Cell, cell_name
 from bot.games.warships import actions as act
@@ -211,8 +212,9 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     # -- knowledge --------------------------------------------------------------------------
 
     def view(self, state: WarshipsState, seat: int | None) -> WarshipsView:
-        finished = state.phase is Phase.FINISHED
-        hide_fleets = state.phase is Phase.SETUP
+        phase = secrecy(state.phase, state.outcome)
+        finished = phase is Phase.FINISHED
+        hide_fleets = phase is Phase.SETUP
         tokens = []
         for piece in state.pieces:
             mine = seat == piece.owner
@@ -229,6 +231,11 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
                     neutral=piece.neutral,
                 )
             )
+
+        def reserve(owner: int) -> int | None:
+            """§5.2: an opponent's reserve would tell how many mines went into port."""
+            return state.sides[owner].reserve if seat == owner or not hide_fleets else None
+
         losses = tuple(
             LossView(
                 loss.owner,
@@ -251,7 +258,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             south=state.south,
             tokens=tuple(tokens),
             losses=losses,
-            reserves=(state.sides[0].reserve, state.sides[1].reserve),
+            reserves=(reserve(0), reserve(1)),
             ready=(state.sides[0].ready, state.sides[1].ready),
             turn=state.turn,
             last=state.last,
@@ -455,7 +462,7 @@ def seen_by(view: WarshipsView, seat: int) -> WarshipsState:
         turn=view.turn,
         draw_offer=view.draw_offer,
     )
-    side = replace(base.sides[seat], reserve=view.reserves[seat])
+    side = replace(base.sides[seat], reserve=view.reserves[seat] or 0)
     return base.with_pieces(pieces).with_side(seat, side)
 
 

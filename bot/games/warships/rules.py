@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from bot.games.core import CorruptStateError, GameError
+from bot.games.core import CorruptStateError, GameError, shorten
 from bot.games.warships.units import Kind
 
 OPTION_WORDS: dict[str, str] = {
@@ -68,7 +68,7 @@ def with_words(rules: WarshipsRules, words: Sequence[str]) -> WarshipsRules:
         name = OPTION_WORDS.get(word.strip().lower())
         if name is None:
             known = ", ".join(f"`{w}`" for w in dict.fromkeys(OPTION_WORDS.values()))
-            raise GameError(f"Warships has no option `{word[:24]}`; choose from {known}.")
+            raise GameError(f"Warships has no option `{shorten(word)}`; choose from {known}.")
         rules = replace(rules, **{name: True})
     return rules
 

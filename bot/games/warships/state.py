@@ -253,6 +253,9 @@ def state_from_json(data: Mapping[str, Any]) -> WarshipsState:
     return state
 
 
+_ALL_BATTERY_FIELDS = board.BATTERY_FIELDS[Shore.SOUTH] | board.BATTERY_FIELDS[Shore.NORTH]
+
+
 def validate(state: WarshipsState) -> None:
     """Reject stored data that no sequence of legal moves could have produced."""
     if state.draw_offer not in (None, *SEATS):
@@ -263,14 +266,25 @@ def validate(state: WarshipsState) -> None:
         raise CorruptStateError("Two stored Warships tokens share a field.")
     if list(state.pieces) != sorted(state.pieces, key=lambda p: (p.cell[1], p.cell[0])):
         raise CorruptStateError("The stored Warships tokens are out of order.")
+    taken_out = {loss.cell for loss in state.losses if loss.kind is Kind.BATTERY}
+    for loss in state.losses:
+        if loss.kind is Kind.BATTERY and (
+            loss.owner not in SEATS
+            or loss.cell not in board.BATTERY_FIELDS[state.shore(loss.owner)]
+        ):
+            raise CorruptStateError("A stored shore battery was taken out off its field.")
     for piece in state.pieces:
         if piece.owner not in SEATS or not board.is_field(piece.cell):
             raise CorruptStateError("A stored Warships token is off the board.")
         if not 0 <= piece.neutral < 4 or (piece.laid and piece.kind is not Kind.MINE):
             raise CorruptStateError("A stored Warships token has impossible marks.")
-        own_batteries = board.BATTERY_FIELDS[state.shore(piece.owner)]
-        if (piece.kind is Kind.BATTERY) != (piece.cell in own_batteries):
-            raise CorruptStateError("A stored shore battery is off its field.")
+        if piece.kind is Kind.BATTERY:
+            if piece.cell not in board.BATTERY_FIELDS[state.shore(piece.owner)]:
+                raise CorruptStateError("A stored shore battery is off its field.")
+        elif piece.cell in _ALL_BATTERY_FIELDS and piece.cell not in taken_out:
+            # §2.2, §8.2 c, §11.4, §12.1: a taken-out battery's field is an ordinary port
+            # field that ships of either side may enter and its owner may mine.
+            raise CorruptStateError("A stored token stands on a battery that was not taken out.")
     for seat in SEATS:
         side = state.sides[seat]
         totals = Counter(p.kind for p in state.pieces if p.owner == seat)

@@ -46,8 +46,9 @@ class WarshipsView:
     south: int
     tokens: tuple[TokenView, ...]
     losses: tuple[LossView, ...]
-    reserves: tuple[int, int]
-    """Each side's mines off the board (§16: public)."""
+    reserves: tuple[int | None, int | None]
+    """Each side's mines off the board (§16: public in play). ``None`` while setups are
+    secret: an opponent's reserve would tell how many mines they put in port (§5.2)."""
     ready: tuple[bool, bool]
     turn: int | None
     last: LastAction | None
@@ -88,7 +89,7 @@ class WarshipsView:
             lines.append(
                 f"{self._who(seat)} ({self.shore(seat).name.lower()}): {len(lost)} lost"
                 + (f" ({names})" if names else "")
-                + f", {self.reserves[seat]} mines in reserve."
+                + _reserve_text(self.reserves[seat])
             )
         if self.last is not None and self.last.end is not None:
             lines.append(f"Last move: {_describe(self.last)}.")
@@ -127,3 +128,7 @@ def _describe(last: LastAction) -> str:
     if last.emptied:
         text += ", emptied " + " ".join(cell_name(cell) for cell in last.emptied)
     return text
+
+
+def _reserve_text(reserve: int | None) -> str:
+    return "." if reserve is None else f", {reserve} mines in reserve."
