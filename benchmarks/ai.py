@@ -58,13 +58,19 @@ def duel_report(game: str, games: int) -> Iterator[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="the README's counts")
-    parser.add_argument("--game", help="one game only (seabattle, marine, luzhanqi, warships)")
+    parser.add_argument("--game", help="one game only (seabattle, marine, luzhanqi, ...)")
+    parser.add_argument("--fleets", type=int, help="Sea Battle fleets per row")
+    parser.add_argument("--games", type=int, help="games per pairing in the other games")
     args = parser.parse_args()
-    counts = FULL if args.full else QUICK
+    counts = dict(FULL if args.full else QUICK)
+    counts["fleets"] = args.fleets or counts["fleets"]
+    counts["games"] = args.games or counts["games"]
     load = os.getloadavg()[0]
     print(f"load average at start: {load:.1f} on {os.cpu_count()} cores")
     started = time.perf_counter()
-    games = [args.game] if args.game else ["seabattle", "marine", "luzhanqi", "warships"]
+    games = (
+        [args.game] if args.game else ["seabattle", "marine", "luzhanqi", "warships", "seachess"]
+    )
     for game in games:
         lines = (
             seabattle_report(counts["fleets"])

@@ -14,7 +14,7 @@ from bot.games.core import SEATS, View, name_of
 from bot.names import clean
 from bot.referee import Notice
 from bot.storage import GameRecord
-from renderers import luzhanqi, marine, seabattle, warships
+from renderers import luzhanqi, marine, seabattle, seachess, warships
 
 Names = tuple[str, str]
 Renderer = Callable[[View, Names], bytes]
@@ -24,6 +24,7 @@ RENDERERS: dict[str, tuple[Renderer, AltText]] = {
     "seabattle": (seabattle.render, seabattle.alt_text),  # type: ignore[dict-item]
     "luzhanqi": (luzhanqi.render, luzhanqi.alt_text),  # type: ignore[dict-item]
     "warships": (warships.render, warships.alt_text),  # type: ignore[dict-item]
+    "seachess": (seachess.render, seachess.alt_text),  # type: ignore[dict-item]
     "marine": (marine.render, marine.alt_text),  # type: ignore[dict-item]
 }
 """Each game's renderer and alt-text writer, by engine key."""

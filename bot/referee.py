@@ -678,6 +678,7 @@ class Referee:
         if not engine.has_started(table.state):
             outcome = replace(outcome, unplayed=engine.view(table.state, None).phase)
         final = engine.conclude(table.state, outcome)
+        events += engine.epilogue(final)
         return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
 
     def _tidings(self, views: _Views, events: tuple[Event, ...]) -> Tidings:

@@ -37,6 +37,7 @@ MODES = [
     ("luzhanqi", "variant-c", ""),
     ("warships", "classic", ""),
     ("warships", "classic", "quick"),
+    ("seachess", None, ""),
     ("marine", "classic", ""),
 ]
 
@@ -44,7 +45,7 @@ MODES = [
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize(("game", "variant", "options"), MODES)
 def test_the_computer_plays_only_legal_moves(
-    game: str, variant: str, options: str, level: str
+    game: str, variant: str | None, options: str, level: str
 ) -> None:
     seeds = 1 if game == "warships" else 2 if game == "marine" or variant == "large" else 4
     tally = Tally()

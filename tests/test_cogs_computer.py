@@ -48,7 +48,7 @@ async def person_moves(
     await driver.dm(user, move)
 
 
-@pytest.mark.parametrize("game", ["seabattle", "luzhanqi", "warships", "marine"])
+@pytest.mark.parametrize("game", ["seabattle", "luzhanqi", "warships", "seachess", "marine"])
 async def test_a_whole_game_against_the_computer_by_dm(
     driver: DiscordDriver, alice: FakeUser, game: str
 ) -> None:

@@ -15,7 +15,7 @@ from bot.storage import COMPUTER_SEAT, LogKind, SqliteRepository
 
 PERSON, COMPUTER = 1001, 9000
 GUILD, CHANNEL = 500, 700
-GAMES = ("seabattle", "luzhanqi", "warships", "marine")
+GAMES = ("seabattle", "luzhanqi", "warships", "seachess", "marine")
 
 
 async def start(

@@ -7,10 +7,12 @@ from bot.games.core import Engine
 from bot.games.luzhanqi import Luzhanqi
 from bot.games.marine import MarineGame
 from bot.games.seabattle import SeaBattle
+from bot.games.seachess import Seachess
 from bot.games.warships import Warships
 
 ENGINES: dict[str, Engine] = {
-    engine.key: engine for engine in (SeaBattle(), Luzhanqi(), Warships(), MarineGame())
+    engine.key: engine
+    for engine in (SeaBattle(), Luzhanqi(), Warships(), Seachess(), MarineGame())
 }
 """Every playable game by its stored key."""
 

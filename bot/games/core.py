@@ -258,6 +258,12 @@ class Engine(ABC, Generic[R, S, A, V]):
         The referee marks ``outcome.unplayed`` when the game had not started.
         """
 
+    def epilogue(self, state: S) -> tuple[Event, ...]:
+        """What the referee adds when ``state`` was ended from outside the rules
+        (resignation, time, abort): a game whose hidden history is published at its end
+        (Seachess's move list) says it here. Most games have nothing to add."""
+        return ()
+
     @abstractmethod
     def has_started(self, state: S) -> bool:
         """Whether the first real move (past setup) was made: abort is allowed only before."""

@@ -1,0 +1,441 @@
+"""What a move does to a position (§3–§6), with every automatic effect of §7.1a.
+
+``perform`` changes a working ``Position`` in place. Given ``notes`` it also writes down what
+each audience is told (§9.1) and the move in the author's notation (§9.4); legality tests
+pass no notes, so trying a move costs no text. The same code runs on the true position and
+on a player's view position, which is what makes the two-step test of §7.2a one rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from bot.games.seachess import actions as act
+from bot.games.seachess.board import (
+    CARRIER,
+    FORWARD,
+    ORTHOGONAL_NEIGHBOURS,
+    START_RANK,
+    between,
+    facing_of,
+    file_of,
+    name,
+    rank_of,
+    step,
+)
+from bot.games.seachess.moves import castling_squares, reloads
+from bot.games.seachess.pieces import COLOURS, MAX_COUNT, Kind, Piece, Submerged, fresh
+from bot.games.seachess.position import Position, attacked
+
+
+class Barred(Exception):
+    """The commando ship may not do this (§4.7, §6.2); ``mine`` says whether a mine is why."""
+
+    def __init__(self, mine: bool) -> None:
+        super().__init__("mine" if mine else "attacked")
+        self.mine = mine
+
+
+@dataclass
+class Notes:
+    """What one move made known: lines for the mover, for everyone, and its record."""
+
+    mover: list[str] = field(default_factory=list)
+    public: list[str] = field(default_factory=list)
+    author: list[str] = field(default_factory=list)
+    removal: bool = False
+    boat: bool = False
+    last: tuple[int, ...] = ()
+    """Squares of the move everyone saw, for the images' last-move marks."""
+
+    def both(self, text: str) -> None:
+        self.mover.append(text)
+        self.public.append(text)
+
+
+def _who(piece: Piece) -> str:
+    return f"{COLOURS[piece.owner]}'s {piece.kind.noun}"
+
+
+def remove(pos: Position, sq: int) -> Piece | None:
+    """Take the visible piece off ``sq`` with what goes with it: castling rights tied to the
+    square, and an airborne aircraft whose carrier this was (§3.7: it is lost)."""
+    piece = pos.at.pop(sq, None)
+    touch(pos, sq)
+    if piece is not None and piece.kind is Kind.CARRIER and pos.airborne[piece.owner] == sq:
+        pos.airborne[piece.owner] = None
+    return piece
+
+
+def touch(pos: Position, sq: int) -> None:
+    """A piece left or was taken from ``sq``: castling that needs a piece there is gone."""
+    for index, (seat, long) in enumerate(((0, True), (0, False), (1, True), (1, False))):
+        if pos.castling[index]:
+            king, _, partner, _, _ = castling_squares(seat, long)
+            if sq in (king, partner):
+                pos.castling[index] = False
+
+
+def perform(pos: Position, seat: int, action: act.Action, notes: Notes | None = None) -> None:
+    """Play ``action`` for ``seat`` on ``pos``, then the sonar of §5.7. The caller has checked
+    that the action is a candidate in the mover's view; ``Barred`` means the commando ship
+    meets a mine or an attacked square."""
+    ep, pos.ep = pos.ep, None
+    match action:
+        case act.Move(start, end, promotion):
+            _move(pos, seat, start, end, promotion, ep, notes)
+        case act.Castle(long):
+            _castle(pos, seat, long, notes)
+        case act.Plant(sq):
+            _plant(pos, seat, sq, notes)
+        case act.Dive(start, end):
+            _dive(pos, seat, start, end, notes)
+        case act.Steer(start, end):
+            _steer(pos, seat, start, end, notes)
+        case act.Emerge(sq, target):
+            _emerge(pos, seat, sq, target, notes)
+        case act.Torpedo(start, target):
+            _torpedo(pos, seat, start, target, notes)
+        case act.Strike(carrier, target):
+            _strike(pos, seat, carrier, target, notes)
+        case act.Land():
+            home = pos.airborne[seat]
+            assert home is not None
+            pos.at[home] = replace(pos.at[home], loaded=True)
+            pos.airborne[seat] = None
+            if notes is not None:
+                notes.both(
+                    f"{COLOURS[seat]}: the aircraft lands on its carrier on {name(home)}."
+                )
+                notes.author.append(f"A{name(home)}<a")
+                notes.last = (home,)
+    sonar(pos, notes)
+
+
+def _path(kind: Kind, start: int, end: int) -> tuple[int, ...]:
+    if kind is Kind.CARRIER:
+        return next(path for target, path in CARRIER[start] if target == end)
+    if kind in (Kind.COMMANDO, Kind.SUBMARINE):
+        return ()
+    return between(start, end)
+
+
+def _move(
+    pos: Position,
+    seat: int,
+    start: int,
+    end: int,
+    promotion: Kind | None,
+    ep: tuple[int, int] | None,
+    notes: Notes | None,
+) -> None:
+    piece = pos.at[start]
+    kind = piece.kind
+    foe = 1 - seat
+    if kind is Kind.COMMANDO and pos.mines.get(end) == foe:
+        raise Barred(mine=True)  # §4.7
+    letter = kind.value
+    if notes is not None:
+        notes.last = (start, end)
+        if kind is Kind.BOAT:
+            notes.boat = True
+    for s in _path(kind, start, end):
+        if s in pos.mines:  # §4.4: only an enemy mine can be here; the piece stops on it
+            remove(pos, start)
+            del pos.mines[s]
+            if notes is not None:
+                notes.removal = True
+                notes.both(
+                    f"{COLOURS[seat]}: {kind.noun} {name(start)}-{name(end)} ran onto a mine on "
+                    f"{name(s)} and was destroyed; the mine is gone."
+                )
+                notes.author.append(f"{letter}{name(start)}-{name(end)}(M{name(s)})")
+            return
+    remove(pos, start)
+    captured = remove(pos, end) if end in pos.at else None
+    passant = None
+    diagonal = file_of(start) != file_of(end)
+    if kind is Kind.BOAT and diagonal and captured is None and ep is not None and ep[0] == end:
+        passant = ep[1]
+        captured = remove(pos, passant)
+    text = author = ""  # what is said is written only when someone will hear it
+    if notes is not None:
+        way = "x" if captured else "-"
+        text = f"{COLOURS[seat]}: {kind.noun} {name(start)}{way}{name(end)}"
+        author = f"{letter}{name(start)}{way}{name(end)}"
+    if captured is not None and notes is not None:
+        notes.removal = True
+        where = f" on {name(passant)} en passant" if passant is not None else ""
+        text += f", taking {_who(captured)}{where}"
+        author += " e.p." if passant is not None else ""
+    if end in pos.mines:  # §4.3: the mine takes the piece that arrives, then is gone
+        del pos.mines[end]
+        if notes is not None:
+            notes.removal = True
+            notes.both(
+                text + f"; a mine on {name(end)} destroyed the {kind.noun}, and the mine is gone."
+            )
+            notes.author.append(author + "(M)")
+        return
+    moved = piece
+    if promotion is not None:
+        moved = fresh(promotion, seat)
+        text += f", promoted to a {promotion.noun}"
+        author += f"={promotion.value}"
+    elif kind is Kind.TORPEDO_BOAT:
+        facing = facing_of(start, end)
+        moved = replace(moved, facing=moved.facing if facing is None else facing)
+    reloaded = reloads(moved, seat, end) and not moved.loaded
+    if reloaded:
+        moved = replace(moved, loaded=True)
+    pos.at[end] = moved
+    if (
+        kind is Kind.BOAT
+        and rank_of(start) == START_RANK[seat]
+        and abs(rank_of(end) - rank_of(start)) >= 2
+    ) and file_of(start) == file_of(end):
+        passed = step(start, (0, FORWARD[seat]))
+        assert passed is not None
+        pos.ep = (passed, end)
+    hunted = pos.sub_at(end, foe) if kind is Kind.DESTROYER else None
+    if hunted is not None:  # §5.8
+        pos.subs.remove(hunted)
+    if notes is None:
+        return
+    if reloaded and kind is Kind.TORPEDO_BOAT:
+        text += "; the torpedo boat reloads"
+        author += "<T"
+    notes.both(text + ".")
+    if reloaded and kind is Kind.CRUISER:
+        notes.mover.append("Your cruiser reloaded its mine.")
+        author += "<M"
+    if hunted is not None:
+        notes.removal = True
+        notes.both(
+            f"{COLOURS[seat]}'s destroyer on {name(end)} caught {COLOURS[foe]}'s submerged "
+            "submarine there."
+        )
+        author += "xs"
+    notes.author.append(author)
+
+
+def _castle(pos: Position, seat: int, long: bool, notes: Notes | None) -> None:
+    king, king_to, partner, partner_to, gap = castling_squares(seat, long)
+    if any(s in pos.mines for s in gap):
+        raise Barred(mine=True)  # §6.2: only an enemy mine can be here
+    foe = 1 - seat
+    crossed = (*between(king, king_to), king_to)
+    if attacked(pos, king, foe) or any(attacked(pos, s, foe) for s in crossed):
+        raise Barred(mine=False)
+    king_piece = pos.at.pop(king)
+    partner_piece = pos.at.pop(partner)
+    touch(pos, king)
+    touch(pos, partner)
+    reloaded = not partner_piece.loaded  # both castling squares lie in the own haven
+    moved = replace(partner_piece, loaded=True)
+    if moved.kind is Kind.TORPEDO_BOAT:
+        moved = replace(moved, facing=facing_of(partner, partner_to) or 0)
+    pos.at[king_to] = king_piece
+    pos.at[partner_to] = moved
+    if notes is None:
+        return
+    notes.last = (king, king_to, partner, partner_to)
+    partner_name = "the cruiser" if long else "the torpedo boat"
+    text = f"{COLOURS[seat]} castles {'long' if long else 'short'} with {partner_name}"
+    author = "0-0-0" if long else "0-0"
+    if reloaded and moved.kind is Kind.TORPEDO_BOAT:
+        text += "; the torpedo boat reloads"
+        author += "<T"
+    notes.both(f"{text} ({act.Castle(long)}).")
+    if reloaded and moved.kind is Kind.CRUISER:
+        notes.mover.append("Your cruiser reloaded its mine.")
+        author += "<M"
+    notes.author.append(author)
+
+
+def _plant(pos: Position, seat: int, sq: int, notes: Notes | None) -> None:
+    pos.at[sq] = replace(pos.at[sq], loaded=False)
+    victim = pos.sub_at(sq, 1 - seat)
+    if victim is not None:  # §4.1: the new mine takes an enemy submarine below at once
+        pos.subs.remove(victim)
+    else:
+        pos.mines[sq] = seat
+    if notes is None:
+        return
+    notes.mover.append(f"You planted a mine on {name(sq)} (hidden move).")
+    notes.public.append(f"{COLOURS[seat]} made a hidden move.")
+    notes.author.append(f"C{name(sq)}-M(h)")
+    if victim is not None:
+        notes.removal = True
+        notes.both(
+            f"A mine on {name(sq)} destroyed {COLOURS[1 - seat]}'s submerged submarine; "
+            "the mine is gone."
+        )
+
+
+def _dive(pos: Position, seat: int, start: int, end: int, notes: Notes | None) -> None:
+    piece = pos.at.pop(start)
+    touch(pos, start)
+    turns = min(piece.count // 2, 4)
+    surfaces_at = pos.ply + 2 * turns
+    if notes is not None:
+        notes.last = (start,)
+        notes.mover.append(
+            f"Your submarine on {name(start)} submerged and moved under {name(end)} "
+            f"(hidden move); it surfaces at the start of your move {surfaces_at // 2 + 1}."
+        )
+        notes.public.append(
+            f"{COLOURS[seat]}: the submarine on {name(start)} submerged (hidden move); it "
+            f"surfaces at the start of {COLOURS[seat]}'s move {surfaces_at // 2 + 1}."
+        )
+        notes.author.append(f"S{name(start)}v-{name(end)}(h)")
+    _under(pos, seat, Submerged(end, seat, surfaces_at, start), notes)
+
+
+def _steer(pos: Position, seat: int, start: int, end: int, notes: Notes | None) -> None:
+    sub = pos.sub_at(start, seat)
+    assert sub is not None
+    pos.subs.remove(sub)
+    if notes is not None:
+        notes.mover.append(
+            f"Your submerged submarine moved {name(start)}-{name(end)} (hidden move)."
+        )
+        notes.public.append(f"{COLOURS[seat]} made a hidden move.")
+        notes.author.append(f"sS{name(start)}-{name(end)}(h)")
+    _under(pos, seat, replace(sub, square=end), notes)
+
+
+def _under(pos: Position, seat: int, sub: Submerged, notes: Notes | None) -> None:
+    """A submerged submarine arrives: on an enemy mine both are gone (§4.5)."""
+    if sub.square in pos.mines:
+        del pos.mines[sub.square]
+        if notes is not None:
+            notes.removal = True
+            notes.both(
+                f"A mine on {name(sub.square)} destroyed {COLOURS[seat]}'s submerged submarine; "
+                "the mine is gone."
+            )
+            notes.author[-1] += "(M)"
+        return
+    pos.subs.append(sub)
+
+
+def _emerge(pos: Position, seat: int, sq: int, target: int | None, notes: Notes | None) -> None:
+    sub = pos.sub_at(sq, seat)
+    assert sub is not None
+    pos.subs.remove(sub)
+    end = sq if target is None else target
+    captured = remove(pos, end) if end in pos.at else None
+    text = author = ""
+    if notes is not None:
+        text = f"{COLOURS[seat]}: a submarine emerged " + (
+            f"on {name(sq)}" if target is None else f"from under {name(sq)} onto {name(target)}"
+        )
+        author = f"sS{name(sq)}" + ("" if target is None else f"-{name(target)}") + "^"
+    if captured is not None:
+        text += f", taking {_who(captured)}"
+        author += "x"
+    if notes is not None:
+        notes.last = (sq,) if target is None else (sq, target)
+        notes.removal = notes.removal or captured is not None
+    if end in pos.mines:  # §4.8: it took the cruiser on its mine and dies with the mine
+        del pos.mines[end]
+        if notes is not None:
+            notes.removal = True
+            notes.both(
+                text + f"; a mine on {name(end)} destroyed the submarine, and the mine is gone."
+            )
+            notes.author.append(author + "(M)")
+        return
+    pos.at[end] = Piece(Kind.SUBMARINE, seat)
+    if notes is not None:
+        notes.both(text + ".")
+        notes.author.append(author)
+
+
+def _torpedo(pos: Position, seat: int, start: int, target: int, notes: Notes | None) -> None:
+    pos.at[start] = replace(pos.at[start], loaded=False)
+    middle = between(start, target)
+    if notes is not None:
+        notes.last = (start, target)
+    if middle and middle[0] in pos.mines:  # §3.4: only an enemy mine can be here
+        del pos.mines[middle[0]]
+        if notes is not None:
+            notes.removal = True
+            notes.both(
+                f"{COLOURS[seat]}: the torpedo from {name(start)} at {name(target)} hit a mine on "
+                f"{name(middle[0])}; the mine is gone and {name(target)} is unharmed."
+            )
+            notes.author.append(f"T{name(start)}xt {name(target)}(M{name(middle[0])})")
+        return
+    captured = remove(pos, target)
+    if notes is not None and captured is not None:
+        notes.removal = True
+        notes.both(
+            f"{COLOURS[seat]}: the torpedo boat on {name(start)} torpedoed {_who(captured)} "
+            f"on {name(target)}."
+        )
+        notes.author.append(f"T{name(start)}xt {name(target)}")
+
+
+def _strike(pos: Position, seat: int, carrier: int, target: int, notes: Notes | None) -> None:
+    launch = pos.airborne[seat] is None
+    if launch:
+        pos.at[carrier] = replace(pos.at[carrier], loaded=False)
+        pos.airborne[seat] = carrier
+    captured = remove(pos, target)
+    if notes is not None and captured is not None:
+        notes.removal = True
+        notes.last = (carrier, target)
+        verb = "takes off from" if launch else "flies again from"
+        notes.both(
+            f"{COLOURS[seat]}: the aircraft {verb} the carrier on {name(carrier)} and takes "
+            f"{_who(captured)} on {name(target)}; it is airborne."
+        )
+        notes.author.append(f"A{name(carrier)}xa {name(target)}")
+
+
+def sonar(pos: Position, notes: Notes | None) -> None:
+    """§5.7: submerged submarines next to an enemy destroyer (by a side) all surface."""
+    found = [
+        sub
+        for sub in pos.subs
+        if any(
+            (p := pos.at.get(s)) is not None and p.kind is Kind.DESTROYER and p.owner != sub.owner
+            for s in ORTHOGONAL_NEIGHBOURS[sub.square]
+        )
+    ]
+    for sub in found:
+        surface(pos, sub, notes, "found by an enemy destroyer's sonar", ">")
+
+
+def surface(pos: Position, sub: Submerged, notes: Notes | None, why: str, mark: str) -> None:
+    """§5.6: a submarine comes up; a piece above is taken, unless it is a commando ship, in
+    which case the submarine is lost."""
+    pos.subs.remove(sub)
+    sq = sub.square
+    above = pos.at.get(sq)
+    who = f"{COLOURS[sub.owner]}'s submarine surfaced on {name(sq)} ({why})" if notes else ""
+    if above is not None and above.kind is Kind.COMMANDO:
+        if notes is not None:
+            notes.removal = True
+            notes.both(f"{who} under a commando ship and was lost.")
+            notes.author.append(f"{mark}{name(sq)}^-")
+        return
+    captured = remove(pos, sq) if above is not None else None
+    pos.at[sq] = Piece(Kind.SUBMARINE, sub.owner)
+    if notes is not None:
+        if captured is not None:
+            notes.removal = True
+            notes.both(f"{who}, taking {_who(captured)}.")
+            notes.author.append(f"{mark}{name(sq)}^x")
+        else:
+            notes.both(f"{who}.")
+            notes.author.append(f"{mark}{name(sq)}^")
+
+
+def count_turn(pos: Position, seat: int) -> None:
+    """§5.1: the turn of ``seat`` ended; each of its visible submarines counts it."""
+    for sq, piece in pos.at.items():
+        if piece.owner == seat and piece.kind is Kind.SUBMARINE and piece.count < MAX_COUNT:
+            pos.at[sq] = replace(piece, count=piece.count + 1)

@@ -1,0 +1,26 @@
+"""Seachess variants as data. The rules text has one variant, played as rules/seachess.md says."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.core import CorruptStateError
+
+
+@dataclass(frozen=True)
+class SeachessRules:
+    """The standard game; kept as a value so that stored games name their rules."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeachessRules:
+        if not isinstance(data, Mapping) or data:
+            raise CorruptStateError("The stored Seachess rules are unreadable.")
+        return cls()
+
+
+PRESETS: dict[str, SeachessRules] = {"standard": SeachessRules()}
