@@ -3,7 +3,8 @@
 Plays random games of every preset the way players do (``random``, ``ready``, then shots
 by text), renders every image each move sends, confirms its delivery as the bot does, and
 prints per-move p50 / p95 times split into rules, storage and rendering, moves per second,
-and image sizes.
+and image sizes. ``cpu`` is the processor time a whole move took (every thread of the
+process): unlike the wall-clock figures, other processes on the machine barely change it.
 
     python -m benchmarks.moves [--games 40] [--game seabattle]
 """
@@ -53,13 +54,28 @@ def percentile(values: list[float], share: float) -> float:
 
 async def play(game_key: str, games: int, database: Path) -> dict[str, list[float]]:
     repository = await SqliteRepository.open(database)
+    try:
+        return await _play(repository, game_key, games)
+    finally:
+        # aiosqlite's thread keeps the process alive until the connection is closed,
+        # so a game that raises must not skip this.
+        await repository.close()
+
+
+async def _play(repository: SqliteRepository, game_key: str, games: int) -> dict[str, list[float]]:
     clock = Clock()
     for name in STORAGE_CALLS:
         setattr(repository, name, clock.wrap(getattr(repository, name)))
     referee = Referee(repository)
     engine = ENGINES[game_key]
     rng = random.Random(2026)
-    samples: dict[str, list[float]] = {"rules": [], "storage": [], "render": [], "move": []}
+    samples: dict[str, list[float]] = {
+        "rules": [],
+        "storage": [],
+        "render": [],
+        "move": [],
+        "cpu": [],
+    }
     images: list[float] = []
     presets = list(engine.presets)
     for number in range(games):
@@ -89,6 +105,7 @@ async def play(game_key: str, games: int, database: Path) -> dict[str, list[floa
                 seat = movers[0]
                 text = str(rng.choice(list(engine.legal_actions(state, seat))))
             clock.storage = 0.0
+            cpu = time.process_time()
             start = time.perf_counter()
             report = await referee.act(players[seat], f"#{game.id} {text}")
             acted = time.perf_counter()
@@ -96,12 +113,12 @@ async def play(game_key: str, games: int, database: Path) -> dict[str, list[floa
             rendered = time.perf_counter()
             await referee.delivered(report)  # the courier confirms once all is sent
             done = time.perf_counter()
+            samples["cpu"].append(time.process_time() - cpu)
             samples["storage"].append(clock.storage + done - rendered)
             samples["rules"].append(acted - start - clock.storage)
             samples["render"].append(rendered - acted)
             samples["move"].append(done - start)
             images.extend(sizes)
-    await repository.close()
     samples["image_bytes"] = images
     return samples
 
@@ -118,7 +135,7 @@ def main() -> None:
     moves = len(samples["move"])
     print(f"{options.game}: {options.games} games, {moves} moves, {elapsed:.1f} s")
     print(f"{'per move (ms)':<16}{'p50':>8}{'p95':>8}{'max':>8}")
-    for part in ("rules", "storage", "render", "move"):
+    for part in ("rules", "storage", "render", "move", "cpu"):
         values = [v * 1000 for v in samples[part]]
         print(
             f"{part:<16}{statistics.median(values):>8.2f}{percentile(values, 0.95):>8.2f}"

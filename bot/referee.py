@@ -402,8 +402,16 @@ class Referee:
             events = (Event(0, said), Event(1, said), Event(None, said))
             return await self._conclude(table, Outcome(None, EndReason.TIMEOUT, "on time"), events)
 
-    def reminders(self, record: GameRecord, text: str) -> tuple[Notice, ...]:
-        """``text`` for each player the game is waiting for, with their board."""
+    async def reminders(self, game_id: int, ply: int, text: str) -> tuple[Notice, ...]:
+        """``text`` for each player the game is waiting for, with their board.
+
+        Nothing when the game moved past ``ply`` or ended since the wait was read. The game is
+        read and decoded here, one at a time, so the clock only ever decodes the games it
+        is about to remind.
+        """
+        record = await self.repository.get_game(game_id)
+        if record is None or record.end_reason is not None or record.ply != ply:
+            return ()
         engine = _engine(record.game)
         state = self._state_of(engine, record)
         waiting = [s for s in sorted(engine.view(state, None).movers) if s != record.computer_seat]

@@ -10,6 +10,7 @@ version 3 (``bot.storage.MIGRATIONS``).
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
@@ -77,8 +78,8 @@ class Result:
         return self.after.display - self.before.display
 
 
-async def record_results(
-    db: aiosqlite.Connection,
+def record_results(
+    db: sqlite3.Connection,
     *,
     game_id: int,
     game: str,
@@ -90,18 +91,18 @@ async def record_results(
 ) -> None:
     """Write both players' results and, for a rated game, their new ratings.
 
-    Must run inside the write transaction that ends the game.
+    Must run inside the write transaction that ends the game, on the database's thread.
     """
     scores = tuple(_score(seat, winner) for seat in (0, 1))
     before: tuple[Skill, Skill] | None = None
     after: tuple[Skill, Skill] | None = None
     if rated:
-        before = (await _skill(db, seats[0], game), await _skill(db, seats[1], game))
+        before = (_skill(db, seats[0], game), _skill(db, seats[1], game))
         after = rate(before, winner)
     for seat in (0, 1):
         old = before[seat] if before else None
         new = after[seat] if after else None
-        await db.execute(
+        db.execute(
             "INSERT INTO results (game_id, seat, user_id, opponent_id, game, guild_id, score,"
             " rated, mu_before, sigma_before, mu_after, sigma_after, ended_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -124,9 +125,9 @@ async def record_results(
     if after is None:
         return
     for seat in (0, 1):
-        await _store_rating(db, seats[seat], game, after[seat], scores[seat], now)
+        _store_rating(db, seats[seat], game, after[seat], scores[seat], now)
         if guild_id is not None:
-            await db.execute(
+            db.execute(
                 "INSERT OR IGNORE INTO rated_in_servers (guild_id, game, user_id) VALUES (?, ?, ?)",
                 (guild_id, game, seats[seat]),
             )
@@ -138,21 +139,19 @@ def _score(seat: int, winner: int | None) -> Score:
     return Score.WIN if winner == seat else Score.LOSS
 
 
-async def _skill(db: aiosqlite.Connection, user_id: int, game: str) -> Skill:
-    rows = list(
-        await db.execute_fetchall(
-            "SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ?", (user_id, game)
-        )
-    )
-    return Skill(rows[0][0], rows[0][1]) if rows else Skill()
+def _skill(db: sqlite3.Connection, user_id: int, game: str) -> Skill:
+    row = db.execute(
+        "SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ?", (user_id, game)
+    ).fetchone()
+    return Skill(row[0], row[1]) if row else Skill()
 
 
-async def _store_rating(
-    db: aiosqlite.Connection, user_id: int, game: str, skill: Skill, score: Score, now: float
+def _store_rating(
+    db: sqlite3.Connection, user_id: int, game: str, skill: Skill, score: Score, now: float
 ) -> None:
     win, loss = int(score is Score.WIN), int(score is Score.LOSS)
     streak = 1 if win else -1 if loss else 0
-    await db.execute(
+    db.execute(
         "INSERT INTO ratings (user_id, game, mu, sigma, games, wins, losses, draws, streak,"
         " updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
         " ON CONFLICT (user_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"

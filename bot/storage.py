@@ -9,20 +9,20 @@ referee depends on, so another database can serve a larger deployment later.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import sqlite3
+import threading
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
 from bot import results
+from bot.checkpoints import CHECKPOINT_SECONDS, Checkpointer
 from bot.games.core import EndReason
 
 SCHEMA = """
@@ -164,7 +164,18 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE status = 'open';
     CREATE INDEX challenges_by_status_age ON challenges (status, created_at);
     """,
-    # 8: games against the computer: the level it plays at (NULL for two people)
+    # 8: the clock's two questions each read a partial index holding only the games that
+    # can answer it: not yet reminded of their wait (by when they last changed), or
+    # reminded of it (by when), so a sweep over thousands of idle games reads none of them
+    # whole and skips those still within their wait
+    """
+    DROP INDEX games_by_status_updated;
+    CREATE INDEX games_awaiting_reminder ON games (updated_at)
+        WHERE status = 'active' AND reminded_ply IS NOT ply;
+    CREATE INDEX games_awaiting_forfeit ON games (reminded_at)
+        WHERE status = 'active' AND reminded_ply IS ply;
+    """,
+    # 9: games against the computer: the level it plays at (NULL for two people)
     """
     ALTER TABLE games ADD COLUMN computer_level TEXT;
     """,
@@ -176,6 +187,26 @@ gets ``SCHEMA`` and then every migration, and an old one only those it lacks.
 """
 
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
+
+WAIT_BATCH = 50
+"""Waiting games read per query: the clock handles them a batch at a time."""
+
+AWAITING_REMINDER = (
+    "SELECT updated_at, id, ply FROM games INDEXED BY games_awaiting_reminder"
+    " WHERE status = 'active' AND reminded_ply IS NOT ply AND updated_at <= ?"
+    " AND (updated_at, id) > (?, ?) ORDER BY updated_at, id LIMIT ?"
+)
+AWAITING_FORFEIT = (
+    "SELECT reminded_at, id, ply FROM games INDEXED BY games_awaiting_forfeit"
+    " WHERE status = 'active' AND reminded_ply IS ply AND reminded_at <= ?"
+    " AND (reminded_at, id) > (?, ?) ORDER BY reminded_at, id LIMIT ?"
+)
+"""The clock's two questions, each answered from its partial index alone (migration 6).
+
+``INDEXED BY`` makes SQLite refuse the query, rather than quietly scan every game, should
+the index ever stop matching it. Parameters: until, then the last wait seen (its moment
+and game id) to page on, and how many.
+"""
 
 
 class GameStatus(Enum):
@@ -288,18 +319,17 @@ class Pending:
     tidings: Tidings
 
 
-@dataclass(frozen=True)
-class IdleGame:
-    """A game nobody has moved in for a while, and the last reminder sent about it."""
+@dataclass(frozen=True, order=True)
+class Wait:
+    """A game waiting at one ply since a moment: its last change, or its reminder.
 
-    game: GameRecord
-    reminded_ply: int | None
-    reminded_at: float | None
+    Ordered by that moment first, so the longest waits are handled first and a sweep
+    can page through them (``after``) without reading any game whole.
+    """
 
-    @property
-    def reminded_since(self) -> float | None:
-        """When the players were reminded of the wait the game is in now, if they were."""
-        return self.reminded_at if self.reminded_ply == self.game.ply else None
+    since: float
+    game_id: int
+    ply: int
 
 
 @dataclass(frozen=True)
@@ -392,7 +422,13 @@ class Repository(Protocol):
 
     async def saved_setup_names(self, user_id: int, game: str) -> list[str]: ...
 
-    async def idle_games(self, before: float) -> list[IdleGame]: ...
+    async def awaiting_reminder(
+        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]: ...
+
+    async def awaiting_forfeit(
+        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]: ...
 
     async def set_reminded(self, game_id: int, ply: int, at: float) -> None: ...
 
@@ -400,6 +436,8 @@ class Repository(Protocol):
 
     async def forget_closed_challenges(self, before: float) -> int: ...
 
+
+T = TypeVar("T")
 
 Clock = Callable[[], float]
 """Seconds since the epoch; tests pass a clock they move by hand."""
@@ -415,11 +453,23 @@ class SqliteRepository:
         """Stamps every change, so waiting times are measured by the same clock."""
         self.records = results.Records(connection)
         """Leaderboards, profiles and histories: reads that take no lock."""
+        self.checkpointer: Checkpointer | None = None
+        """Copies the write-ahead log back into the file on a timer (none in memory)."""
 
     @classmethod
-    async def open(cls, path: str | Path, clock: Clock = time.time) -> SqliteRepository:
-        """Open (creating if needed) the database file and bring its schema up to date."""
-        if str(path) != ":memory:":
+    async def open(
+        cls,
+        path: str | Path,
+        clock: Clock = time.time,
+        checkpoint_every: float = CHECKPOINT_SECONDS,
+    ) -> SqliteRepository:
+        """Open (creating if needed) the database file and bring its schema up to date.
+
+        Commits never checkpoint the write-ahead log themselves (``wal_autocheckpoint=0``):
+        a ``Checkpointer`` on its own connection does it every ``checkpoint_every`` seconds.
+        """
+        in_memory = str(path) == ":memory:"
+        if not in_memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         connection = await aiosqlite.connect(str(path), isolation_level=None)
         connection.row_factory = aiosqlite.Row
@@ -427,15 +477,20 @@ class SqliteRepository:
         await connection.execute("PRAGMA synchronous=NORMAL")
         await connection.execute("PRAGMA foreign_keys=ON")
         await connection.execute("PRAGMA busy_timeout=5000")
+        await connection.execute("PRAGMA wal_autocheckpoint=0")
         repository = cls(connection, clock)
         try:
             await repository._migrate()
+            if not in_memory:
+                repository.checkpointer = Checkpointer(path, checkpoint_every)
         except BaseException:
             await connection.close()
             raise
         return repository
 
     async def close(self) -> None:
+        if self.checkpointer is not None:
+            self.checkpointer.close()
         await self._db.close()
 
     async def _migrate(self) -> None:
@@ -457,23 +512,24 @@ class SqliteRepository:
                     f"BEGIN IMMEDIATE;\n{step}\nPRAGMA user_version={version};\nCOMMIT;"
                 )
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        """One write transaction at a time on the shared connection.
+    async def _transact(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` as one write transaction in a single trip to the database thread.
 
-        BEGIN is inside the ``try``: a caller cancelled while BEGIN waits still has it run
-        on aiosqlite's thread, and the ROLLBACK queued behind it undoes it, instead of
-        leaving the connection inside a transaction that blocks every later write.
+        A move's statements take SQLite a few hundredths of a millisecond; each trip to
+        aiosqlite's thread and back costs the event loop far more. So the whole
+        transaction (BEGIN, every statement, then COMMIT, or ROLLBACK on any error) runs
+        there at once, and one write transaction at a time. A caller cancelled meanwhile
+        (a timeout, say) leaves it to run on, and it rolls back instead of committing:
+        nothing half done, nothing stored that its caller was never told of, and the next
+        write queues behind it.
         """
+        abandoned = threading.Event()
         async with self._write_lock:
             try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                yield
-            except BaseException:
-                with contextlib.suppress(sqlite3.OperationalError):  # nothing to roll back
-                    await self._db.execute("ROLLBACK")
+                return await self._db._execute(_in_transaction, self._db._conn, work, abandoned)
+            except asyncio.CancelledError:
+                abandoned.set()
                 raise
-            await self._db.execute("COMMIT")
 
     async def _write(self, sql: str, *params: Any) -> None:
         """One statement on its own: atomic by itself, and kept out of any open transaction."""
@@ -503,12 +559,12 @@ class SqliteRepository:
         names: tuple[str, str] = ("", ""),
     ) -> ChallengeRecord:
         now = self.clock()
-        async with self._transaction():
-            try:
-                cursor = await self._db.execute(
+        try:
+            row = await self._transact(
+                lambda db: db.execute(
                     "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
                     " opponent_id, rated, created_at, challenger_name, opponent_name)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                     (
                         game,
                         _dump(rules),
@@ -520,19 +576,17 @@ class SqliteRepository:
                         now,
                         *names,
                     ),
-                )
-            except sqlite3.IntegrityError:  # the unique index of open challenges per pair
-                open_id = await self._scalar(
-                    "SELECT id FROM challenges WHERE challenger_id = ? AND opponent_id = ?"
-                    " AND status = 'open'",
-                    challenger_id,
-                    opponent_id,
-                )
-                raise OpenChallengeError(int(open_id)) from None
-            challenge_id = cursor.lastrowid
-        challenge = await self.get_challenge(int(challenge_id or 0))
-        assert challenge is not None
-        return challenge
+                ).fetchone()
+            )
+        except sqlite3.IntegrityError:  # the unique index of open challenges per pair
+            open_id = await self._scalar(
+                "SELECT id FROM challenges WHERE challenger_id = ? AND opponent_id = ?"
+                " AND status = 'open'",
+                challenger_id,
+                opponent_id,
+            )
+            raise OpenChallengeError(int(open_id)) from None
+        return _challenge(row)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
         rows = await self._rows("SELECT * FROM challenges WHERE id = ?", challenge_id)
@@ -547,12 +601,14 @@ class SqliteRepository:
         self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
     ) -> bool:
         """Close an open challenge; False when it was already closed (a second click)."""
-        async with self._transaction():
-            cursor = await self._db.execute(
+        closed: bool = await self._transact(
+            lambda db: db.execute(
                 "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
                 (status.value, game_id, challenge_id),
-            )
-            return cursor.rowcount == 1
+            ).rowcount
+            == 1
+        )
+        return closed
 
     async def accept_challenge(
         self,
@@ -568,12 +624,14 @@ class SqliteRepository:
         """Create the game and close the challenge in one transaction; None if already closed.
 
         ``names`` are the seats' display names, as the referee has them."""
-        async with self._transaction():
-            challenge = await self.get_challenge(challenge_id)
-            if challenge is None or challenge.status is not ChallengeStatus.OPEN:
+        now = self.clock()
+
+        def accept(db: sqlite3.Connection) -> int | None:
+            row = db.execute("SELECT * FROM challenges WHERE id = ?", (challenge_id,)).fetchone()
+            if row is None or row["status"] != ChallengeStatus.OPEN.value:
                 return None
-            now = self.clock()
-            cursor = await self._db.execute(
+            challenge = _challenge(row)
+            cursor = db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
                 " status, state, rated, computer_level, created_at, updated_at,"
                 " seat0_name, seat1_name)"
@@ -596,11 +654,16 @@ class SqliteRepository:
                 ),
             )
             game_id = int(cursor.lastrowid or 0)
-            await self._db.execute(
+            db.execute(
                 "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
                 (game_id, challenge_id),
             )
-            await self._hold(game_id, 0, tidings, now)
+            _hold(db, game_id, 0, tidings, now)
+            return game_id
+
+        game_id = await self._transact(accept)
+        if game_id is None:
+            return None
         game = await self.get_game(game_id)
         assert game is not None
         return game
@@ -632,12 +695,17 @@ class SqliteRepository:
         """
         now = self.clock()
         status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
-        async with self._transaction():
-            cursor = await self._db.execute(
+        snapshot = _dump(state)
+
+        def log_and_store(db: sqlite3.Connection) -> int | None:
+            # RETURNING hands back the live message, which may have been posted since
+            # ``game`` was read: the courier must edit that one.
+            stored = db.execute(
                 "UPDATE games SET ply = ply + 1, state = ?, status = ?, winner = ?,"
-                " end_reason = ?, updated_at = ? WHERE id = ? AND ply = ? AND status = 'active'",
+                " end_reason = ?, updated_at = ? WHERE id = ? AND ply = ? AND status = 'active'"
+                " RETURNING public_message_id",
                 (
-                    _dump(state),
+                    snapshot,
                     status.value,
                     ending.winner if ending else None,
                     ending.reason if ending else None,
@@ -645,18 +713,18 @@ class SqliteRepository:
                     game.id,
                     game.ply,
                 ),
-            )
-            if cursor.rowcount != 1:
+            ).fetchone()
+            if stored is None:
                 raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
-            await self._db.execute(
+            db.execute(
                 "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
-            await self._hold(game.id, game.ply + 1, tidings, now)
+            _hold(db, game.id, game.ply + 1, tidings, now)
             if ending is not None and ending.has_result:
-                await results.record_results(
-                    self._db,
+                results.record_results(
+                    db,
                     game_id=game.id,
                     game=game.game,
                     guild_id=game.guild_id,
@@ -665,10 +733,10 @@ class SqliteRepository:
                     rated=ending.rated,
                     now=now,
                 )
-            # The live message may have been posted since ``game`` was read.
-            live_message_id = await self._scalar(
-                "SELECT public_message_id FROM games WHERE id = ?", game.id
-            )
+            live_message_id: int | None = stored[0]
+            return live_message_id
+
+        live_message_id = await self._transact(log_and_store)
         return replace(
             game,
             public_message_id=live_message_id,
@@ -685,14 +753,6 @@ class SqliteRepository:
             "SELECT ply, seat, kind, text FROM actions WHERE game_id = ? ORDER BY ply", game_id
         )
         return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
-
-    async def _hold(self, game_id: int, ply: int, tidings: Tidings, now: float) -> None:
-        """Keep a change's tidings until delivered, so a crash in between loses none."""
-        if tidings:
-            await self._db.execute(
-                "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, ?)",
-                (game_id, ply, json.dumps([[a, list(t)] for a, t in tidings]), now),
-            )
 
     async def pending(self) -> list[Pending]:
         """Tidings whose delivery was never confirmed (the process stopped in between)."""
@@ -761,12 +821,24 @@ class SqliteRepository:
 
     # -- waiting times ------------------------------------------------------------------------
 
-    async def idle_games(self, before: float) -> list[IdleGame]:
-        """Active games unchanged since ``before``, with their last reminder."""
-        rows = await self._rows(
-            "SELECT * FROM games WHERE status = 'active' AND updated_at <= ? ORDER BY id", before
-        )
-        return [IdleGame(_game(row), row["reminded_ply"], row["reminded_at"]) for row in rows]
+    async def awaiting_reminder(
+        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]:
+        """Active games unchanged since ``idle_since`` whose players were not reminded of
+        this wait yet, longest wait first, from after ``after``; at most ``limit``."""
+        return await self._waits(AWAITING_REMINDER, idle_since, after, limit)
+
+    async def awaiting_forfeit(
+        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]:
+        """Active games whose players were reminded of this very wait at or before
+        ``reminded_since`` (and have not moved since), longest first; at most ``limit``."""
+        return await self._waits(AWAITING_FORFEIT, reminded_since, after, limit)
+
+    async def _waits(self, sql: str, until: float, after: Wait | None, limit: int) -> list[Wait]:
+        since, game_id = (after.since, after.game_id) if after else (float("-inf"), 0)
+        rows = await self._rows(sql, until, since, game_id, limit)
+        return [Wait(row[0], row[1], row[2]) for row in rows]
 
     async def set_reminded(self, game_id: int, ply: int, at: float) -> None:
         await self._write(
@@ -789,15 +861,45 @@ class SqliteRepository:
         """
         closed = [status.value for status in ChallengeStatus if status is not ChallengeStatus.OPEN]
         marks = ", ".join("?" * len(closed))
-        async with self._transaction():
-            cursor = await self._db.execute(
+        forgotten: int = await self._transact(
+            lambda db: db.execute(
                 f"DELETE FROM challenges WHERE status IN ({marks}) AND created_at <= ?",
                 (*closed, before),
-            )
-            return cursor.rowcount
+            ).rowcount
+        )
+        return forgotten
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
         return [_game(row) for row in await self._rows(sql, *params)]
+
+
+class _Abandoned(Exception):
+    """The caller of a transaction gave up before it could commit: it is rolled back."""
+
+
+def _in_transaction(
+    db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T], abandoned: threading.Event
+) -> T:
+    """BEGIN, ``work``, COMMIT; or ROLLBACK and the error. Runs on the database thread."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(db)
+        if abandoned.is_set():
+            raise _Abandoned
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    return result
+
+
+def _hold(db: sqlite3.Connection, game_id: int, ply: int, tidings: Tidings, now: float) -> None:
+    """Keep a change's tidings until delivered, so a crash in between loses none."""
+    if tidings:
+        db.execute(
+            "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, ?)",
+            (game_id, ply, json.dumps([[a, list(t)] for a, t in tidings]), now),
+        )
 
 
 def _dump(data: dict[str, Any]) -> str:

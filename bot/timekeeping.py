@@ -5,14 +5,26 @@ the players were last reminded) or the challenge (when it was made), so a restar
 forgets a wait nor reminds twice. A loss on time always comes the full ``forfeit_after``
 after a reminder, so a bot that was down for days reminds first instead of ending games.
 The clock is the repository's, so tests move time by hand instead of sleeping.
+
+A sweep must never hold up the bot, which answers interactions on the same event loop:
+the database picks the games that are due (through indexes that hold only waiting
+games), a batch at a time, and a game is read whole and decoded only when it is about to
+be reminded or ended. Games that are merely waiting cost nothing at all.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
+from bot.logs import fields
 from bot.referee import Notice, Referee, Report
-from bot.storage import ChallengeRecord, SqliteRepository
+from bot.storage import WAIT_BATCH, ChallengeRecord, SqliteRepository, Wait
+
+log = logging.getLogger("referee.timekeeping")
 
 HOUR = 3600.0
 
@@ -29,48 +41,108 @@ class Deadlines:
     """An unanswered challenge is closed after this long."""
 
 
-@dataclass(frozen=True)
-class Due:
-    """What the time that passed calls for, for the cogs to deliver."""
+class Errands(Protocol):
+    """Delivery of what the time that passed calls for; the cogs send it on Discord."""
 
-    reminders: tuple[Notice, ...] = ()
-    endings: tuple[Report, ...] = ()
-    expired: tuple[ChallengeRecord, ...] = ()
+    async def remind(self, notice: Notice) -> None:
+        """DM one player their reminder with their board (rendered now, as it is sent)."""
+
+    async def end(self, report: Report) -> None:
+        """Deliver a game lost on time."""
+
+    async def expired(self, challenge: ChallengeRecord) -> None:
+        """Show that a challenge expired."""
+
+
+@dataclass
+class Swept:
+    """What one sweep did, for logs and benchmarks."""
+
+    reminded: int = 0
+    ended: int = 0
+    expired: int = 0
 
 
 class Timekeeper:
     def __init__(
-        self, referee: Referee, repository: SqliteRepository, deadlines: Deadlines
+        self,
+        referee: Referee,
+        repository: SqliteRepository,
+        deadlines: Deadlines,
+        batch: int = WAIT_BATCH,
     ) -> None:
         self.referee = referee
         self.repository = repository
         self.deadlines = deadlines
+        self.batch = batch
 
-    async def due(self) -> Due:
-        """Expire old challenges and forget long-closed ones, end games on time, and list
-        the reminders to send."""
+    async def sweep(self, errands: Errands) -> Swept:
+        """Expire old challenges and forget long-closed ones, remind the players games wait
+        for, end games on time.
+
+        Each game is handled on its own: one that fails is logged and left for the next
+        sweep, and the others go on.
+        """
         now = self.repository.clock()
         deadlines = self.deadlines
-        expired = []
+        swept = Swept()
         for challenge in await self.repository.unanswered_challenges(
             now - deadlines.challenge_expiry
         ):
-            closed = await self.referee.expire(challenge.id)
-            if closed is not None:
-                expired.append(closed)
+            try:
+                closed = await self.referee.expire(challenge.id)
+                if closed is not None:
+                    await errands.expired(closed)
+                    swept.expired += 1
+            except Exception:
+                log.exception("challenge %s: the clock failed on it", challenge.id)
         # A closed challenge is kept one more expiry period for late clicks, then forgotten.
         await self.repository.forget_closed_challenges(now - 2 * deadlines.challenge_expiry)
-        reminders: list[Notice] = []
-        endings: list[Report] = []
-        for idle in await self.repository.idle_games(now - deadlines.remind_after):
-            game, reminded = idle.game, idle.reminded_since
-            if reminded is None:
-                reminders.extend(self.referee.reminders(game, self.reminder_text()))
-            elif reminded <= now - deadlines.forfeit_after:
-                report = await self.referee.time_out(game.id, game.ply)
-                if report is not None:
-                    endings.append(report)
-        return Due(tuple(reminders), tuple(endings), tuple(expired))
+        text = self.reminder_text()
+
+        async def remind(wait: Wait) -> None:
+            for notice in await self.referee.reminders(wait.game_id, wait.ply, text):
+                await errands.remind(notice)
+                await self.reminded(notice)
+                swept.reminded += 1
+                log.info(
+                    "game %s: reminded seat %s",
+                    wait.game_id,
+                    notice.audience,
+                    extra=fields(wait.game_id),
+                )
+
+        async def end(wait: Wait) -> None:
+            report = await self.referee.time_out(wait.game_id, wait.ply)
+            if report is not None:
+                log.info("game %s: lost on time", wait.game_id, extra=fields(wait.game_id))
+                await errands.end(report)
+                swept.ended += 1
+
+        await self._each(self.repository.awaiting_reminder, now - deadlines.remind_after, remind)
+        await self._each(self.repository.awaiting_forfeit, now - deadlines.forfeit_after, end)
+        return swept
+
+    async def _each(
+        self,
+        waits: Callable[[float, Wait | None, int], Awaitable[list[Wait]]],
+        until: float,
+        handle: Callable[[Wait], Awaitable[None]],
+    ) -> None:
+        """Handle every wait the query finds, a batch at a time, giving the loop its turn
+        between games; pages by the last wait seen, so a game that fails is not retried
+        within the same sweep."""
+        after: Wait | None = None
+        while batch := await waits(until, after, self.batch):
+            for wait in batch:
+                try:
+                    await handle(wait)
+                except Exception:
+                    log.exception(
+                        "game %s: the clock failed on it", wait.game_id, extra=fields(wait.game_id)
+                    )
+                await asyncio.sleep(0)
+            after = batch[-1]
 
     def reminder_text(self) -> str:
         span = _span(self.deadlines.forfeit_after)

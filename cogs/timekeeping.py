@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 import contextlib
-import logging
 
 import discord
 from discord.ext import commands, tasks
 
 from bot.client import RefereeBot
-from bot.logs import fields
 from bot.presenter import present
+from bot.referee import Notice, Report
 from bot.storage import ChallengeRecord
 from bot.timekeeping import Timekeeper
 from cogs.challenges import challenge_text
 from cogs.courier import Courier
 from cogs.replies import answering_errors, nobody_asked
-
-log = logging.getLogger("referee.timekeeping")
 
 TICK_SECONDS = 60.0
 """How often the clock is read; deadlines are hours, so a minute late is on time."""
@@ -26,7 +23,7 @@ TICK_SECONDS = 60.0
 class Timekeeping(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.courier = Courier(bot)
+        self.errands = ClockErrands(bot, Courier(bot))
         self.timekeeper = Timekeeper(bot.referee, bot.repository, bot.settings.deadlines)
 
     async def cog_load(self) -> None:
@@ -46,29 +43,23 @@ class Timekeeping(commands.Cog):
 
     async def sweep(self) -> None:
         """Act on everything the time that passed calls for."""
-        due = await self.timekeeper.due()
-        for challenge in due.expired:
-            await self._show_expired(challenge)
-        for notice in due.reminders:
-            async with answering_errors(
-                nobody_asked, f"game {notice.game.id}: reminder", notice.game.id
-            ):
-                await self.courier.send_dm(notice, present(notice))
-                await self.timekeeper.reminded(notice)
-                log.info(
-                    "game %s: reminded seat %s",
-                    notice.game.id,
-                    notice.audience,
-                    extra=fields(notice.game.id),
-                )
-        for report in due.endings:
-            log.info("game %s: lost on time", report.game.id, extra=fields(report.game.id))
-            async with answering_errors(
-                nobody_asked, f"game {report.game.id}: time out", report.game.id
-            ):
-                await self.courier.deliver(report)
+        await self.timekeeper.sweep(self.errands)
 
-    async def _show_expired(self, challenge: ChallengeRecord) -> None:
+
+class ClockErrands:
+    """Sends what the clock calls for (``bot.timekeeping.Errands``) on Discord."""
+
+    def __init__(self, bot: RefereeBot, courier: Courier) -> None:
+        self.bot = bot
+        self.courier = courier
+
+    async def remind(self, notice: Notice) -> None:
+        await self.courier.send_dm(notice, present(notice))
+
+    async def end(self, report: Report) -> None:
+        await self.courier.deliver(report)
+
+    async def expired(self, challenge: ChallengeRecord) -> None:
         if challenge.message_id is None:
             return
         channel = self.bot.get_partial_messageable(

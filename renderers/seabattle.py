@@ -373,34 +373,35 @@ def _hull(cell: int, length: int, vertical: bool, sunk: bool) -> Sprite:
 
 def _draw_field(image: Image.Image, geo: Layout, panel: int, field: FieldView) -> None:
     left, top = geo.grids[panel]
-    _field_layer(geo.cell, geo.size, field).stamp(image, (left, top))
+    image.paste(_field_layer(geo.cell, geo.size, field), (left + 1, top + 1))
+    if field.last_shot is not None:
+        column, row = field.last_shot
+        _mark("ring", geo.cell).stamp(image, (left + column * geo.cell, top + row * geo.cell))
 
 
 @lru_cache(maxsize=256)
-def _field_layer(cell: int, size: int, field: FieldView) -> Sprite:
-    """All of one field's marks as one transparent layer, cached by the field as seen.
+def _field_layer(cell: int, size: int, field: FieldView) -> Image.Image:
+    """The inside of one field's grid (its border excluded) with every mark and ship on
+    it, cached by the field as seen: opaque, so it is copied onto a board in one go.
 
     A shot changes one field only, and the channel sees a field exactly as the shooter
-    does, so most fields of a move's three images were drawn before: one paste each.
-    Marks go on first, hulls next, the X on hit hulls, the last-shot ring on top.
+    does, so most fields of a move's three images were drawn before. The last-shot ring
+    reaches past its cell onto the border, so it is stamped on the board afterwards.
+
+    Cell marks stay inside their cell, so they need no pasting at all: the field is laid
+    out as bytes, a row of cells at a time, with each cell's grid lines and mark; only
+    the few ships and the X on their hits are pasted on top.
     """
-    pad = cell // 2  # the last-shot ring reaches a little past its cell
-    span = cell * size + 2 * pad
-    canvas = Image.new("P", (span, span), 0)
-    mask = Image.new("L", (span, span), 0)
+    span = cell * size
+    layer = Image.frombytes(
+        "P", (span, span), b"".join(_mark_band(kinds, cell) for kinds in _cell_marks(field))
+    )
 
     def stamp(sprite: Sprite, at: Cell) -> None:
         column, row = at
-        x, y = pad + column * cell + sprite.offset[0], pad + row * cell + sprite.offset[1]
-        canvas.paste(sprite.image, (x, y), sprite.mask)
-        mask.paste(255, (x, y), sprite.mask)
+        xy = (column * cell + sprite.offset[0], row * cell + sprite.offset[1])
+        layer.paste(sprite.image, xy, sprite.mask)
 
-    on_hulls = {c for ship in field.ships for c in ship.cells}
-    for row in range(size):
-        for column, mark in enumerate(field.marks[row]):
-            kind = _MARK_SPRITES.get(mark)
-            if kind is not None and (column, row) not in on_hulls:
-                stamp(_mark(kind, cell), (column, row))
     cross = _mark("x", cell)
     for ship in field.ships:
         vertical = len({c for c, _ in ship.cells}) == 1 and len(ship.cells) > 1
@@ -408,9 +409,48 @@ def _field_layer(cell: int, size: int, field: FieldView) -> Sprite:
         for part in ship.cells:
             if field.mark(part) in (Mark.HIT, Mark.SUNK):
                 stamp(cross, part)
-    if field.last_shot is not None:
-        stamp(_mark("ring", cell), field.last_shot)
-    return Sprite(canvas, mask, (-pad, -pad))
+    return layer.crop((1, 1, span, span))  # the grid's first line is its border
+
+
+def _cell_marks(field: FieldView) -> list[tuple[str | None, ...]]:
+    """Per row, the mark drawn in each cell; none under a ship, whose hull covers it."""
+    on_hulls = {c for ship in field.ships for c in ship.cells}
+    return [
+        tuple(
+            None if (column, row) in on_hulls else _MARK_SPRITES.get(mark)
+            for column, mark in enumerate(marks)
+        )
+        for row, marks in enumerate(field.marks)
+    ]
+
+
+@lru_cache(maxsize=128)
+def _mark_band(kinds: tuple[str | None, ...], cell: int) -> bytes:
+    """One row of cells (``kinds``: a mark or nothing each) as the layer's pixel bytes,
+    ``cell`` pixel rows of the whole row's width."""
+    tiles = [_mark_tile(kind, cell) for kind in kinds]
+    return b"".join(tile[y] for y in range(cell) for tile in tiles)
+
+
+@lru_cache(maxsize=32)
+def _mark_tile(kind: str | None, cell: int) -> tuple[bytes, ...]:
+    """One cell as pixel rows: sea, the grid lines above and left of it (as the board's
+    static layer draws them), and the mark ``kind`` if any.
+
+    Only for marks drawn inside their cell (not the ring), so cropping their sprite to
+    the cell loses nothing.
+    """
+    tile = Image.new("P", (cell, cell), PALETTE["sea"])
+    draw = ImageDraw.Draw(tile)
+    draw.line((0, 0, cell - 1, 0), fill=PALETTE["grid"])
+    draw.line((0, 0, 0, cell - 1), fill=PALETTE["grid"])
+    if kind is not None:
+        sprite = _mark(kind, cell)
+        edge = -sprite.offset[0]  # where the cell's top-left grid corner sits in the sprite
+        box = (edge, edge, edge + cell, edge + cell)
+        tile.paste(sprite.image.crop(box), (0, 0), sprite.mask.crop(box))
+    data = tile.tobytes()
+    return tuple(data[y : y + cell] for y in range(0, len(data), cell))
 
 
 _MARK_SPRITES = {
@@ -595,10 +635,8 @@ def alt_text(view: SeaBattleView, names: Names = NO_NAMES) -> str:
     if status:
         parts.append(status + ".")
     for title, field in zip(_titles(view, player), panel_fields(view), strict=True):
-        counts = Counter(mark for row in field.marks for mark in row)
-        shots = counts[Mark.MISS] + counts[Mark.HIT] + counts[Mark.SUNK]
-        bits = [f"{title}: {shots} shots taken, {counts[Mark.MISS]} misses"]
-        bits.append(f"{counts[Mark.HIT] + counts[Mark.SUNK]} hits")
+        misses, hits = _count(field, Mark.MISS), _count(field, Mark.HIT, Mark.SUNK)
+        bits = [f"{title}: {misses + hits} shots taken, {misses} misses", f"{hits} hits"]
         if view.phase is not Phase.SETUP:
             bits.append(f"{field.afloat} ships afloat")
         if field.last_shot is not None:
@@ -610,3 +648,9 @@ def alt_text(view: SeaBattleView, names: Names = NO_NAMES) -> str:
             parts.append(f"Ships still to place, by length: {lengths}.")
         parts.append(f"You are {_ready_word(view.ready[view.seat])}.")
     return " ".join(parts)[:1024]
+
+
+def _count(field: FieldView, *marks: Mark) -> int:
+    """How many cells carry any of ``marks`` (``tuple.count`` compares in C, without
+    hashing each cell's mark as a ``Counter`` would)."""
+    return sum(row.count(mark) for row in field.marks for mark in marks)

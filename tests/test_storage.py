@@ -103,6 +103,47 @@ async def test_the_file_is_in_wal_mode(repo: SqliteRepository, path: Path) -> No
     assert sql(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
 
 
+def fill_the_log(pages: int) -> list[tuple[int, str, str, str]]:
+    """Saved setups big enough to put about ``pages`` pages into the write-ahead log."""
+    return [(7, "seabattle", f"setup-{n}", "x" * 16_000) for n in range(pages // 4)]
+
+
+async def save_all(repository: SqliteRepository, rows: list[tuple[int, str, str, str]]) -> None:
+    for row in rows:
+        await repository.save_setup(*row)
+
+
+async def test_commits_never_checkpoint_the_log_themselves(path: Path) -> None:
+    """A checkpoint inside a commit delays that move: past SQLite's 1,000 pages, the
+    log keeps growing and the database file stays as it was until the timer copies it."""
+    repository = await SqliteRepository.open(path, checkpoint_every=3600)
+    try:
+        assert await repository._scalar("PRAGMA wal_autocheckpoint") == 0
+        before = path.stat().st_size
+        await save_all(repository, fill_the_log(1200))
+        assert path.with_name(path.name + "-wal").stat().st_size > 1000 * 4096
+        assert path.stat().st_size == before, "a commit checkpointed the log"
+    finally:
+        await repository.close()
+
+
+async def test_the_timer_copies_the_log_back_into_the_database_file(path: Path) -> None:
+    repository = await SqliteRepository.open(path, checkpoint_every=0.05)
+    checkpointer = repository.checkpointer
+    assert checkpointer is not None
+    try:
+        await save_all(repository, fill_the_log(400))
+        checkpointer.checkpointed.clear()
+        assert await asyncio.to_thread(checkpointer.checkpointed.wait, 30), "no checkpoint came"
+        assert checkpointer.last is not None
+        busy, frames, copied = checkpointer.last
+        assert busy == 0 and frames > 0 and copied == frames, checkpointer.last
+        assert path.stat().st_size > 400 * 4096, "the saved setups never reached the file"
+        assert len(sql(path, "SELECT name FROM saved_setups")) == 100
+    finally:
+        await repository.close()
+
+
 async def test_opening_twice_keeps_the_schema_and_the_data(path: Path) -> None:
     """Every start runs the schema script, so it must be idempotent and keep every row."""
     first = await SqliteRepository.open(path)
@@ -326,6 +367,50 @@ async def test_a_write_cancelled_while_waiting_for_the_lock_does_not_wedge_the_s
 
     assert await challenge(repo, ALICE, CAROL) > 0, "the store refuses every write after one"
     assert sql(path, "SELECT count(*) FROM challenges") == [(2,)]
+
+
+async def test_a_move_whose_caller_gave_up_is_rolled_back_not_stored_untold(
+    repo: SqliteRepository, path: Path
+) -> None:
+    """A move runs on the database thread in one go; if its caller is cancelled while it
+    waits there (another process holds the write lock), it must not commit later on its
+    own: the player was never told of it, and its tidings would wait for a restart."""
+    referee = Referee(repo, seed_source=lambda: 3)
+    game = await start_game(referee)
+    await repo.delivered(game.id, 0)
+    with closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.2):
+                await referee.act(ALICE, "random")
+        other.execute("COMMIT")
+
+    assert await repo.get_game(game.id) == game, "the abandoned move was stored"
+    assert await repo.log(game.id) == [] and await repo.pending() == []
+    report = await referee.act(ALICE, "random")
+    assert report.game.ply == game.ply + 1, "the store is stuck after an abandoned move"
+
+
+async def test_a_move_is_one_trip_to_the_database_thread_per_transaction(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each trip to aiosqlite's thread costs the event loop more than SQLite's own work:
+    a move reads its game, then logs, stores and holds its tidings in a single trip."""
+    referee = Referee(repo, seed_source=lambda: 3)
+    game = await start_game(referee)
+    trips: list[object] = []
+    run = repo._db._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.append(fn)
+        return await run(fn, *args, **kwargs)
+
+    monkeypatch.setattr(repo._db, "_execute", counted)
+    report = await referee.act(ALICE, f"#{game.id} random")
+    assert len(trips) == 2, trips  # the game, then the whole transaction
+    trips.clear()
+    await referee.delivered(report)
+    assert len(trips) == 1, trips
 
 
 # -- replay -------------------------------------------------------------------------------------

@@ -1,0 +1,318 @@
+"""Benchmark: the bot with 10,000 live games in one SQLite file.
+
+Builds the file (template games played through the referee, then copied in SQL with their
+logs, each between two players of its own), waiting the way live games wait: changes
+spread over the last two days, and every game idle for longer than the reminder time
+already reminded. Then, as a restarted bot: opens the store and lists what it must
+redeliver (ready), sweeps the clock once a minute (a loop-lag probe on the event loop
+records the longest stall while it runs; tick 1 is the first after the restart), sweeps
+once more within the same minute (nothing due: the cost of 10,000 games merely waiting),
+sweeps after a two-hour outage (a backlog of reminders and losses on time), and plays
+random moves the way players do, rendering every image they send. The same moves on a
+file with 10 games give the cost to compare with. "loop ms" is the event loop's own
+processor time during a sweep; "stall ms" the longest gap between the probe's wake-ups.
+
+    python -m benchmarks.scale [--games 10000] [--moves 400]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.games import ENGINES
+from bot.presenter import present, present_all
+from bot.referee import Notice, Referee, Report
+from bot.storage import ChallengeRecord, SqliteRepository
+from bot.timekeeping import HOUR, Deadlines, Swept, Timekeeper
+
+GAME = "seabattle"
+TEMPLATES = 24
+"""Games played through the referee, each to a random point, and then copied."""
+NOW = 1_900_000_000.0
+TICK = 60.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# -- building the file ----------------------------------------------------------------------
+
+
+async def _templates(path: Path, rng: random.Random, templates: int) -> None:
+    """Play template games through the referee: some still setting up, most mid-game."""
+    clock = Clock()
+    repository = await SqliteRepository.open(path, clock)
+    try:
+        referee = Referee(repository)
+        engine = ENGINES[GAME]
+        presets = list(engine.presets)
+        for number in range(templates):
+            players = (2 * number + 1, 2 * number + 2)
+            challenge = await referee.challenge(
+                game=GAME,
+                variant=presets[number % len(presets)],
+                guild_id=1,
+                channel_id=2,
+                challenger_id=players[0],
+                opponent_id=players[1],
+            )
+            game = (await referee.accept(challenge.id, players[1])).game
+            plies = rng.choice((0, 1, 4, 10, 30, 60))
+            for _ in range(plies):
+                state = engine.from_json(game.state)
+                movers = sorted(engine.to_move(state))
+                if not movers:
+                    break
+                seat = movers[0]
+                text = str(rng.choice(list(engine.legal_actions(state, seat))))
+                game = (await referee.act(players[seat], f"#{game.id} {text}")).game
+            await repository.delivered(game.id, game.ply)
+        await repository._write("DELETE FROM outbox")
+    finally:
+        await repository.close()
+
+
+def build(path: Path, games: int, played: int = TEMPLATES, seed: int = 2026) -> None:
+    """``games`` live games, copied from ``played`` templates, waiting as live games wait."""
+    rng = random.Random(seed)
+    asyncio.run(_templates(path, rng, played))
+    with sqlite3.connect(path) as db:
+        templates = db.execute(
+            "SELECT id, game, rules, seed, ply, state FROM games WHERE status = 'active'"
+        ).fetchall()
+        logs = {
+            t[0]: db.execute(
+                "SELECT ply, seat, kind, text FROM actions WHERE game_id = ?", (t[0],)
+            ).fetchall()
+            for t in templates
+        }
+        db.execute("DELETE FROM actions")
+        db.execute("DELETE FROM games")
+        game_rows: list[tuple[object, ...]] = []
+        action_rows: list[tuple[object, ...]] = []
+        for number in range(games):
+            game_id = number + 1
+            template_id, key, rules, game_seed, ply, state = templates[number % len(templates)]
+            updated = NOW - rng.uniform(0, 48 * HOUR)
+            reminded = updated + 24 * HOUR + rng.uniform(0, TICK)
+            reminded_ply, reminded_at = (ply, reminded) if reminded <= NOW else (None, None)
+            game_rows.append(
+                (game_id, key, rules, game_seed, 1, 2, 10 * game_id, 10 * game_id + 1,
+                 "active", ply, state, updated - HOUR, updated, reminded_ply, reminded_at)
+            )  # fmt: skip
+            action_rows.extend((game_id, *entry, updated) for entry in logs[template_id])
+        db.executemany(
+            "INSERT INTO games (id, game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
+            " status, ply, state, created_at, updated_at, reminded_ply, reminded_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            game_rows,
+        )
+        db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", action_rows)
+        db.execute("ANALYZE")
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+# -- measuring ------------------------------------------------------------------------------
+
+
+class LoopProbe:
+    """Wakes every millisecond and notes the longest gap between two wake-ups: the
+    longest stretch in which the event loop could not run anything else."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            self.longest = max(self.longest, now - last)
+            last = now
+
+    @contextmanager
+    def watching(self) -> Iterator[LoopProbe]:
+        self.longest = 0.0
+        self._task = asyncio.create_task(self._run())
+        try:
+            yield self
+        finally:
+            self._task.cancel()
+
+
+class RenderingErrands:
+    """The cog's errands without Discord: every board is drawn as it would be sent, and
+    a game's end is confirmed delivered as the courier does."""
+
+    def __init__(self, referee: Referee) -> None:
+        self.referee = referee
+        self.images = 0
+
+    async def remind(self, notice: Notice) -> None:
+        present(notice)
+        self.images += 1
+
+    async def end(self, report: Report) -> None:
+        self.images += len(present_all(report.notices))
+        await self.referee.delivered(report)
+
+    async def expired(self, challenge: ChallengeRecord) -> None:
+        pass
+
+
+@dataclass
+class Sweep:
+    wall: float
+    loop_cpu: float
+    stall: float
+    swept: Swept
+    images: int
+
+
+@dataclass
+class Figures:
+    ready: float = 0.0
+    sweeps: list[Sweep] = field(default_factory=list)
+    idle: Sweep | None = None
+    backlog: Sweep | None = None
+    moves: list[float] = field(default_factory=list)
+    rss_mb: float = 0.0
+
+
+async def _sweep(timekeeper: Timekeeper, referee: Referee, probe: LoopProbe) -> Sweep:
+    errands = RenderingErrands(referee)
+    await asyncio.sleep(0.01)  # let the probe settle
+    with probe.watching():
+        await asyncio.sleep(0.005)
+        cpu, start = time.thread_time(), time.perf_counter()
+        swept = await timekeeper.sweep(errands)
+        wall, loop_cpu = time.perf_counter() - start, time.thread_time() - cpu
+        await asyncio.sleep(0.005)
+    return Sweep(wall, loop_cpu, probe.longest, swept, errands.images)
+
+
+async def measure(path: Path, moves: int, sweeps: int, seed: int = 7) -> Figures:
+    """A restarted bot on ``path``: ready, a few sweeps a minute apart, a backlog, moves."""
+    figures = Figures()
+    clock = Clock()
+    started = time.perf_counter()
+    repository = await SqliteRepository.open(path, clock)
+    try:
+        referee = Referee(repository)
+        await referee.undelivered()
+        figures.ready = time.perf_counter() - started
+        timekeeper = Timekeeper(referee, repository, Deadlines())
+        probe = LoopProbe()
+        for _ in range(sweeps):
+            clock.now += TICK
+            figures.sweeps.append(await _sweep(timekeeper, referee, probe))
+        figures.idle = await _sweep(timekeeper, referee, probe)  # the same minute again
+        clock.now += 2 * HOUR
+        figures.backlog = await _sweep(timekeeper, referee, probe)
+        figures.moves = await _moves(repository, referee, moves, random.Random(seed))
+        figures.rss_mb = _rss_mb()
+    finally:
+        await repository.close()
+    return figures
+
+
+async def _moves(
+    repository: SqliteRepository, referee: Referee, count: int, rng: random.Random
+) -> list[float]:
+    """Whole moves in random live games: act, draw every image, confirm delivery."""
+    engine = ENGINES[GAME]
+    (top,) = await repository._rows("SELECT max(id) FROM games")
+    times: list[float] = []
+    while len(times) < count:
+        record = await repository.get_game(rng.randint(1, top[0]))
+        if record is None or record.end_reason is not None:
+            continue
+        state = engine.from_json(record.state)
+        movers = sorted(engine.to_move(state))
+        seat = movers[0]
+        text = str(rng.choice(list(engine.legal_actions(state, seat))))
+        start = time.perf_counter()
+        report = await referee.act(record.seats[seat], f"#{record.id} {text}")
+        present_all(report.notices)
+        await referee.delivered(report)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.1f}"
+
+
+def report(games: int, figures: Figures, small: Figures) -> None:
+    print(f"{games} live games: ready after a restart in {figures.ready * 1000:.0f} ms")
+    print(f"resident memory after sweeps and moves: {figures.rss_mb:.0f} MB")
+    print("sweep                        wall ms  loop ms  stall ms  reminded  ended  images")
+    rows = [(f"tick {n + 1}", s) for n, s in enumerate(figures.sweeps)]
+    if figures.idle is not None:
+        rows.append(("again, nothing due", figures.idle))
+    if figures.backlog is not None:
+        rows.append(("after a 2-hour outage", figures.backlog))
+    for name, s in rows:
+        print(
+            f"{name:<28}{_ms(s.wall)}  {_ms(s.loop_cpu)}  {_ms(s.stall)}"
+            f"  {s.swept.reminded:8d}  {s.swept.ended:5d}  {s.images:6d}"
+        )
+    print(f"{'whole move (ms)':<28}{'p50':>7}  {'p95':>7}  {'max':>8}")
+    for name, times in ((f"{games} games", figures.moves), ("10 games", small.moves)):
+        values = [t * 1000 for t in times]
+        print(
+            f"{name:<28}{statistics.median(values):7.2f}  {percentile(values, 0.95):7.2f}"
+            f"  {max(values):8.2f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--sweeps", type=int, default=3)
+    parser.add_argument("--templates", type=int, default=TEMPLATES)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        big, small = Path(folder) / "big.sqlite3", Path(folder) / "small.sqlite3"
+        started = time.perf_counter()
+        build(big, options.games, options.templates)
+        build(small, 10, options.templates)
+        print(f"built in {time.perf_counter() - started:.1f} s")
+        small_figures = asyncio.run(measure(small, options.moves, 1))
+        figures = asyncio.run(measure(big, options.moves, options.sweeps))
+    report(options.games, figures, small_figures)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""The benchmarks are programs people run by hand: they must end, and say why, when a game fails.
+
+Nothing here measures speed (timings vary with the machine); only the benchmarks' behaviour.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BROKEN_RULES = """
+import sys
+from bot.games import ENGINES
+
+def broken(state, seat, action):
+    raise RuntimeError("a bug in the rules")
+
+ENGINES["seabattle"].apply = broken
+sys.argv = ["moves", "--games", "1"]
+from benchmarks import moves
+moves.main()
+"""
+
+
+def test_the_moves_benchmark_exits_with_the_error_when_a_game_raises() -> None:
+    """A failing move used to leave aiosqlite's thread running: the process never ended."""
+    try:
+        finished = subprocess.run(
+            [sys.executable, "-c", BROKEN_RULES],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,  # far beyond the second it takes; only a hang gets here
+        )
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the benchmark hung after the game raised") from None
+    assert finished.returncode == 1, finished.stderr
+    assert "GameFault" in finished.stderr and "a bug in the rules" in finished.stderr
+
+
+SMALL_SCALE = ("--games", "200", "--moves", "5", "--templates", "6")
+
+
+def test_the_scale_benchmark_builds_its_games_sweeps_and_moves() -> None:
+    """A small run: every figure is printed, and the sweeps found work to do."""
+    finished = subprocess.run(
+        [sys.executable, "-m", "benchmarks.scale", *SMALL_SCALE],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert finished.returncode == 0, finished.stderr
+    out = finished.stdout
+    assert "200 live games: ready after a restart in" in out
+    assert "resident memory" in out and "tick 1" in out
+    outage = next(line for line in out.splitlines() if line.startswith("after a 2-hour outage"))
+    reminded, ended, images = (int(word) for word in outage.split()[-3:])
+    assert reminded > 0 and ended > 0 and images >= reminded + ended
+    assert "200 games" in out and "10 games" in out

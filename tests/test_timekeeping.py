@@ -1,0 +1,245 @@
+"""The clock's sweep without Discord: which games it reminds or ends, and what it reads.
+
+A sweep runs on the bot's event loop every minute, so besides doing the right thing for
+every game it must leave alone the games that are only waiting: they are picked in SQL,
+never read whole, never decoded. The clock is moved by hand; nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.games import ENGINES
+from bot.games.core import EndReason
+from bot.referee import Notice, Referee, Report
+from bot.storage import (
+    AWAITING_FORFEIT,
+    AWAITING_REMINDER,
+    ChallengeRecord,
+    GameRecord,
+    GameStatus,
+    SqliteRepository,
+    Wait,
+)
+from bot.timekeeping import HOUR, Deadlines, Timekeeper
+from tests.test_referee import start_game
+
+E = ENGINES["seabattle"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += hours * HOUR
+
+
+class Errands:
+    """Collects what the sweep hands over, rendering nothing; may fail for chosen games."""
+
+    def __init__(self, failing: frozenset[int] = frozenset()) -> None:
+        self.reminded: list[Notice] = []
+        self.ended: list[Report] = []
+        self.expired: list[ChallengeRecord] = []
+        self.failing = failing
+
+    async def remind(self, notice: Notice) -> None:
+        if notice.game.id in self.failing:
+            raise ConnectionError("Discord is unreachable")
+        self.reminded.append(notice)
+
+    async def end(self, report: Report) -> None:
+        self.ended.append(report)
+
+    async def expired(self, challenge: ChallengeRecord) -> None:  # type: ignore[override]
+        self.expired.append(challenge)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def store(clock: Clock) -> AsyncIterator[SqliteRepository]:
+    repository = await SqliteRepository.open(":memory:", clock)
+    yield repository
+    await repository.close()
+
+
+def referee_on(store: SqliteRepository) -> Referee:
+    return Referee(store, seed_source=itertools.count(1).__next__)
+
+
+def keeper(referee: Referee, batch: int = 50) -> Timekeeper:
+    return Timekeeper(referee, referee.repository, Deadlines(), batch)  # type: ignore[arg-type]
+
+
+async def games(referee: Referee, count: int) -> list[GameRecord]:
+    """``count`` games in setup, each between two new players."""
+    return [
+        await start_game(referee, challenger=2 * n + 10, opponent=2 * n + 11) for n in range(count)
+    ]
+
+
+async def test_only_games_idle_past_the_wait_and_not_yet_reminded_of_it_are_due(
+    store: SqliteRepository, clock: Clock
+) -> None:
+    referee = referee_on(store)
+    old, reminded, moved_since, finished = await games(referee, 4)
+    clock.advance(10)
+    fresh = (await games(referee, 1))[0]
+    await store.set_reminded(reminded.id, reminded.ply, clock())
+    await store.set_reminded(moved_since.id, moved_since.ply, clock())
+    await referee.act(moved_since.seats[0], f"#{moved_since.id} random")
+    await referee.resign(finished.seats[0], finished.id)
+    clock.advance(14.5)
+
+    due = await store.awaiting_reminder(clock() - 24 * HOUR)
+    assert [w.game_id for w in due] == [old.id]
+    due = await store.awaiting_reminder(clock() - 1 * HOUR)
+    assert [w.game_id for w in due] == [old.id, moved_since.id, fresh.id]
+    assert due[0] == Wait(old.updated_at, old.id, old.ply)
+    assert due[1].ply == moved_since.ply + 1, "a move starts a new wait at its own ply"
+
+
+async def test_only_games_reminded_of_this_very_wait_long_enough_ago_are_forfeit(
+    store: SqliteRepository, clock: Clock
+) -> None:
+    referee = referee_on(store)
+    early, late, moved_since, never = await games(referee, 4)
+    await store.set_reminded(early.id, early.ply, clock())
+    await store.set_reminded(moved_since.id, moved_since.ply, clock())
+    clock.advance(2)
+    await store.set_reminded(late.id, late.ply, clock())
+    await referee.act(moved_since.seats[0], f"#{moved_since.id} random")
+
+    assert await store.awaiting_forfeit(clock() - 3 * HOUR) == []
+    due = await store.awaiting_forfeit(clock() - 1 * HOUR)
+    assert due == [Wait(early.created_at, early.id, early.ply)]
+    due = await store.awaiting_forfeit(clock())
+    assert [w.game_id for w in due] == [early.id, late.id]
+    assert never.id not in [w.game_id for w in due]
+
+
+async def test_waits_are_read_in_pages_longest_first(store: SqliteRepository, clock: Clock) -> None:
+    referee = referee_on(store)
+    made = []
+    for _ in range(5):
+        made.extend(await games(referee, 1))
+        clock.advance(-1)  # each game an hour older than the one made before it
+    clock.advance(30)
+    until = clock() - 24 * HOUR
+    pages, after = [], None
+    while page := await store.awaiting_reminder(until, after, limit=2):
+        pages.append([w.game_id for w in page])
+        after = page[-1]
+    assert pages == [[made[4].id, made[3].id], [made[2].id, made[1].id], [made[0].id]]
+
+
+@pytest.mark.parametrize(
+    ("query", "index"),
+    [(AWAITING_REMINDER, "games_awaiting_reminder"), (AWAITING_FORFEIT, "games_awaiting_forfeit")],
+)
+async def test_the_due_queries_read_their_partial_index_not_the_games(
+    store: SqliteRepository, query: str, index: str
+) -> None:
+    """The sweep must not scan every game: each question has an index of its own."""
+    plan = await store._rows(f"EXPLAIN QUERY PLAN {query}", 0.0, 0.0, 0, 50)
+    steps = " ".join(str(row[3]) for row in plan)
+    assert f"USING INDEX {index}" in steps and "SCAN" not in steps, steps
+
+
+async def test_a_sweep_reminds_every_due_game_across_batches_then_ends_them_on_time(
+    store: SqliteRepository, clock: Clock
+) -> None:
+    referee = referee_on(store)
+    made = await games(referee, 5)
+    clock.advance(25)
+    errands = Errands()
+    swept = await keeper(referee, batch=2).sweep(errands)
+    assert swept.reminded == 10 and swept.ended == 0
+    assert sorted({n.game.id for n in errands.reminded}) == [g.id for g in made]
+    assert {n.audience for n in errands.reminded} == {0, 1}  # both are setting up
+
+    clock.advance(12)
+    again = Errands()
+    assert (await keeper(referee, batch=2).sweep(again)).reminded == 0
+    assert again.reminded == [] and again.ended == []
+
+    clock.advance(12)
+    swept = await keeper(referee, batch=2).sweep(again)
+    assert swept.ended == 5
+    for game in made:
+        stored = await store.get_game(game.id)
+        assert stored is not None and stored.status is GameStatus.FINISHED
+        assert stored.end_reason == EndReason.TIMEOUT.value
+
+
+async def test_games_only_waiting_for_their_loss_on_time_are_never_read_or_decoded(
+    store: SqliteRepository, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = await games(referee_on(store), 3)
+    clock.advance(25)
+    await keeper(referee_on(store)).sweep(Errands())  # all reminded
+
+    decoded: list[object] = []
+    read: list[int] = []
+    decode, get_game = E.from_json, store.get_game
+
+    def counting_decode(data: dict[str, Any]) -> object:
+        decoded.append(data)
+        return decode(data)
+
+    async def counting_get_game(game_id: int) -> GameRecord | None:
+        read.append(game_id)
+        return await get_game(game_id)
+
+    monkeypatch.setattr(E, "from_json", counting_decode)
+    monkeypatch.setattr(store, "get_game", counting_get_game)
+    fresh = referee_on(store)  # a restarted bot: nothing decoded in memory
+    for _ in range(3):
+        clock.advance(5)
+        errands = Errands()
+        await keeper(fresh).sweep(errands)
+        assert errands.reminded == [] and errands.ended == []
+    assert decoded == [] and read == [], "a waiting game was read or decoded"
+
+    clock.advance(10)  # now they are due
+    assert (await keeper(fresh).sweep(Errands())).ended == len(made)
+    assert sorted(read) == [g.id for g in made]
+
+
+async def test_a_reminder_that_fails_leaves_the_others_and_is_tried_again_next_time(
+    store: SqliteRepository, clock: Clock
+) -> None:
+    referee = referee_on(store)
+    first, broken, last = await games(referee, 3)
+    clock.advance(25)
+    errands = Errands(failing=frozenset({broken.id}))
+    await keeper(referee, batch=1).sweep(errands)
+    assert sorted({n.game.id for n in errands.reminded}) == [first.id, last.id]
+
+    clock.advance(0.1)
+    errands = Errands()
+    await keeper(referee).sweep(errands)
+    assert {n.game.id for n in errands.reminded} == {broken.id}
+
+
+async def test_a_game_that_moved_after_it_was_found_due_is_not_reminded(
+    store: SqliteRepository, clock: Clock
+) -> None:
+    referee = referee_on(store)
+    (game,) = await games(referee, 1)
+    clock.advance(25)
+    (wait,) = await store.awaiting_reminder(clock() - 24 * HOUR)
+    await referee.act(game.seats[0], f"#{game.id} random")
+    assert await referee.reminders(wait.game_id, wait.ply, "Move!") == ()
