@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import time
 
@@ -21,6 +23,7 @@ EXTENSIONS = (
     "cogs.moves",
     "cogs.info",
     "cogs.records",
+    "cogs.replays",
     "cogs.timekeeping",
 )
 
@@ -63,20 +66,49 @@ class RefereeBot(commands.Bot):
         self.clock = clock
 
     async def setup_hook(self) -> None:
-        """Open the database, load the cogs and, only where asked, sync slash commands."""
+        """Open the database, load the cogs and publish the slash commands if they changed."""
         self.repository = await SqliteRepository.open(self.settings.database_path, self.clock)
         self.referee = Referee(self.repository)
         self.computer = Computer(self.referee)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Publish the command tree where it is used, when it differs from the last sync.
+
+        With ``DEV_GUILD_ID`` the commands go to that server (they show at once);
+        otherwise everywhere (Discord may take up to an hour). The tree's hash is kept in
+        the database per target, so a first start publishes the commands by itself, a
+        restart with the same commands costs no call to Discord, and ``--sync-global``
+        publishes everywhere regardless.
+        """
+        targets: list[discord.Object | None] = []
         if self.settings.dev_guild_id:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
+            server = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=server)
+            targets.append(server)
+        if self.sync_global or not self.settings.dev_guild_id:
+            targets.append(None)
+        for guild in targets:
+            where = "globally" if guild is None else f"to server {guild.id}"
+            key = "commands:global" if guild is None else f"commands:server:{guild.id}"
+            digest = self.command_hash(guild)
+            forced = guild is None and self.sync_global
+            if not forced and await self.repository.fact(key) == digest:
+                log.info("commands unchanged since the last sync %s: not synced", where)
+                continue
             synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to server %s", len(synced), guild.id)
-        if self.sync_global:
-            synced = await self.tree.sync()
-            log.info("synced %d commands globally (may take up to an hour to appear)", len(synced))
+            await self.repository.set_fact(key, digest)
+            names = ", ".join(sorted(f"/{command.name}" for command in synced))
+            later = " (Discord may take up to an hour to show them)" if guild is None else ""
+            log.info("synced %d commands %s%s: %s", len(synced), where, later, names)
+
+    def command_hash(self, guild: discord.Object | None) -> str:
+        """A fingerprint of the commands as they would be sent to Discord for ``guild``."""
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        text = json.dumps(sorted(payload, key=lambda c: c["name"]), sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     async def on_ready(self) -> None:
         log.info(

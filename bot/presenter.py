@@ -6,15 +6,21 @@ the channel's placeholders, so nothing here can leak a hidden fact.
 
 from __future__ import annotations
 
+import io
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from PIL import Image
+
+from bot.fairness import lasting
 from bot.games import ENGINES
 from bot.games.core import SEATS, View, name_of
 from bot.names import clean
-from bot.referee import Notice
+from bot.referee import Notice, draw_button
+from bot.replays import Replay
 from bot.storage import GameRecord
-from renderers import luzhanqi, marine, seabattle, seachess, warships
+from renderers import luzhanqi, marine, replay, seabattle, seachess, warships
 
 Names = tuple[str, str]
 Renderer = Callable[[View, Names], bytes]
@@ -83,16 +89,84 @@ def render_board(game: GameRecord, view: View) -> Board:
     return Board(render(view, names), filename, alt(view, names)[:MAX_ALT])
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file to attach: its bytes, its name and its description (alt text)."""
+
+    data: bytes
+    filename: str
+    description: str
+
+
+def frame_renderer(key: str, names: Names) -> replay.FrameRenderer:
+    """A game's board drawn as a palette image with the players' names, for replays.
+
+    Taken from the renderer's module (its ``render_image``, which ``render`` encodes), so
+    a game that registers a renderer gets replays with no code of its own; a renderer
+    without one has its PNG decoded instead.
+    """
+    render = RENDERERS[key][0]
+    drawn = getattr(sys.modules[render.__module__], "render_image", None)
+    if callable(drawn):
+        return lambda view: drawn(view, names)
+    return lambda view: Image.open(io.BytesIO(render(view, names)))
+
+
+def player_label(seat: int) -> str:
+    return f"player {seat + 1}"
+
+
+def present_replay(recording: Replay) -> tuple[str, Attachment, Attachment | None]:
+    """The text, the animated board and the move list of one replay.
+
+    Files cannot show mentions, so the move list names players by seat; the text says
+    who is who.
+    """
+    game = recording.game
+    who = recording.audience_name
+    frames = replay.draw_frames(frame_renderer(game.game, names_of(game)), recording.moments)
+    gif = replay.animate(frames)
+    engine = ENGINES[game.game]
+    seen = {"channel": "as the channel saw it", "truth": "with both sides revealed"}.get(
+        who, "as you saw it"
+    )
+    content = fill_names(
+        f"{title(game)} replayed {seen}: {len(frames)} frames. "
+        f"Player 1 is {name_of(0)}, player 2 is {name_of(1)}.",
+        game,
+    )
+    moves = recording.moves
+    for seat in SEATS:
+        moves = moves.replace(name_of(seat), player_label(seat))
+    alt = f"Animated replay of {engine.title} game {game.id} ({who}), {len(frames)} frames."
+    listed = (
+        Attachment(moves.encode(), f"{game.game}-{game.id}-moves.txt", f"Moves of game {game.id}")
+        if moves
+        else None  # a game ended before its first real move keeps its setups hidden
+    )
+    return (
+        content[:MAX_CONTENT],
+        Attachment(gif, f"{game.game}-{game.id}-replay-{who}.gif", alt[:MAX_ALT]),
+        listed,
+    )
+
+
 def present(notice: Notice) -> Message:
     """The message for one notice: title, what happened, whose turn, and the board."""
     game = notice.game
     header = title(game)
     if notice.audience is None:
         header += fill_names(f" · {name_of(0)} vs {name_of(1)}", game)
-    body = "\n".join(fill_names(text, game) for text in notice.texts)
+    texts = notice.texts
+    if notice.audience is None:  # the seals get messages of their own (``lasting``)
+        texts = tuple(text for text in texts if not lasting(text))
+    body = "\n".join(fill_names(text, game) for text in texts)
     content = f"{header}\n{body}"[:MAX_CONTENT]
     engine = ENGINES[game.game]
-    quick = engine.quick_moves(notice.view) if notice.audience is not None else ()
+    quick: tuple[tuple[str, str], ...] = ()
+    if notice.audience is not None:
+        offer = draw_button(engine, notice.view)
+        quick = engine.quick_moves(notice.view) + ((offer,) if offer else ())
     return Message(content, render_board(game, notice.view), quick)
 
 

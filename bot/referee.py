@@ -16,9 +16,19 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
+from typing import TypeVar
 from weakref import WeakValueDictionary
 
 from bot.ai import LEVELS, Seen
+from bot.announcements import (
+    aborted,
+    game_begun,
+    resigned,
+    status_line,
+    tidings,
+    timed_out,
+)
+from bot.fairness import Seal, opened_events, play_begins, seal, sealed_events
 from bot.games import ENGINES
 from bot.games.core import (
     CorruptStateError,
@@ -29,15 +39,16 @@ from bot.games.core import (
     Outcome,
     Phase,
     View,
-    name_of,
     other,
 )
 from bot.games.grid import shorten
 from bot.logs import fields
 from bot.names import clean as clean_name
 from bot.ratings import counts_for_rating
+from bot.replays import AUDIENCE_WORDS, TRUTH, Audience, Replay, moments, move_list, states_of
 from bot.results import Result
 from bot.storage import (
+    OPEN_TO_ANYONE,
     ChallengeRecord,
     ChallengeStatus,
     Ending,
@@ -49,8 +60,10 @@ from bot.storage import (
     StaleGameError,
     Tidings,
 )
+from bot.verify import FORMAT as EXPORT_FORMAT
 
 log = logging.getLogger("referee.referee")
+T = TypeVar("T")
 
 _GAME_PREFIX = re.compile(r"^\s*#\s*(\d{1,9})\s*(.*)$", re.S)
 MAX_MOVE_LENGTH = 600
@@ -58,6 +71,12 @@ MAX_MOVE_LENGTH = 600
 _SAVED_SETUP_WORD = re.compile(r"^(save|load)\b\s*(.*)$", re.I | re.S)
 _SETUP_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 MAX_SAVED_SETUPS = 25
+_UNPLAYED = (
+    "Game #{game_id} ended before its first real move, so what was hidden stays hidden: "
+    "replay it as {what}."
+)
+DRAW_WORDS = frozenset({"draw", "offer draw", "accept draw"})
+"""Words for a draw by agreement, the same in every game that allows one."""
 STATE_CACHE_SIZE = 1024
 """Games whose latest decoded state is kept in memory (oldest dropped first)."""
 
@@ -142,14 +161,17 @@ class Referee:
         guild_id: int | None,
         channel_id: int,
         challenger_id: int,
-        opponent_id: int,
+        opponent_id: int | None,
         opponent_is_bot: bool = False,
         rated: bool = True,
         names: tuple[str | None, str | None] = (None, None),
     ) -> ChallengeRecord:
         """Record a challenge; ``names`` are the challenger's and the opponent's display
-        names, kept (cleaned) for the game's board images."""
+        names, kept (cleaned) for the game's board images. Without ``opponent_id`` the
+        challenge is open: anyone in the channel but the challenger may accept it."""
         engine = _engine(game)
+        if opponent_id is None:
+            opponent_id = OPEN_TO_ANYONE
         if opponent_id == challenger_id:
             raise RefereeError("You cannot challenge yourself; pick another player.")
         if opponent_is_bot:
@@ -183,9 +205,47 @@ class Referee:
             raise RefereeError(f"That challenge is already {challenge.status.value}.")
         if user_id != challenge.opponent_id:
             if user_id == challenge.challenger_id:
+                if challenge.open_to_anyone:
+                    raise RefereeError(
+                        "You sent this challenge; wait for someone to accept it "
+                        "(**Decline** withdraws it)."
+                    )
                 raise RefereeError("You sent this challenge; only your opponent can answer it.")
-            raise RefereeError("This challenge is not addressed to you.")
+            if not challenge.open_to_anyone:
+                raise RefereeError("This challenge is not addressed to you.")
         return challenge
+
+    async def rematch(self, game_id: int, user_id: int) -> ChallengeRecord:
+        """A challenge to the same game, variant and options, with the seats turned round.
+
+        Only a player of the finished game may ask, and the opponent answers it like any
+        challenge. Seat 0 and seat 1 change places, so colours and sides change; where the
+        rules draw the first player at random, the new game draws anew.
+        """
+        record = await self.repository.get_game(game_id)
+        if record is None:
+            raise RefereeError(f"There is no game #{game_id}.")
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise RefereeError(f"Only the players of game #{game_id} can ask for a rematch.")
+        if record.end_reason is None:
+            raise RefereeError(f"Game #{game_id} is still being played.")
+        if record.computer_level is not None:
+            raise RefereeError(
+                "For another game against me, use `/play` with me as the opponent: it starts "
+                "at once."
+            )
+        return await self.repository.create_challenge(
+            game=record.game,
+            rules=record.rules,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            challenger_id=user_id,
+            opponent_id=record.seats[other(seat)],
+            rated=record.rated,
+            names=(record.names[seat], record.names[other(seat)]),
+            swapped=seat == 0,  # the asker was first: now the opponent is
+        )
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeRecord:
         challenge = await self.repository.get_challenge(challenge_id)
@@ -193,6 +253,10 @@ class Referee:
             status = ChallengeStatus.WITHDRAWN
         else:
             challenge = await self.open_challenge(challenge_id, user_id)
+            if challenge.open_to_anyone:
+                raise RefereeError(
+                    "This challenge is open to anyone: accept it, or leave it for someone else."
+                )
             status = ChallengeStatus.DECLINED
         if (
             challenge.status is not ChallengeStatus.OPEN
@@ -209,7 +273,7 @@ class Referee:
         ``name`` is the accepting player's display name now, if the caller knows it."""
         challenge = await self.open_challenge(challenge_id, user_id)
         names = (challenge.names[0], clean_name(name) or challenge.names[1])
-        return await self._start(challenge, names)
+        return await self._start(challenge, user_id, names)
 
     async def play_computer(
         self,
@@ -243,34 +307,33 @@ class Referee:
             rated=False,
         )
         names = (clean_name(name), f"Computer ({level})")
-        return await self._start(challenge, names, computer_level=level)
+        return await self._start(challenge, computer_id, names, computer_level=level)
 
     async def _start(
         self,
         challenge: ChallengeRecord,
+        opponent_id: int,
         names: tuple[str, str],
         computer_level: str | None = None,
     ) -> Report:
+        """Create the game from a challenge its opponent (a person, or the computer) took."""
         engine = _engine(challenge.game)
         seed = self._seed_source()
         rules = engine.rules_from_json(challenge.rules)
         state = engine.new_game(rules, seed)
-        setup = f"Your {engine.title} game has begun. {engine.setup_instructions(rules)}"
-        begun = (
-            "both players are setting up in secret."
-            if engine.view(state, None).phase is Phase.SETUP
-            else "the game begins."  # a game without a setup, like Luzhanqi's flip game
-        )
-        events = (Event(0, setup), Event(1, setup), Event(None, f"Challenge accepted: {begun}"))
+        events = game_begun(engine, rules, state)
+        seals = self._seals(engine, None, state, seed)
+        events = events + sealed_events(seals)
         views = _Views(engine, state)
         tidings = self._tidings(views, events)
         game = await self.repository.accept_challenge(
             challenge.id,
             seed=seed,
-            seats=(challenge.challenger_id, challenge.opponent_id),
+            seats=in_seats(challenge, (challenge.challenger_id, opponent_id)),
             state=engine.to_json(state),
             tidings=tidings,
-            names=names,
+            seals=seals,
+            names=in_seats(challenge, names),
             computer_level=computer_level,
         )
         if game is None:
@@ -300,6 +363,8 @@ class Referee:
                 if saved.group(1).lower() == "save":
                     return await self._save_setup(table, name)
                 move = await self._saved_setup(table, name)
+            if move.strip().lower() in DRAW_WORDS:
+                move = _draw_move(table, move.strip().lower())
             action = engine.parse_action(state, seat, move)
             transition = engine.apply(state, seat, action)
             return await self._commit(
@@ -341,16 +406,9 @@ class Referee:
 
     async def resign(self, user_id: int, game_id: int | None = None) -> Report:
         async with self._seated(user_id, game_id, "resign") as table:
-            seat, rival = table.seat, other(table.seat)
-            return await self._conclude(
-                table,
-                Outcome(rival, EndReason.RESIGNATION, "by resignation"),
-                (
-                    Event(seat, "You resigned. The game is over."),
-                    Event(rival, "Your opponent resigned: you win!"),
-                    Event(None, f"{name_of(seat)} resigned; {name_of(rival)} wins."),
-                ),
-            )
+            seat = table.seat
+            outcome = Outcome(other(seat), EndReason.RESIGNATION, "by resignation")
+            return await self._conclude(table, outcome, resigned(seat))
 
     async def abort(self, user_id: int, game_id: int | None = None) -> Report:
         async with self._seated(user_id, game_id, "abort") as table:
@@ -359,16 +417,8 @@ class Referee:
                     "The first move has been made, so the game can no longer be aborted; "
                     "use `/resign` to give up."
                 )
-            seat = table.seat
-            return await self._conclude(
-                table,
-                Outcome(None, EndReason.ABORTED, "aborted"),
-                (
-                    Event(seat, "You aborted the game. It ends without a result."),
-                    Event(other(seat), "Your opponent aborted the game. It ends without a result."),
-                    Event(None, f"{name_of(seat)} aborted the game; it ends without a result."),
-                ),
-            )
+            outcome = Outcome(None, EndReason.ABORTED, "aborted")
+            return await self._conclude(table, outcome, aborted(table.seat))
 
     # -- waiting times ------------------------------------------------------------------------
 
@@ -388,19 +438,8 @@ class Referee:
             if not late:
                 return None  # the computer is never late: it is only ever resumed
             table = _Table(record, engine, state, late[0])
-            if len(late) == 1:
-                loser, winner = late[0], other(late[0])
-                events = (
-                    Event(loser, "You ran out of time, so you lost this game."),
-                    Event(winner, "Your opponent ran out of time: you win!"),
-                    Event(None, f"{name_of(loser)} ran out of time; {name_of(winner)} wins."),
-                )
-                return await self._conclude(
-                    table, Outcome(winner, EndReason.TIMEOUT, "on time"), events
-                )
-            said = "Neither player was ready in time: the game ends without a winner."
-            events = (Event(0, said), Event(1, said), Event(None, said))
-            return await self._conclude(table, Outcome(None, EndReason.TIMEOUT, "on time"), events)
+            outcome, events = timed_out(late)
+            return await self._conclude(table, outcome, events)
 
     async def reminders(self, game_id: int, ply: int, text: str) -> tuple[Notice, ...]:
         """``text`` for each player the game is waiting for, with their board.
@@ -424,7 +463,12 @@ class Referee:
         return await self.repository.get_challenge(challenge_id)
 
     async def board(self, user_id: int, game_id: int | None = None) -> Notice:
-        """The player's private board again."""
+        """The player's private board again; someone not playing a running game gets its
+        public board (a spectator pressing **My board** on the channel's live message)."""
+        if game_id is not None:
+            watched = await self.repository.get_game(game_id)
+            if watched is not None and watched.end_reason is None and user_id not in watched.seats:
+                return self._spectated(watched)
         record = await self.game_of(user_id, game_id, purpose="board")
         engine = _engine(record.game)
         state = self._state_of(engine, record)
@@ -432,6 +476,16 @@ class Referee:
         assert seat is not None
         view = engine.view(state, seat)
         return Notice(record, seat, (status_line(view, engine.outcome(state)),), view)
+
+    def _spectated(self, record: GameRecord) -> Notice:
+        engine = _engine(record.game)
+        state = self._state_of(engine, record)
+        view = engine.view(state, None)
+        said = (
+            f"You are not playing in game #{record.id}, so here is its public board. "
+            f"{status_line(view, engine.outcome(state))}"
+        )
+        return Notice(record, None, (said,), view)
 
     async def help(self, user_id: int) -> str:
         """The rules and notation of the games a player is in, or how to start one."""
@@ -562,7 +616,7 @@ class Referee:
         """The game as stored now; under a lock, no other move can land meanwhile."""
         record = await self.repository.get_game(game_id)
         if record is None or user_id not in record.seats:
-            raise RefereeError(f"You are not playing a game #{game_id}.")
+            raise RefereeError(f"You are not playing in game #{game_id}.")
         if record.end_reason is not None:
             raise RefereeError(f"Game #{game_id} is over.")
         return record
@@ -588,6 +642,47 @@ class Referee:
         state = self._state_of(engine, record)
         view = engine.view(state, None)
         return record, view, status_line(view, engine.outcome(state))
+
+    async def replay_of(self, game_id: int, user_id: int, audience: str | None = None) -> Replay:
+        """A finished game replayed for ``audience``: ``mine``, ``channel`` or ``truth``.
+
+        Anyone may see any finished game as the channel did or with both sides revealed;
+        ``mine`` (the default for a player) is the asker's own seat. A running game gets no
+        replay at all: even the channel's would tell the players nothing new, and a seat's
+        would be an open door for whoever asked.
+        """
+        record = await self.repository.get_game(game_id)
+        if record is None:
+            raise RefereeError(f"There is no game #{game_id}.")
+        if record.end_reason is None:
+            raise RefereeError(
+                f"Game #{game_id} is still being played; its replay is ready once it is over."
+            )
+        seat = record.seat_of(user_id)
+        word = (audience or ("mine" if seat is not None else "channel")).strip().lower()
+        if word not in AUDIENCE_WORDS:
+            raise RefereeError("Replay a game as `mine`, `channel` or `truth`.")
+        who: Audience
+        if word == "mine":
+            if seat is None:
+                raise RefereeError(
+                    f"You did not play in game #{game_id}; replay it as `channel` or `truth`."
+                )
+            who = seat
+        else:
+            who = TRUTH if word == "truth" else None
+        engine = _engine(record.game)
+        entries = await self.repository.log(game_id)
+        states = states_of(engine, record, entries)
+        ended = engine.outcome(states[-1])
+        if ended is not None and ended.unplayed is not None:
+            # Ended before its first real move: it reveals nothing hidden, so no side by
+            # side boards and no move list, which would show the setups.
+            if who == TRUTH:
+                raise RefereeError(_UNPLAYED.format(game_id=game_id, what="`mine` or `channel`"))
+            return Replay(record, who, moments(engine, states, who), "")
+        moves = move_list(engine, record, entries, states)
+        return Replay(record, who, moments(engine, states, who), moves)
 
     async def games_in(self, guild_id: int) -> list[tuple[GameRecord, str]]:
         """Active games of a server with a public one-line status each."""
@@ -649,6 +744,12 @@ class Referee:
                 outcome.reason.value,
                 rated=counts_for_rating(table.record.rated, outcome, started),
             )
+        seals = self._seals(engine, table.state, state, table.record.seed)
+        events = events + sealed_events(seals)
+        if outcome is not None and outcome.unplayed is None:  # an unplayed end stays sealed
+            found = await self.repository.seals(table.record.id)
+            if found is not None:
+                events = events + opened_events(found[1])
         tidings = self._tidings(views, events)
         try:
             stored = await self.repository.append(
@@ -659,6 +760,7 @@ class Referee:
                 state=engine.to_json(state),
                 ending=ending,
                 tidings=tidings,
+                seals=seals,
             )
         except StaleGameError:
             raise RefereeError(
@@ -669,6 +771,57 @@ class Referee:
         return Report(
             stored, self._notices(stored, views, tidings), results=await self._results(stored)
         )
+
+    def _seals(
+        self, engine: Engine, before: object | None, after: object, seed: int
+    ) -> tuple[Seal, ...]:
+        """Fresh seals when this change begins play (``bot.fairness``), else none."""
+        if not play_begins(engine, before, after):
+            return ()
+        return seal(engine, after, seed, lambda: secrets.token_hex(16))
+
+    async def export(self, game_id: int) -> dict[str, object]:
+        """A finished game's whole record for ``python -m bot.verify``: rules, seed,
+        every action, every announcement per audience, and the opened seals."""
+        record = await self.repository.get_game(game_id)
+        if record is None:
+            raise RefereeError(f"There is no game #{game_id}.")
+        if record.end_reason is None:
+            raise RefereeError(
+                f"Game #{game_id} is still being played; its record is published once it is over."
+            )
+        engine = _engine(record.game)
+        ended = engine.outcome(self._state_of(engine, record))
+        if ended is not None and ended.unplayed is not None:
+            raise RefereeError(
+                f"Game #{game_id} ended before its first real move, so it stays hidden: "
+                "it has no record to publish."
+            )
+        sealed = await self.repository.seals(game_id)
+        return {
+            "format": EXPORT_FORMAT,
+            "game": record.game,
+            "title": engine.title,
+            "id": record.id,
+            "variant": engine.variant_name(engine.rules_from_json(record.rules)),
+            "rules": record.rules,
+            "seed": record.seed,
+            "seats": [str(user_id) for user_id in record.seats],
+            "winner": record.winner,
+            "end": record.end_reason,
+            "actions": [
+                {"ply": e.ply, "seat": e.seat, "kind": e.kind.value, "text": e.text}
+                for e in await self.repository.log(game_id)
+            ],
+            "announcements": [
+                {"ply": ply, "tidings": [[audience, list(texts)] for audience, texts in told]}
+                for ply, told in await self.repository.announcements(game_id)
+            ],
+            "seals": {
+                "ply": None if sealed is None else sealed[0],
+                "entries": [] if sealed is None else [s.to_json() for s in sealed[1]],
+            },
+        }
 
     async def _results(self, game: GameRecord) -> tuple[Result, ...]:
         """A finished game's results and rating changes, as stored with its end."""
@@ -690,22 +843,8 @@ class Referee:
         return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
 
     def _tidings(self, views: _Views, events: tuple[Event, ...]) -> Tidings:
-        """What each audience the events speak to is told: the events and a status line.
-
-        An audience with no event learns nothing new and is left alone: a ship placed in
-        secret neither messages the opponent nor touches the channel. During setup a
-        player's own events already say what to do next, so they get no status line.
-        """
-        tidings = []
-        for audience in (0, 1, None):
-            texts = [event.text for event in events if event.audience == audience]
-            if not texts:
-                continue
-            view = views[audience]
-            if audience is None or view.phase is not Phase.SETUP:
-                texts.append(status_line(view, views.outcome))
-            tidings.append((audience, tuple(texts)))
-        return tuple(tidings)
+        """What each audience is told of a change (``bot.announcements.tidings``)."""
+        return tidings(views.engine, views.state, events)
 
     def _notices(self, game: GameRecord, views: _Views, tidings: Tidings) -> tuple[Notice, ...]:
         """The tidings with each audience's view of the board as it stands."""
@@ -738,44 +877,18 @@ class Referee:
         await self.repository.delivered(report.game.id, report.game.ply)
 
 
-def status_line(view: View, outcome: Outcome | None) -> str:
-    """Whose move it is, as ``view``'s audience sees it (the channel's keeps placeholders)."""
-    seat = view.seat
-    if outcome is not None:
-        if outcome.winner is None:
-            return (
-                "The game ended without a winner."
-                if outcome.has_result
-                else "The game was aborted."
-            )
-        if seat is None:
-            return f"{name_of(outcome.winner)} won ({outcome.detail})."
-        return "You won!" if outcome.winner == seat else "You lost."
-    movers = view.movers
-    if view.phase is Phase.SETUP:
-        if seat is None:
-            waiting = " and ".join(name_of(s) for s in sorted(movers))
-            return f"Setting up: waiting for {waiting}."
-        if seat in movers:
-            return "Set up your side, then write `ready`."
-        return "Your side is set; waiting for your opponent."
-    if seat is None:
-        return " and ".join(name_of(s) for s in sorted(movers)) + " to move."
-    return "Your move." if seat in movers else "Your opponent's move."
-
-
 class _Views:
     """Each audience's view of one state, built once and shared by texts and boards."""
 
     def __init__(self, engine: Engine, state: object) -> None:
-        self._engine = engine
-        self._state = state
+        self.engine = engine
+        self.state = state
         self._built: dict[int | None, View] = {}
         self.outcome = engine.outcome(state)
 
     def __getitem__(self, audience: int | None) -> View:
         if audience not in self._built:
-            self._built[audience] = self._engine.view(self._state, audience)
+            self._built[audience] = self.engine.view(self.state, audience)
         return self._built[audience]
 
 
@@ -795,6 +908,38 @@ class _Table:
     engine: Engine
     state: object
     seat: int
+
+
+def in_seats(challenge: ChallengeRecord, pair: tuple[T, T]) -> tuple[T, T]:
+    """The challenger's and the accepter's ids (or names) in seat order: the challenger
+    first, unless the challenge turns the seats round (a rematch)."""
+    return (pair[1], pair[0]) if challenge.swapped else pair
+
+
+def _draw_move(table: _Table, word: str) -> str:
+    """The draw move a word stands for: ``draw`` accepts a standing offer, or makes one.
+
+    Games whose rules allow no agreed draw refuse the word plainly, instead of reading it
+    as a malformed move.
+    """
+    engine = table.engine
+    if not engine.agreed_draws:
+        raise RefereeError(f"{engine.title} has no draw by agreement: play on, or `/resign`.")
+    if word != "draw":
+        return word
+    legal = {str(action) for action in engine.legal_actions(table.state, table.seat)}
+    return "accept draw" if "accept draw" in legal else "offer draw"
+
+
+def draw_button(engine: Engine, view: View) -> tuple[str, str] | None:
+    """A board's draw button, when its viewer may offer or accept a draw now."""
+    if not engine.agreed_draws or view.seat is None or view.phase is not Phase.PLAY:
+        return None
+    if "accept draw" in engine.suggestions(view, "accept draw"):
+        return ("Accept draw", "draw")
+    if "offer draw" in engine.suggestions(view, "offer draw"):
+        return ("Offer draw", "draw")
+    return None
 
 
 def _setup_name(typed: str) -> str:

@@ -23,6 +23,7 @@ import aiosqlite
 
 from bot import results
 from bot.checkpoints import CHECKPOINT_SECONDS, Checkpointer
+from bot.fairness import Seal
 from bot.games.core import EndReason
 
 SCHEMA = """
@@ -175,7 +176,34 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_awaiting_forfeit ON games (reminded_at)
         WHERE status = 'active' AND reminded_ply IS ply;
     """,
-    # 9: games against the computer: the level it plays at (NULL for two people)
+    # 9: small facts the bot keeps about itself, like the hash of the last command sync
+    """
+    CREATE TABLE bot_facts (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
+    # 10: provable fairness: the seals made when play began, and every announcement kept
+    # for good (the outbox forgets what it delivered), so a game can be exported and checked
+    """
+    CREATE TABLE seals (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        ply     INTEGER NOT NULL,
+        who     TEXT    NOT NULL,
+        salt    TEXT    NOT NULL,
+        digest  TEXT    NOT NULL,
+        secret  TEXT    NOT NULL,
+        PRIMARY KEY (game_id, who)
+    );
+    ALTER TABLE challenges ADD COLUMN swapped INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE announcements (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        ply     INTEGER NOT NULL,
+        tidings TEXT    NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );
+    """,
+    # 11: games against the computer: the level it plays at (NULL for two people)
     """
     ALTER TABLE games ADD COLUMN computer_level TEXT;
     """,
@@ -207,6 +235,10 @@ AWAITING_FORFEIT = (
 the index ever stop matching it. Parameters: until, then the last wait seen (its moment
 and game id) to page on, and how many.
 """
+
+
+OPEN_TO_ANYONE = 0
+"""The opponent id of an open challenge: no Discord user has id 0."""
 
 
 class GameStatus(Enum):
@@ -257,6 +289,13 @@ class ChallengeRecord:
     game_id: int | None
     created_at: float
     rated: bool = True
+    swapped: bool = False
+    """Whether the opponent takes the first seat (a rematch turns the seats round)."""
+
+    @property
+    def open_to_anyone(self) -> bool:
+        """A challenge without an opponent, which anyone but the challenger may accept."""
+        return self.opponent_id == OPEN_TO_ANYONE
     names: tuple[str, str] = ("", "")
     """The challenger's and the opponent's display names (cleaned; empty if unknown)."""
 
@@ -363,6 +402,7 @@ class Repository(Protocol):
         opponent_id: int,
         rated: bool = True,
         names: tuple[str, str] = ("", ""),
+        swapped: bool = False,
     ) -> ChallengeRecord:
         """Store an open challenge; raises OpenChallengeError while the same challenger's
         challenge to the same opponent is open, however many arrive at once."""
@@ -385,6 +425,7 @@ class Repository(Protocol):
         state: dict[str, Any],
         tidings: Tidings = (),
         computer_level: str | None = None,
+        seals: tuple[Seal, ...] = (),
         names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None: ...
 
@@ -400,9 +441,14 @@ class Repository(Protocol):
         state: dict[str, Any],
         ending: Ending | None = None,
         tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
     ) -> GameRecord: ...
 
     async def log(self, game_id: int) -> list[LogEntry]: ...
+
+    async def seals(self, game_id: int) -> tuple[int, tuple[Seal, ...]] | None: ...
+
+    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]: ...
 
     async def pending(self) -> list[Pending]: ...
 
@@ -557,14 +603,15 @@ class SqliteRepository:
         opponent_id: int,
         rated: bool = True,
         names: tuple[str, str] = ("", ""),
+        swapped: bool = False,
     ) -> ChallengeRecord:
         now = self.clock()
         try:
             row = await self._transact(
                 lambda db: db.execute(
                     "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                    " opponent_id, rated, created_at, challenger_name, opponent_name)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                    " opponent_id, rated, created_at, challenger_name, opponent_name, swapped)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                     (
                         game,
                         _dump(rules),
@@ -575,6 +622,7 @@ class SqliteRepository:
                         int(rated),
                         now,
                         *names,
+                        int(swapped),
                     ),
                 ).fetchone()
             )
@@ -619,6 +667,7 @@ class SqliteRepository:
         state: dict[str, Any],
         tidings: Tidings = (),
         computer_level: str | None = None,
+        seals: tuple[Seal, ...] = (),
         names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None:
         """Create the game and close the challenge in one transaction; None if already closed.
@@ -659,6 +708,7 @@ class SqliteRepository:
                 (game_id, challenge_id),
             )
             _hold(db, game_id, 0, tidings, now)
+            _seal(db, game_id, 0, seals)
             return game_id
 
         game_id = await self._transact(accept)
@@ -684,6 +734,7 @@ class SqliteRepository:
         state: dict[str, Any],
         ending: Ending | None = None,
         tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
     ) -> GameRecord:
         """Log one entry, store the new snapshot and hold its tidings, atomically.
 
@@ -722,6 +773,7 @@ class SqliteRepository:
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
             _hold(db, game.id, game.ply + 1, tidings, now)
+            _seal(db, game.id, game.ply + 1, seals)
             if ending is not None and ending.has_result:
                 results.record_results(
                     db,
@@ -753,6 +805,23 @@ class SqliteRepository:
             "SELECT ply, seat, kind, text FROM actions WHERE game_id = ? ORDER BY ply", game_id
         )
         return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
+
+    async def seals(self, game_id: int) -> tuple[int, tuple[Seal, ...]] | None:
+        """The ply at which the game was sealed and its seals; None if never sealed."""
+        rows = await self._rows(
+            "SELECT ply, who, salt, digest, secret FROM seals WHERE game_id = ? ORDER BY who",
+            game_id,
+        )
+        if not rows:
+            return None
+        return rows[0][0], tuple(Seal(row[1], row[2], row[3], row[4]) for row in rows)
+
+    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]:
+        """Everything each audience was told of a game, by ply."""
+        rows = await self._rows(
+            "SELECT ply, tidings FROM announcements WHERE game_id = ? ORDER BY ply", game_id
+        )
+        return [(row[0], tuple((a, tuple(t)) for a, t in json.loads(row[1]))) for row in rows]
 
     async def pending(self) -> list[Pending]:
         """Tidings whose delivery was never confirmed (the process stopped in between)."""
@@ -869,6 +938,19 @@ class SqliteRepository:
         )
         return forgotten
 
+    # -- the bot's own facts -------------------------------------------------------------------
+
+    async def fact(self, key: str) -> str | None:
+        return await self._scalar("SELECT value FROM bot_facts WHERE key = ?", key)
+
+    async def set_fact(self, key: str, value: str) -> None:
+        await self._write(
+            "INSERT INTO bot_facts (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            key,
+            value,
+        )
+
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
         return [_game(row) for row in await self._rows(sql, *params)]
 
@@ -894,12 +976,26 @@ def _in_transaction(
 
 
 def _hold(db: sqlite3.Connection, game_id: int, ply: int, tidings: Tidings, now: float) -> None:
-    """Keep a change's tidings until delivered, so a crash in between loses none."""
+    """Keep a change's tidings until delivered, so a crash in between loses none, and for
+    good as the game's announcements, which ``/export`` publishes at the end."""
     if tidings:
+        told = json.dumps([[a, list(t)] for a, t in tidings])
         db.execute(
             "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, ?)",
-            (game_id, ply, json.dumps([[a, list(t)] for a, t in tidings]), now),
+            (game_id, ply, told, now),
         )
+        db.execute(
+            "INSERT INTO announcements (game_id, ply, tidings) VALUES (?, ?, ?)",
+            (game_id, ply, told),
+        )
+
+
+def _seal(db: sqlite3.Connection, game_id: int, ply: int, seals: tuple[Seal, ...]) -> None:
+    """Keep the seals made when play began, in the same transaction as that move."""
+    db.executemany(
+        "INSERT INTO seals (game_id, ply, who, salt, digest, secret) VALUES (?, ?, ?, ?, ?, ?)",
+        [(game_id, ply, s.who, s.salt, s.digest, s.secret) for s in seals],
+    )
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -921,6 +1017,7 @@ def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
         created_at=row["created_at"],
         rated=bool(row["rated"]),
         names=(row["challenger_name"], row["opponent_name"]),
+        swapped=bool(row["swapped"]),
     )
 
 

@@ -119,3 +119,69 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"board:(?
     async def callback(self, interaction: discord.Interaction) -> None:
         async with _guard(interaction, f"game {self.game_id}: board button", self.game_id):
             await _cog(interaction, "Moves").show_board(interaction, self.game_id)
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"replay:(?P<id>\d+)"):
+    """On a game's end announcement: the clicker's own replay (the channel's, for others)."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label="Replay", style=discord.ButtonStyle.secondary, custom_id=f"replay:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplayButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with _guard(interaction, f"game {self.game_id}: replay button", self.game_id):
+            await _cog(interaction, "Replays").send_replay(interaction, self.game_id, None)
+
+
+class ResignButton(discord.ui.DynamicItem[discord.ui.Button], template=r"resign:(?P<id>\d+)"):
+    """Confirms a resignation asked for by ``/resign`` or the DM word ``resign``."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label="Resign", style=discord.ButtonStyle.danger, custom_id=f"resign:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ResignButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with _guard(interaction, f"game {self.game_id}: resign button", self.game_id):
+            await _cog(interaction, "Moves").resign_confirmed(interaction, self.game_id)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<id>\d+)"):
+    """On a game's end announcement: challenges the opponent to the same game again."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"rematch:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with _guard(interaction, f"game {self.game_id}: rematch button", self.game_id):
+            await _cog(interaction, "Challenges").rematch(interaction, self.game_id)

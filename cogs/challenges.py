@@ -14,7 +14,7 @@ from bot.games import ENGINES
 from bot.games.core import GameError
 from bot.logs import fields
 from bot.storage import ChallengeRecord
-from cogs.buttons import AcceptButton, DeclineButton
+from cogs.buttons import AcceptButton, DeclineButton, RematchButton
 from cogs.courier import CANNOT_DM, Courier
 from cogs.replies import tell
 
@@ -28,10 +28,16 @@ def challenge_text(challenge: ChallengeRecord, note: str = "") -> str:
     engine = ENGINES[challenge.game]
     variant = engine.variant_name(engine.rules_from_json(challenge.rules))
     rated = "rated" if challenge.rated else "unrated"
-    text = (
-        f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to "
-        f"**{engine.title}** ({variant}, {rated}). Accept to play by direct message."
-    )
+    if challenge.open_to_anyone:
+        text = (
+            f"<@{challenge.challenger_id}> challenges anyone here to **{engine.title}** "
+            f"({variant}, {rated}). Accept to play by direct message."
+        )
+    else:
+        text = (
+            f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to "
+            f"**{engine.title}** ({variant}, {rated}). Accept to play by direct message."
+        )
     return f"{text}\n{note}" if note else text
 
 
@@ -77,7 +83,7 @@ class Challenges(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         game="Which game",
-        opponent="Who you challenge",
+        opponent="Who you challenge (leave it out: anyone here may accept)",
         variant="Which rules (default: the game's classic rules)",
         options="Optional rules for the variant, as words (see /rules)",
         rated="Whether the result changes both players' ratings (default: yes)",
@@ -88,7 +94,7 @@ class Challenges(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
-        opponent: discord.User,
+        opponent: discord.User | None = None,
         variant: str | None = None,
         options: app_commands.Range[str, 1, 100] | None = None,
         rated: bool = True,
@@ -103,7 +109,7 @@ class Challenges(commands.Cog):
             )
             return
         me = self.bot.user
-        if me is not None and opponent.id == me.id:
+        if me is not None and opponent is not None and opponent.id == me.id:
             chosen = level.value if level is not None else DEFAULT_LEVEL
             await self.play_computer(interaction, game.value, variant, options, chosen)
             return
@@ -114,15 +120,20 @@ class Challenges(commands.Cog):
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id or 0,
             challenger_id=interaction.user.id,
-            opponent_id=opponent.id,
-            opponent_is_bot=opponent.bot,
+            opponent_id=opponent.id if opponent else None,
+            opponent_is_bot=bool(opponent and opponent.bot),
             rated=rated,
-            names=(shown_name(interaction.user), shown_name(opponent)),
+            names=(shown_name(interaction.user), shown_name(opponent) if opponent else None),
         )
+        await self._post(interaction, challenge)
+
+    async def _post(self, interaction: discord.Interaction, challenge: ChallengeRecord) -> None:
+        """Post a challenge in the channel, pinging only its opponent (nobody for an open one)."""
+        pinged = [] if challenge.open_to_anyone else [discord.Object(challenge.opponent_id)]
         callback = await interaction.response.send_message(
             challenge_text(challenge),
             view=challenge_buttons(challenge.id),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.id)]),
+            allowed_mentions=discord.AllowedMentions(users=pinged),
         )
         message_id = getattr(callback.resource, "id", None)
         if message_id is not None:
@@ -177,6 +188,11 @@ class Challenges(commands.Cog):
         )
         await self.courier.deliver(report)
 
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Rematch button of an end announcement: a new challenge, seats turned round."""
+        challenge = await self.bot.referee.rematch(game_id, interaction.user.id)
+        await self._post(interaction, challenge)
+
     @play.autocomplete("variant")
     async def variant_choices(
         self, interaction: discord.Interaction, typed: str
@@ -209,7 +225,7 @@ class Challenges(commands.Cog):
         """The challenged player accepts: check both DMs work, then start the game."""
         challenge = await self.bot.referee.open_challenge(challenge_id, interaction.user.id)
         await interaction.response.defer()
-        closed = await self._closed_dms(challenge)
+        closed = await self._closed_dms(challenge, interaction.user.id)
         if closed:
             who = " and ".join(f"<@{user_id}>" for user_id in closed)
             note = (
@@ -227,6 +243,7 @@ class Challenges(commands.Cog):
         report = await self.bot.referee.accept(
             challenge_id, interaction.user.id, shown_name(interaction.user)
         )
+        by = f" by <@{interaction.user.id}>" if challenge.open_to_anyone else ""
         log.info(
             "game %s: created from challenge %s",
             report.game.id,
@@ -234,18 +251,18 @@ class Challenges(commands.Cog):
             extra=fields(report.game.id, challenge_id=challenge_id),
         )
         await interaction.edit_original_response(
-            content=f"{challenge_text(challenge)}\n✅ Accepted: game #{report.game.id} is on.",
+            content=f"{challenge_text(challenge)}\n✅ Accepted{by}: game #{report.game.id} is on.",
             view=None,
         )
         await self.courier.deliver(report)
 
-    async def _closed_dms(self, challenge: ChallengeRecord) -> list[int]:
+    async def _closed_dms(self, challenge: ChallengeRecord, accepter_id: int) -> list[int]:
         """Players the bot cannot DM, found by sending each the game's first message."""
         engine = ENGINES[challenge.game]
         closed = []
         for user_id, rival in (
-            (challenge.challenger_id, challenge.opponent_id),
-            (challenge.opponent_id, challenge.challenger_id),
+            (challenge.challenger_id, accepter_id),
+            (accepter_id, challenge.challenger_id),
         ):
             try:
                 channel = await self.bot.create_dm(discord.Object(user_id))
@@ -268,5 +285,5 @@ class Challenges(commands.Cog):
 
 
 async def setup(bot: RefereeBot) -> None:
-    bot.add_dynamic_items(AcceptButton, DeclineButton)
+    bot.add_dynamic_items(AcceptButton, DeclineButton, RematchButton)
     await bot.add_cog(Challenges(bot))

@@ -14,12 +14,13 @@ from typing import Any
 import discord
 
 from bot.client import RefereeBot
+from bot.fairness import lasting
 from bot.logs import fields
 from bot.presenter import Message, fill_names, present_all, title
 from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
-from cogs.buttons import BoardButton, MoveButton
+from cogs.buttons import BoardButton, MoveButton, RematchButton, ReplayButton
 from cogs.replies import answering_errors, nobody_asked
 
 log = logging.getLogger("referee.courier")
@@ -45,6 +46,14 @@ def quick_view(game: GameRecord, message: Message) -> discord.ui.View | None:
 def or_missing(view: discord.ui.View | None) -> Any:
     """discord.py's way to say "no view": ``MISSING`` leaves a message's components out."""
     return discord.utils.MISSING if view is None else view
+
+
+def after_game_view(game: GameRecord) -> discord.ui.View:
+    """The end announcement's buttons: they carry the game's id only."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(game.id))
+    view.add_item(RematchButton(game.id))
+    return view
 
 
 def public_view(game: GameRecord, finished: bool) -> discord.ui.View | None:
@@ -91,6 +100,9 @@ class Courier:
                 await self.send_dm(notice, message)
         if report.finished:
             await self.announce_end(report, live_message_id)
+        channel_notice = report.to(None)
+        if channel_notice is not None:
+            await self.keep_in_channel(channel_notice)
         await self.bot.referee.delivered(report)
         self.bot.computer.wake(game, self.deliver)
 
@@ -170,6 +182,15 @@ class Courier:
         await self.bot.repository.set_public_message(game.id, posted.id)
         return posted.id
 
+    async def keep_in_channel(self, notice: Notice) -> None:
+        """Post the seals (and their opening) as messages of their own: the live message
+        is edited after every move, and a seal must stay where everyone can read it."""
+        for text in notice.texts:
+            if lasting(text):
+                await self.channel(notice.game).send(
+                    f"{title(notice.game)} {fill_names(text, notice.game)}"
+                )
+
     async def announce_end(self, report: Report, live_message_id: int | None) -> None:
         """A new message for the end, so people are notified; it links the final board."""
         notice = report.to(None)
@@ -184,4 +205,6 @@ class Courier:
             )
         text = f"🏁 {title(game)} is over. {fill_names(notice.texts[-1], game)}{link}"
         changes = rating_changes(report.results)
-        await self.channel(game).send(f"{text}\n{changes}" if changes else text)
+        await self.channel(game).send(
+            f"{text}\n{changes}" if changes else text, view=after_game_view(game)
+        )

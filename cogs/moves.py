@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -10,12 +12,14 @@ from bot.client import RefereeBot
 from bot.games import ENGINES
 from bot.presenter import present
 from bot.referee import Report
-from cogs.buttons import BoardButton, MoveButton
+from cogs.buttons import BoardButton, MoveButton, ResignButton
 from cogs.courier import Courier
 from cogs.replies import answering_errors, tell
 
 GAME_OPTION = "Game number, when you play several (like 12)"
 HELP_WORDS = {"help", "rules", "?", "/help"}
+_PREFIXED_WORD = re.compile(r"^\s*(?:#\s*(\d{1,9})\s+)?(resign|abort)\s*$", re.I)
+"""``resign`` and ``abort`` as DM words, optionally after a game number: ``#12 resign``."""
 
 
 class Moves(commands.Cog):
@@ -49,7 +53,16 @@ class Moves(commands.Cog):
             await message.channel.send((await self.bot.referee.help(message.author.id))[:2000])
             return
         async with answering_errors(message.channel.send, f"DM move by {message.author.id}"):
-            await self.courier.deliver(await self.bot.referee.act(message.author.id, text))
+            word = _PREFIXED_WORD.match(text)
+            if word is None:
+                await self.courier.deliver(await self.bot.referee.act(message.author.id, text))
+                return
+            game_id = int(word.group(1)) if word.group(1) else None
+            if word.group(2).lower() == "abort":
+                await self.courier.deliver(await self.bot.referee.abort(message.author.id, game_id))
+                return
+            question, view = await self.resign_question(message.author.id, game_id)
+            await message.channel.send(question, view=view)
 
     # -- slash commands -----------------------------------------------------------------------
 
@@ -73,7 +86,27 @@ class Moves(commands.Cog):
     @app_commands.command(name="resign", description="Give up your game: your opponent wins.")
     @app_commands.describe(game=GAME_OPTION)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        report = await self.bot.referee.resign(interaction.user.id, game)
+        question, view = await self.resign_question(interaction.user.id, game)
+        await interaction.response.send_message(
+            question, view=view, ephemeral=interaction.guild_id is not None
+        )
+
+    async def resign_question(
+        self, user_id: int, game_id: int | None
+    ) -> tuple[str, discord.ui.View]:
+        """Resigning cannot be undone, so it is asked first; the button confirms it."""
+        record = await self.bot.referee.game_of(user_id, game_id, purpose="resign")
+        view = discord.ui.View(timeout=None)
+        view.add_item(ResignButton(record.id))
+        title = ENGINES[record.game].title
+        return (
+            f"Resign **{title} #{record.id}**? Your opponent wins, and it cannot be undone. "
+            "Press **Resign** to confirm, or just play on.",
+            view,
+        )
+
+    async def resign_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
+        report = await self.bot.referee.resign(interaction.user.id, game_id)
         await self._deliver_answering(interaction, report)
 
     @app_commands.command(
@@ -122,5 +155,5 @@ class Moves(commands.Cog):
 
 
 async def setup(bot: RefereeBot) -> None:
-    bot.add_dynamic_items(MoveButton, BoardButton)
+    bot.add_dynamic_items(MoveButton, BoardButton, ResignButton)
     await bot.add_cog(Moves(bot))

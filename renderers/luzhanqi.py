@@ -31,6 +31,7 @@ from bot.games.luzhanqi.board import (
     file_of,
     name,
     rank_of,
+    swap_example,
 )
 from bot.games.luzhanqi.pieces import Kind, Piece
 from bot.games.luzhanqi.view import Losses, LuzhanqiView
@@ -332,7 +333,8 @@ def _footer(view: LuzhanqiView) -> str:
     if view.phase is Phase.PLAY:
         parts.append(f"{view.quiet}/{view.rules.quiet_limit} plies without attack")
     if view.phase is Phase.SETUP and view.seat in view.movers:
-        parts.append("Edit: swap a1 b3, random, save <name>, load <name>, then ready")
+        example = swap_example(view.colour or Colour.RED)
+        parts.append(f"Edit: {example}, random, save <name>, load <name>, then ready")
     return "   ·   ".join(parts)
 
 

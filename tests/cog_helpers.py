@@ -13,6 +13,7 @@ import io
 
 from PIL import Image
 
+from bot.fairness import OPENED, SEALED
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.grid import cell_name, parse_cell
@@ -106,13 +107,24 @@ def cell(text: str) -> tuple[int, int]:
 # -- what users saw ---------------------------------------------------------------------------
 
 
-def channel_messages(driver: DiscordDriver, channel_id: int | None = None) -> list[StoredMessage]:
-    """The bot's messages everyone can see in a server channel, oldest first."""
+def channel_messages(
+    driver: DiscordDriver, channel_id: int | None = None, *, seals: bool = False
+) -> list[StoredMessage]:
+    """The bot's messages everyone can see in a server channel, oldest first.
+
+    The fairness seals (posted when play begins and opened at the end) are left out
+    unless ``seals``: tests about a game's live message and its end need not count them.
+    """
     return [
         m
         for m in driver.server.messages_in(channel_id or driver.channel_id, include_ephemeral=False)
-        if m.author_id == driver.server.bot_id
+        if m.author_id == driver.server.bot_id and (seals or not is_seal(m.content))
     ]
+
+
+def is_seal(content: str | None) -> bool:
+    """Whether a channel message is a game's seals or their opening."""
+    return any(mark in (content or "") for mark in (SEALED, OPENED))
 
 
 def sent_since(driver: DiscordDriver, seq: int) -> list[Sent]:
@@ -269,3 +281,14 @@ def live_message(driver: DiscordDriver, record: GameRecord) -> StoredMessage:
     """The game's live channel message, as the database points to it."""
     assert record.public_message_id is not None, "the game has no live message yet"
     return driver.message(record.public_message_id)
+
+
+async def resign(
+    driver: DiscordDriver, user: FakeUser, game_id: int | None = None, *, guild: bool = True
+) -> InteractionResult:
+    """``user`` runs ``/resign`` and confirms it with the **Resign** button."""
+    options = {} if game_id is None else {"game": game_id}
+    asked = await driver.slash(user, "resign", guild=guild, **options)
+    assert asked.original is not None, asked.content
+    (custom_id,) = [c for c in asked.original.custom_ids if c.startswith("resign:")]
+    return await driver.click(user, asked.original.id, custom_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from tests.discord_stub import DiscordDriver
 
 COMMANDS = {
     *("play", "move", "board", "resign", "abort", "games", "rules"),
-    *("leaderboard", "profile", "history", "game"),
+    *("leaderboard", "profile", "history", "game", "replay", "export"),
 }
 
 
@@ -96,9 +97,31 @@ def test_no_privileged_intent_is_needed() -> None:
     assert not (chosen.members or chosen.presences or chosen.message_content)
 
 
-async def test_a_plain_start_syncs_nothing(database: Path) -> None:
+async def test_a_first_start_publishes_the_commands_and_a_restart_only_if_they_changed(
+    database: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, "referee.client")
     async with DiscordDriver.start(make_bot(database)) as driver:
-        assert not any(driver.server.commands.values())
+        assert {command["name"] for command in driver.server.commands[None]} == COMMANDS
+    assert "synced 13 commands globally" in caplog.text and "/play" in caplog.text
+
+    caplog.clear()
+    async with DiscordDriver.start(make_bot(database)) as driver:
+        assert driver.server.commands.get(None) is None  # a new Discord saw no sync
+    assert "commands unchanged since the last sync globally: not synced" in caplog.text
+
+    caplog.clear()
+    changed = make_bot(database)
+
+    @changed.tree.command(name="extra", description="A command added since the last start.")
+    async def extra(interaction: discord.Interaction) -> None: ...
+
+    async with DiscordDriver.start(changed) as driver:
+        assert {command["name"] for command in driver.server.commands[None]} == {
+            *COMMANDS,
+            "extra",
+        }
+    assert "synced 14 commands globally" in caplog.text
 
 
 async def test_dev_guild_gets_the_commands_at_start(database: Path) -> None:

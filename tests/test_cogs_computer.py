@@ -14,7 +14,7 @@ import pytest
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.storage import COMPUTER_SEAT
-from tests.cog_helpers import channel_messages, repository, stored_game, stored_log
+from tests.cog_helpers import channel_messages, repository, resign, stored_game, stored_log
 from tests.discord_stub import DiscordDriver, FakeUser
 
 MOVES_BEFORE_RESIGNING = 12
@@ -59,7 +59,7 @@ async def test_a_whole_game_against_the_computer_by_dm(
         if record.end_reason is not None:
             break
         if game != "seabattle" and played >= MOVES_BEFORE_RESIGNING:
-            await driver.slash(alice, "resign")
+            await resign(driver, alice)
             continue
         await person_moves(driver, alice, game_id, dice)
     record = await stored_game(driver, game_id)

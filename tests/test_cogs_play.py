@@ -29,6 +29,7 @@ from tests.cog_helpers import (
     png_of,
     random_ready,
     render_for,
+    resign,
     seat_to_move,
     seen_by,
     sent_since,
@@ -219,12 +220,15 @@ async def test_ready_button_confirms_and_both_fleets_start_play(
     record = await stored_game(driver, game.id)
     first = seat_to_move(record)
     shooter, waiter = player(driver, record, first), player(driver, record, 1 - first)
+    (sealed,) = [m.content for m in channel_messages(driver, seals=True) if "Sealed" in m.content]
+    seal_line = sealed.removeprefix("**Sea Battle #1** ")
     assert driver.dms_to(shooter)[-1].content == (
         "**Sea Battle #1**\nBoth fleets are set. You shoot first: name a cell, like `B5`.\n"
-        "Your move."
+        f"{seal_line}\nYour move."
     )
     assert driver.dms_to(waiter)[-1].content == (
-        "**Sea Battle #1**\nBoth fleets are set. Your opponent shoots first.\nYour opponent's move."
+        "**Sea Battle #1**\nBoth fleets are set. Your opponent shoots first.\n"
+        f"{seal_line}\nYour opponent's move."
     )
     live = live_message(driver, record)
     assert live.content.endswith(
@@ -484,7 +488,7 @@ async def test_two_games_need_the_game_number(
     ]
 
     await driver.dm(alice, "#7 B5")
-    assert driver.dms_to(alice)[-1].content == "You are not playing a game #7."
+    assert driver.dms_to(alice)[-1].content == "You are not playing in game #7."
 
 
 async def test_dm_from_a_stranger_gets_a_sentence(
@@ -592,7 +596,7 @@ async def test_resign_ends_the_game_as_a_loss_for_the_resigner(
     await shoot(driver, game.id, hit=False)
     seq = driver.server.last_seq
 
-    result = await driver.slash(alice, "resign")
+    result = await resign(driver, alice)
 
     assert result.ephemeral
     assert result.content == "**Sea Battle #1**\nYou resigned. The game is over.\nYou lost."
@@ -616,6 +620,8 @@ async def test_resign_ends_the_game_as_a_loss_for_the_resigner(
     assert live.custom_ids == []
     assert png_of(driver, live.id) == render_for(record, None)
     posts = [s for s in in_channel_since(driver, seq) if s.kind == "message"]
+    opened = posts.pop()
+    assert opened.content is not None and "🔓 Seals opened: salts" in opened.content
     assert [p.content for p in posts] == [
         f"🏁 **Sea Battle #1** is over. {bob.mention} won (by resignation). Final board: "
         f"https://discord.com/channels/{driver.guild_id}/{driver.channel_id}/{live.id}\n"
@@ -726,12 +732,14 @@ async def test_my_board_button_shows_the_clicker_their_own_board(
 
     outsider = await driver.click(carol, live.id, "board:1")
     assert outsider.ephemeral
-    assert outsider.content == "You are not playing a game #1."
-    assert outsider.original is not None and outsider.original.attachments == []
+    assert outsider.content is not None
+    assert "You are not playing in game #1, so here is its public board." in outsider.content
+    assert outsider.original is not None
+    assert png_of(driver, outsider.original.id) == render_for(record, None)
     live = live_message(driver, record)
     assert (live.content, [a.id for a in live.attachments]) == before
 
-    await driver.slash(alice, "resign")
+    await resign(driver, alice)
     stale = plant_button(driver, driver.channel_id, "board:1", "My board")
     late = await driver.click(bob, stale.id, "board:1")
     assert late.ephemeral and late.content == "Game #1 is over."

@@ -22,6 +22,7 @@ from tests.cog_helpers import (
     png_of,
     render_for,
     repository,
+    resign,
     shoot,
     stored_game,
 )
@@ -64,7 +65,7 @@ async def resigned_after_a_shot(
     """Alice challenges Bob, one shot misses, and Alice resigns: Bob wins."""
     game = await game_in_play(driver, alice, bob)
     await shoot(driver, game.id, hit=False)
-    await driver.slash(alice, "resign")
+    await resign(driver, alice)
     return await stored_game(driver, game.id)
 
 
@@ -86,7 +87,7 @@ async def test_an_unrated_challenge_says_so_and_its_end_shows_no_ratings(
     await driver.dm(bob, "ready")
     await shoot(driver, game.id, hit=False)
 
-    await driver.slash(bob, "resign")
+    await resign(driver, bob)
 
     announcement = channel_messages(driver)[-1]
     assert announcement.content.startswith("🏁 **Sea Battle #1** is over.")
@@ -108,7 +109,7 @@ async def test_a_rated_end_announces_both_new_ratings_with_their_change(
         await driver.dm(user, "ready")
     await shoot(driver, game.id, hit=False)
 
-    await driver.slash(bob, "resign")
+    await resign(driver, bob)
 
     winner, loser = rate((Skill(), Skill()), 0)
     assert channel_messages(driver)[-1].content.endswith(

@@ -130,3 +130,11 @@ async def test_a_move_decided_for_an_older_ply_is_not_played(
     with pytest.raises(StaleMoveError):
         await referee.act(COMPUTER, "random", report.game.id, at_ply=0)
     assert len(await repo.log(report.game.id)) == 1
+
+
+async def test_a_rematch_against_the_computer_points_to_play(referee: Referee) -> None:
+    """A challenge to the computer would wait for an answer that never comes."""
+    report = await start(referee, "seabattle")
+    await referee.resign(PERSON, report.game.id)
+    with pytest.raises(RefereeError, match="use `/play` with me"):
+        await referee.rematch(report.game.id, PERSON)

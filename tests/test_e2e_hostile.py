@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
-from tests.cog_helpers import state_of
+from tests.cog_helpers import resign, state_of
 from tests.e2e_world import World, assert_never_pinged, running_bot
 
 ROLE = 1_200_000_000_000_000_000
@@ -70,7 +70,7 @@ async def test_hostile_names_and_texts_get_clear_answers_and_ping_no_one(
         assert (after.ply, after.state) == before
         assert state_of(after).phase.value == "play"
 
-        await driver.slash(mallory, "resign", guild=True)
+        await resign(driver, mallory)
         assert_never_pinged(world, seq, expected={world.bob.id})
         channel = [m for m in driver.server.messages_in(driver.channel_id) if m.id != message.id]
         assert all(m.mentions == [] and not m.mention_everyone for m in channel)

@@ -554,7 +554,23 @@ def test_4_1_a_swap_names_only_own_posts_and_hqs() -> None:
     seat = state.red_seat
     assert seat is not None
     assert "camp" in refused(state, "swap b3 a1", seat)
-    assert "not on your half" in refused(state, "swap a12 a1", seat)
+    assert "not on your half, which is ranks 1-6" in refused(state, "swap a12 a1", seat)
+    blue = 1 - seat
+    assert "not on your half, which is ranks 7-12" in refused(state, "swap a1 a12", blue)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_4_1_the_swap_example_players_are_shown_works_for_both_colours(seed: int) -> None:
+    """Every text that shows a swap names one the reader can make in any deployment."""
+    state = new_setup(seed)
+    for seat in (0, 1):
+        colour = state.colour_of(seat)
+        assert colour is not None
+        dealt = E.act(state, seat, "random")
+        (said,) = dealt.events
+        example = said.text.split("`")[1]
+        assert example == ("swap a1 e1" if colour is Colour.RED else "swap a12 e12")
+        E.act(dealt.state, seat, example)  # raises if the example cannot be played
 
 
 def test_4_1_a_deployment_with_the_wrong_pieces_is_refused() -> None:

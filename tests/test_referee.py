@@ -338,8 +338,8 @@ async def test_moves_without_a_game_or_in_someone_elses(
     """A move must belong to one of the sender's running games."""
     await refused(repo, lambda: referee.act(ALICE, "B5"), r"You have no game running\.")
     game = await start_game(referee)
-    await refused(repo, lambda: referee.act(ALICE, "#999 B5"), "You are not playing a game #999.")
-    await refused(repo, lambda: referee.act(CAROL, f"#{game.id} B5"), f"a game #{game.id}")
+    await refused(repo, lambda: referee.act(ALICE, "#999 B5"), "You are not playing in game #999.")
+    await refused(repo, lambda: referee.act(CAROL, f"#{game.id} B5"), f"in game #{game.id}")
     await refused(repo, lambda: referee.act(CAROL, "B5"), "You have no game running")
     await refused(repo, lambda: referee.board(CAROL), "You have no game running")
     await refused(repo, lambda: referee.resign(CAROL, game.id), "not playing")

@@ -181,10 +181,17 @@ def test_2_1_classic_fleet_is_ten_ships_of_twenty_cells() -> None:
 
 def test_2_1_a_fifth_one_deck_ship_is_refused() -> None:
     """§2.1: only four one-deck ships; a fifth is refused with a sentence naming the rule."""
-    state = place(new(), 0, ALPHA)
+    state = E.act(place(new(), 0, ALPHA), 0, "remove A1").state  # all but the battleship
     message = refused(state, 0, "A10")
     assert "rule 2.1" in message
     assert "4 torpedo boats" in message
+
+
+def test_2_4_a_shot_typed_during_setup_is_told_the_game_has_not_started() -> None:
+    """A complete fleet cannot grow: a cell typed now is taken for a shot fired too early."""
+    message = refused(place(new(), 0, ALPHA), 0, "A10")
+    assert "has not started" in message and "`ready`" in message
+    assert "rule 2.1" not in message
 
 
 def test_2_1_a_ship_length_not_in_the_fleet_is_refused() -> None:
@@ -677,7 +684,7 @@ def test_4_5_large_field_is_15_by_15_with_fifteen_ships() -> None:
     assert ship_marks(view, 0) == set(diagram_cells(LARGE_FLEET))
     assert len(list(E.legal_actions(state, 0))) == 225
     assert "O15" in E.describe(rules)
-    assert "rule 2.1" in refused(place(new("large"), 1, LARGE_FLEET), 1, "O15")
+    assert "has not started" in refused(place(new("large"), 1, LARGE_FLEET), 1, "O15")
     assert "A1 to O15" in refused(state, 0, "P1", NotationError)
     transition = E.act(state, 0, "O15")
     assert transition.state.log == ((0, (14, 14)),) and transition.state.turn == 1

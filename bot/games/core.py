@@ -217,6 +217,9 @@ class Engine(ABC, Generic[R, S, A, V]):
     presets: Mapping[str, R]
     """Named variants; the first one is the default."""
     state_version: int = 1
+    agreed_draws: bool = False
+    """Whether the rules let players agree a draw: the engine then reads ``offer draw`` and
+    ``accept draw`` as moves, and the referee offers them by word and by button."""
 
     @property
     def default_variant(self) -> str:

@@ -547,6 +547,9 @@ class FakeDiscord:
         self._by_token: dict[str, InteractionState] = {}
         self._attachments: dict[int, StoredAttachment] = {}
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        self._command_snowflakes = SnowflakeGenerator(start=1_200_000_000_000_000_000)
+        """Commands and their versions draw ids apart from the world's, so whether a bot
+        synced its commands at start never shifts the ids of servers, users and messages."""
         self._listeners: list[MessageListener] = []
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
@@ -732,7 +735,7 @@ class FakeDiscord:
         """The id Discord gave a command (stable per name, whether or not it was synced)."""
         key = (guild_id, name, type)
         if key not in self._command_ids:
-            self._command_ids[key] = self.next_id()
+            self._command_ids[key] = self._command_snowflakes()
         return self._command_ids[key]
 
     def message_event_payload(self, message: StoredMessage, *, message_content: bool) -> JSONDict:
@@ -1491,7 +1494,7 @@ class FakeDiscord:
                 **command,
                 "id": str(self.command_id(name, gid, int(command.get("type", 1)))),
                 "application_id": str(self.application_id),
-                "version": str(self.next_id()),
+                "version": str(self._command_snowflakes()),
             }
             if gid is not None:
                 echoed["guild_id"] = str(gid)

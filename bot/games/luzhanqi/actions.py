@@ -1,6 +1,6 @@
 """Luzhanqi moves and their one text notation (``str(parse(text)) == text`` when canonical).
 
-Deployment: ``random`` deals a new legal deployment, ``swap a1 b3`` exchanges two of your
+Deployment: ``random`` deals a new legal deployment, ``swap a1 e1`` exchanges two of your
 pieces, ``deploy <codes>`` sets a whole deployment (what ``save``/``load`` store), ``ready``
 confirms. Play: ``a4-a5`` moves (a rail run or an engineer's route names only its
 destination), and in the flip game ``flip c3`` turns a piece face up.
@@ -73,7 +73,8 @@ _SWAP = re.compile(rf"swap\s+({_STATION})\s*(?:,|\s|and)\s*({_STATION})", re.I)
 _FLIP = re.compile(rf"flip\s+({_STATION})", re.I)
 _DEPLOY = re.compile(r"deploy\s+([0-9a-z/ ]+)", re.I)
 SETUP_HELP = (
-    "While you deploy write `swap a1 b3` to exchange two of your pieces, `random` for a new "
+    "While you deploy write `swap a1 e1` (Blue: `swap a12 e12`) to exchange two of your "
+    "pieces, `random` for a new "
     "deployment, `save <name>` or `load <name>`, and `ready` when you are done."
 )
 PLAY_HELP = "Move by naming the start and the destination, like `a4-a5`."

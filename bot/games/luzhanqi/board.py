@@ -158,5 +158,20 @@ def half(colour: Colour) -> tuple[Station, ...]:
     )
 
 
+def half_ranks(colour: Colour) -> str:
+    """Where ``colour`` deploys, in words: "ranks 1-6" for Red, "ranks 7-12" for Blue."""
+    return "ranks 1-6" if colour is Colour.RED else f"ranks 7-{RANKS}"
+
+
+def swap_example(colour: Colour) -> str:
+    """A swap ``colour`` can always make: the two corners of their back row.
+
+    Neither corner is a camp or an HQ, and any piece but the flag (which stays in an HQ)
+    may stand in the back row, so the example is legal in every deployment.
+    """
+    back = 1 if colour is Colour.RED else RANKS
+    return f"swap a{back} e{back}"
+
+
 def lines_through(where: Station) -> Iterator[tuple[Station, ...]]:
     return (line for line in RAIL_LINES if where in line)

@@ -24,7 +24,16 @@ from bot.games.core import (
 )
 from bot.games.luzhanqi import actions as act
 from bot.games.luzhanqi import moves
-from bot.games.luzhanqi.board import CAMPS, STATIONS, Colour, Station, half, name
+from bot.games.luzhanqi.board import (
+    CAMPS,
+    STATIONS,
+    Colour,
+    Station,
+    half,
+    half_ranks,
+    name,
+    swap_example,
+)
 from bot.games.luzhanqi.clash import Removal, resolve
 from bot.games.luzhanqi.deployment import (
     SLOTS,
@@ -135,10 +144,15 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
     # -- deployment (section 4) ---------------------------------------------------------------
 
     def _swap(self, state: LuzhanqiState, seat: int, first: Station, second: Station) -> Transition:
-        stations = half(_colour(state, seat))
+        colour = _colour(state, seat)
+        stations = half(colour)
         for where in (first, second):
             if where not in stations:
-                what = "a camp, which stays empty" if where in CAMPS else "not on your half"
+                what = (
+                    "a camp, which stays empty"
+                    if where in CAMPS
+                    else f"not on your half, which is {half_ranks(colour)}"
+                )
                 raise IllegalActionError(
                     f"{name(where)} is {what}: swap two of your own pieces (rule 4.1)."
                 )
@@ -160,13 +174,15 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         side = state.sides[seat]
         rng = random.Random(f"luzhanqi:{state.seed}:layout:{seat}:{side.random_draws}")
         dealt = replace(side, layout=random_layout(rng), random_draws=side.random_draws + 1)
-        text = "Here is a new random deployment. Edit it with `swap a1 b3`, or write `ready`."
+        example = swap_example(_colour(state, seat))
+        text = f"Here is a new random deployment. Edit it with `{example}`, or write `ready`."
         return _private(state.with_side(seat, dealt), seat, text)
 
     def _deploy(self, state: LuzhanqiState, seat: int, layout: Layout) -> Transition:
         check_layout(layout, _colour(state, seat))
         side = replace(state.sides[seat], layout=layout)
-        text = "Your deployment is set as loaded. Edit it with `swap a1 b3`, or write `ready`."
+        example = swap_example(_colour(state, seat))
+        text = f"Your deployment is set as loaded. Edit it with `{example}`, or write `ready`."
         return _private(state.with_side(seat, side), seat, text)
 
     def _ready(self, state: LuzhanqiState, seat: int) -> Transition:
@@ -494,7 +510,8 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             )
         else:
             parts.append(
-                "Deploy in secret (`swap a1 b3`, `random`, `save <name>`, "
+                "Deploy in secret (`swap a1 e1` on Red's ranks 1-6, `swap a12 e12` on "
+                "Blue's ranks 7-12; `random`, `save <name>`, "
                 "`load <name>`, `ready`). Then move one piece a turn: `a4-a5`; a rail "
                 "run or an engineer's route names only its destination. Clashes are "
                 "judged in secret: you learn only which piece was removed."
@@ -516,9 +533,10 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
                 "plays that colour. `/rules` has the full rules."
             )
         return (
-            "You start from a legal random deployment, shown on your board. Edit it with "
-            "`swap a1 b3`, write `random` for another, `save <name>` / `load <name>` to keep "
-            "one, and `ready` when it suits you. `/rules` has the full rules."
+            "You start from a legal random deployment, shown on your board. Edit it by "
+            "swapping two of your pieces (`swap a1 e1` for Red on ranks 1-6, `swap a12 e12` "
+            "for Blue on ranks 7-12), write `random` for another, `save <name>` / "
+            "`load <name>` to keep one, and `ready` when it suits you. `/rules` has the full rules."
         )
 
     def rules_from_json(self, data: Mapping[str, Any]) -> LuzhanqiRules:

@@ -26,6 +26,7 @@ from bot.games.marine.view import MarineView
 
 class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
     key = "marine"
+    agreed_draws = True
     title = "Marine Game"
     presets = PRESETS
 

@@ -120,6 +120,12 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def _place(self, state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> Transition:
         side = state.sides[seat]
+        if not unplaced_kinds(state.rules, side.ships):
+            # Most likely a shot typed before the game began: say what starts it.
+            raise IllegalActionError(
+                "The game has not started: your fleet is complete, so write `ready` to "
+                "confirm it. Shooting begins once both fleets are confirmed."
+            )
         kind = check_new_ship(state.rules, side.ships, cells)
         ship = Ship(kind, cells)
         ships = tuple(sorted((*side.ships, ship), key=lambda s: s.kind))

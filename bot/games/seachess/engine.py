@@ -22,6 +22,7 @@ from bot.games.seachess.view import SeachessView, SubMarker
 
 class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
     key = "seachess"
+    agreed_draws = True
     title = "Seachess"
     presets = PRESETS
 

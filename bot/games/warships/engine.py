@@ -42,6 +42,7 @@ from bot.games.warships.view import LossView, TokenView, WarshipsView
 
 class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     key = "warships"
+    agreed_draws = True
     title = "Warships"
     presets = PRESETS
 

@@ -1,0 +1,154 @@
+"""Animated replays: a finished game's boards, one frame per change, as one GIF.
+
+A replay is drawn by the game's own board renderer, frame by frame, from views only (what
+one audience knew after each move), so it can show no more than that audience was shown.
+GIF is the format Discord animates inline for everyone (APNG shows as a still); animated
+WebP was measured against it in ``benchmarks/replays.py`` and lost on time by far.
+
+Every board of one game is drawn in its renderer's fixed palette, so the frames share one
+colour table from the first frame on and nothing is quantised. Each later frame keeps only
+the pixels that changed; the rest become one transparent index (the first one the palette
+leaves free, so the colour table, and with it every LZW code, stays as small as the
+board's colours allow), and Pillow's GIF writer stores only the rectangle that changed.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PIL import Image, ImageChops
+
+from bot.games.core import View
+
+FrameRenderer = Callable[[Any], Image.Image]
+"""A game's view -> its board as a palette-mode image (the renderer's ``render_image``)."""
+
+FRAME_MS = 700
+"""How long each move stays on screen: long enough to see what changed."""
+LAST_FRAME_MS = 4000
+"""The final board stays longer, as the replay's conclusion, before it loops."""
+_CHANGED = [0] + [255] * 255
+GAP = 12
+"""Pixels between two boards shown side by side (the whole truth: both seats)."""
+
+
+def frame(boards: Sequence[Image.Image]) -> Image.Image:
+    """One frame: a single board, or several side by side on the first one's background."""
+    if len(boards) == 1:
+        return boards[0]
+    width = sum(board.width for board in boards) + GAP * (len(boards) - 1)
+    height = max(board.height for board in boards)
+    canvas = Image.new("P", (width, height), _background(boards[0]))
+    canvas.putpalette(boards[0].getpalette() or [])
+    x = 0
+    for board in boards:
+        canvas.paste(board, (x, 0))
+        x += board.width + GAP
+    return canvas
+
+
+def draw_frames(render: FrameRenderer, moments: Sequence[Sequence[View]]) -> list[Image.Image]:
+    """Each moment's views drawn as one frame (one view, or both seats side by side).
+
+    A moment drawn exactly like the one before (a change the board does not show) is
+    left out, so every frame of a replay shows something new.
+    """
+    frames: list[Image.Image] = []
+    previous = b""
+    for views in moments:
+        drawn = frame([render(view) for view in views])
+        pixels = drawn.tobytes()
+        if not frames or pixels != previous or drawn.size != frames[-1].size:
+            frames.append(drawn)
+        previous = pixels
+    return frames
+
+
+def animate(frames: Sequence[Image.Image]) -> bytes:
+    """The frames as a looping GIF; every frame is padded to the largest size.
+
+    Frames must share one palette (a game's renderer draws every board in its own); a
+    frame drawn in another mode is mapped onto the first frame's palette.
+    """
+    sized = same_size(frames)
+    durations = [FRAME_MS] * (len(sized) - 1) + [LAST_FRAME_MS]
+    colours = (sized[0].getpalette() or [])[: 3 * 255]
+    unchanged = len(colours) // 3  # the first index no colour uses
+    table = 1 << max(1, unchanged.bit_length())  # GIF colour tables hold 2**n entries
+    palette = colours + [0] * (3 * table - len(colours))
+    first = sized[0].copy()
+    first.putpalette(palette)  # one colour table for all: no frame carries its own
+    deltas = [first] + [
+        _changes_only(before, after, palette, unchanged)
+        for before, after in itertools.pairwise(sized)
+    ]
+    buffer = io.BytesIO()
+    deltas[0].save(
+        buffer,
+        "GIF",
+        save_all=True,
+        append_images=deltas[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+        transparency=unchanged,
+    )
+    return buffer.getvalue()
+
+
+def _changes_only(
+    before: Image.Image, after: Image.Image, palette: list[int], unchanged: int
+) -> Image.Image:
+    """``after`` with every pixel equal to ``before`` made transparent (``unchanged``).
+
+    A frame is drawn over the one before it (disposal 1), so unchanged pixels need not be
+    stored: as one transparent index they compress to almost nothing, while the board's
+    own changes (a shot, the status line) keep their colours.
+    """
+    old = Image.frombytes("L", before.size, before.tobytes())
+    new = Image.frombytes("L", after.size, after.tobytes())
+    changed = ImageChops.difference(old, new).point(_CHANGED)
+    delta = Image.new("L", after.size, unchanged)
+    delta.paste(new, mask=changed)
+    image = Image.frombytes("P", after.size, delta.tobytes())
+    image.putpalette(palette)
+    return image
+
+
+def same_size(frames: Sequence[Image.Image]) -> list[Image.Image]:
+    """The frames in the first one's palette, each padded to the largest size."""
+    if not frames:
+        raise ValueError("A replay needs at least one frame.")
+    first = frames[0]
+    width = max(image.width for image in frames)
+    height = max(image.height for image in frames)
+    background = _background(first)
+    palette = first.getpalette() or []
+    return [_fit(image, first, (width, height), background, palette) for image in frames]
+
+
+def _background(image: Image.Image) -> int:
+    """The palette index of the board's background: its top-left pixel."""
+    value = image.getpixel((0, 0))
+    return value if isinstance(value, int) else 0
+
+
+def _fit(
+    image: Image.Image,
+    first: Image.Image,
+    size: tuple[int, int],
+    background: int,
+    palette: list[int],
+) -> Image.Image:
+    if image.mode != "P":
+        image = image.convert("RGB").quantize(palette=first)
+    if image.size == size:
+        return image
+    canvas = Image.new("P", size, background)
+    canvas.putpalette(palette)
+    canvas.paste(image, (0, 0))
+    return canvas

@@ -1,0 +1,90 @@
+"""Ending a game by choice, through the loopback Discord: resigning asks first, ``resign``
+and ``abort`` work as DM words, and draws are agreed by word or by button."""
+
+from __future__ import annotations
+
+from bot.games import ENGINES
+from bot.storage import GameStatus
+from tests.cog_helpers import game_in_play, start_game, stored_game
+from tests.discord_stub import DiscordDriver, FakeUser
+from tests.test_cogs_warships import start as start_warships
+from tests.test_cogs_warships import state_of as warships_state
+
+
+async def a_move(driver: DiscordDriver, game_id: int, seat: int) -> str:
+    """A legal Warships move for ``seat`` that neither lays a mine nor speaks of a draw."""
+    state = warships_state(await stored_game(driver, game_id))
+    return next(
+        text
+        for text in map(str, ENGINES["warships"].legal_actions(state, seat))
+        if "draw" not in text and not text.startswith("mine")
+    )
+
+
+async def test_resign_asks_first_and_ends_the_game_only_when_confirmed(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    game = await game_in_play(driver, alice, bob)
+    asked = await driver.slash(alice, "resign")
+    assert asked.ephemeral and asked.content is not None
+    assert asked.content.startswith(f"Resign **Sea Battle #{game.id}**?")
+    assert asked.original is not None and asked.original.custom_ids == [f"resign:{game.id}"]
+    assert (await stored_game(driver, game.id)).status is GameStatus.ACTIVE
+
+    done = await driver.click(alice, asked.original.id, f"resign:{game.id}")
+    assert done.content is not None and "You resigned." in done.content
+    record = await stored_game(driver, game.id)
+    assert (record.status, record.winner) == (GameStatus.FINISHED, 1)
+
+
+async def test_resign_and_abort_are_dm_words(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    game = await game_in_play(driver, alice, bob)
+    await driver.dm(bob, f"#{game.id} resign")
+    question = driver.dms_to(bob)[-1]
+    assert question.content.startswith(f"Resign **Sea Battle #{game.id}**?")
+    assert (await stored_game(driver, game.id)).status is GameStatus.ACTIVE
+    await driver.click(bob, question.id, f"resign:{game.id}")
+    assert (await stored_game(driver, game.id)).winner == 0
+
+    second = await start_game(driver, alice, bob)
+    await driver.dm(alice, "abort")
+    record = await stored_game(driver, second.id)
+    assert (record.status, record.end_reason) == (GameStatus.FINISHED, "aborted")
+    assert "You aborted the game." in driver.dms_to(alice)[-1].content
+
+
+async def test_a_draw_is_offered_by_word_and_accepted_by_button(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    game = await start_warships(driver, alice, bob, "quick")
+    first = warships_state(game).turn
+    assert first is not None
+    mover, other = (alice, bob) if game.seats[first] == alice.id else (bob, alice)
+    await driver.dm(mover, "draw")
+    assert "You offer a draw." in driver.dms_to(mover)[-1].content
+    await driver.dm(mover, await a_move(driver, game.id, first))
+    offered = driver.dms_to(other)[-1]
+    assert f"move:{game.id}:draw" in offered.custom_ids
+    assert any(
+        c.get("label") == "Accept draw"
+        for row in offered.components
+        for c in row.get("components", [])
+    )
+    await driver.click(other, offered.id, f"move:{game.id}:draw")
+    record = await stored_game(driver, game.id)
+    assert (record.status, record.winner) == (GameStatus.FINISHED, None)
+    assert record.end_reason == "rules"
+
+
+async def test_a_game_without_agreed_draws_says_so(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    game = await game_in_play(driver, alice, bob)
+    for word in ("draw", "offer draw", "accept draw"):
+        await driver.dm(alice, word)
+        assert driver.dms_to(alice)[-1].content == (
+            "Sea Battle has no draw by agreement: play on, or `/resign`."
+        )
+    assert (await stored_game(driver, game.id)).ply == game.ply

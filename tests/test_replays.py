@@ -1,0 +1,172 @@
+"""Replays: rebuilt from the log, a frame per change each audience saw, ending on the reveal."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageChops
+
+from benchmarks.playouts import play_out
+from bot.games import ENGINES
+from bot.presenter import frame_renderer, names_of, present_replay
+from bot.referee import Referee, RefereeError
+from bot.replays import TRUTH, Replay, moments, states_of
+from bot.storage import SqliteRepository
+from renderers import replay as animation
+from tests.cog_helpers import KNOWN_FLEET
+
+GAMES = [(key, variant) for key, engine in ENGINES.items() for variant in engine.presets]
+
+
+def gif_frames(data: bytes) -> list[Image.Image]:
+    """Every frame of a GIF, as the full picture a viewer sees at that moment."""
+    frames = []
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "GIF"
+        for index in range(image.n_frames):
+            image.seek(index)
+            frames.append(image.convert("RGB"))
+    return frames
+
+
+def shows(frame: Image.Image, board: Image.Image) -> bool:
+    """Whether ``frame`` is ``board`` at its top left, padded with the board's background
+    (frames grow to the largest board of the game, like a setup board with its legend)."""
+    board = board.convert("RGB")
+    padded = Image.new("RGB", frame.size, board.getpixel((0, 0)))
+    padded.paste(board, (0, 0))
+    return ImageChops.difference(frame.convert("RGB"), padded).getbbox() is None
+
+
+@pytest.mark.parametrize(("key", "variant"), GAMES)
+async def test_a_replay_has_a_frame_per_change_and_ends_on_the_final_view(
+    referee: Referee, key: str, variant: str
+) -> None:
+    game = await play_out(referee, key, variant=variant, max_plies=24)
+    engine = ENGINES[key]
+    final = states_of(engine, game, await referee.repository.log(game.id))[-1]
+    draw = frame_renderer(key, names_of(game))
+    for word, audience in (("mine", 0), ("channel", None), ("truth", TRUTH)):
+        asker = game.seats[0]
+        recording = await referee.replay_of(game.id, asker, word)
+        assert recording.audience == audience
+        content, gif, moves = present_replay(recording)
+        frames = gif_frames(gif.data)
+        drawn = animation.draw_frames(draw, recording.moments)
+        assert 1 < len(frames) == len(drawn) <= len(recording.moments)
+        assert all(shows(*pair) for pair in zip(frames, drawn, strict=True))
+        seats = (0, 1) if audience == TRUTH else (audience,)
+        last = animation.frame([draw(engine.view(final, seat)) for seat in seats])
+        assert shows(frames[-1], last)
+        assert f"{len(frames)} frames" in content and gif.filename.endswith(".gif")
+    log = await referee.repository.log(game.id)
+    lines = moves.data.decode().splitlines()
+    assert lines[2].split(": ", 1)[1] == log[0].text
+    assert len(lines) == 2 + len(log)
+
+
+async def test_a_seat_replay_does_not_depend_on_the_opponents_secrets(referee: Referee) -> None:
+    """Two games alike but for the opponent's fleet (and how it was placed) replay the same
+    for the other seat, frame for frame and byte for byte."""
+    recordings: list[Replay] = []
+    for opponent_setup in (["fleet " + ", ".join(KNOWN_FLEET)], ["random", "random"]):
+        referee._seed_source = iter([7]).__next__
+        challenge = await referee.challenge(
+            game="seabattle",
+            variant=None,
+            guild_id=1,
+            channel_id=2,
+            challenger_id=1,
+            opponent_id=2,
+        )
+        game = (await referee.accept(challenge.id, 2)).game
+        await referee.act(1, f"#{game.id} fleet " + ", ".join(KNOWN_FLEET))
+        for text in opponent_setup:
+            await referee.act(2, f"#{game.id} {text}")
+        await referee.act(1, f"#{game.id} ready")
+        await referee.act(2, f"#{game.id} ready")
+        await referee.resign(1, game.id)
+        recordings.append(await referee.replay_of(game.id, 1, "mine"))
+    first, second = recordings
+    assert first.moments == second.moments  # resigned before a shot: nothing is revealed
+    draw = frame_renderer("seabattle", ("", ""))
+    replays = [animation.animate(animation.draw_frames(draw, r.moments)) for r in recordings]
+    assert replays[0] == replays[1]
+    assert [present_replay(r)[1].data for r in recordings] == replays
+
+
+async def test_nobody_gets_a_replay_of_a_running_game(referee: Referee) -> None:
+    challenge = await referee.challenge(
+        game="seabattle", variant=None, guild_id=1, channel_id=2, challenger_id=1, opponent_id=2
+    )
+    game = (await referee.accept(challenge.id, 2)).game
+    for asker, word in ((1, "mine"), (2, "channel"), (3, "truth")):
+        with pytest.raises(RefereeError, match="still being played"):
+            await referee.replay_of(game.id, asker, word)
+    await referee.resign(1, game.id)
+    with pytest.raises(RefereeError, match="did not play in game"):
+        await referee.replay_of(game.id, 3, "mine")
+    assert (await referee.replay_of(game.id, 3)).audience is None  # a spectator's default
+    with pytest.raises(RefereeError, match="There is no game #99"):
+        await referee.replay_of(99, 1)
+
+
+def test_a_seat_skips_moves_it_could_not_see() -> None:
+    """The opponent's secret placements make no frame for the other seat."""
+    engine = ENGINES["seabattle"]
+    state = engine.new_game(engine.presets["classic"], 1)
+    states = [state]
+    for text in KNOWN_FLEET:
+        state = engine.act(state, 1, text).state
+        states.append(state)
+    assert len(moments(engine, states, 0)) == 1
+    assert len(moments(engine, states, 1)) == len(KNOWN_FLEET) + 1
+
+
+async def test_a_replay_is_stored_nowhere_but_rebuilt_from_the_log(repo: SqliteRepository) -> None:
+    referee = Referee(repo, seed_source=lambda: 5)
+    game = await play_out(referee, "luzhanqi", variant="flip", max_plies=10)
+    again = await play_out(
+        Referee(repo, seed_source=lambda: 5),
+        "luzhanqi",
+        variant="flip",
+        players=(3001, 3002),
+        max_plies=10,
+    )
+    one = present_replay(await referee.replay_of(game.id, game.seats[0], "truth"))[1].data
+    two = present_replay(await referee.replay_of(again.id, again.seats[0], "truth"))[1].data
+    assert one == two
+
+
+async def test_the_move_list_fills_in_each_setup_where_it_was_confirmed(referee: Referee) -> None:
+    game = await play_out(referee, "seabattle", max_plies=12)
+    engine = ENGINES["seabattle"]
+    log = await referee.repository.log(game.id)
+    states = states_of(engine, game, log)
+    moves = (await referee.replay_of(game.id, game.seats[0], "truth")).moves
+    for seat in (0, 1):
+        ready = next(e.ply for e in log if e.seat == seat and e.text == "ready")
+        fleet = engine.setup_text(engine.view(states[ready - 1], seat))
+        assert fleet is not None and fleet.startswith("fleet ")
+        assert f"{ready:>4}. {{seat{seat}}}: ready  [{fleet}]" in moves.splitlines()
+
+
+async def test_a_game_ended_before_its_first_real_move_replays_nothing_hidden(
+    referee: Referee,
+) -> None:
+    challenge = await referee.challenge(
+        game="seabattle", variant=None, guild_id=1, channel_id=2, challenger_id=1, opponent_id=2
+    )
+    game = (await referee.accept(challenge.id, 2)).game
+    await referee.act(1, f"#{game.id} random")
+    await referee.act(2, f"#{game.id} random")
+    await referee.abort(1, game.id)
+    with pytest.raises(RefereeError, match="before its first real move"):
+        await referee.replay_of(game.id, 1, "truth")
+    mine = await referee.replay_of(game.id, 1, "mine")
+    assert mine.moves == ""
+    _, _, moves = present_replay(mine)
+    assert moves is None  # the move list would show both fleets
+    with pytest.raises(RefereeError, match="before its first real move"):
+        await referee.export(game.id)
