@@ -10,6 +10,7 @@ import time
 import discord
 from discord.ext import commands
 
+from bot.computer import Computer
 from bot.deliverer import Deliverer
 from bot.referee import Referee
 from bot.settings import Settings
@@ -48,6 +49,7 @@ class RefereeBot(commands.Bot):
     referee: Referee
     repository: SqliteRepository
     deliverer: Deliverer
+    computer: Computer
 
     def __init__(
         self, settings: Settings, *, sync_global: bool = False, clock: Clock = time.time
@@ -71,6 +73,7 @@ class RefereeBot(commands.Bot):
         """Open the database, load the cogs and publish the slash commands if they changed."""
         self.repository = await SqliteRepository.open(self.settings.database_path, self.clock)
         self.referee = Referee(self.repository)
+        self.computer = Computer(self.referee)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -121,6 +124,9 @@ class RefereeBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        computer = getattr(self, "computer", None)
+        if computer is not None:
+            computer.executor.shutdown(wait=False, cancel_futures=True)
         repository = getattr(self, "repository", None)
         if repository is not None:
             await repository.close()

@@ -233,6 +233,10 @@ MIGRATIONS: tuple[str, ...] = (
         message_id INTEGER NOT NULL
     );
     """,
+    # 12: games against the computer: the level it plays at (NULL for two people)
+    """
+    ALTER TABLE games ADD COLUMN computer_level TEXT;
+    """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 
@@ -283,6 +287,10 @@ class ChallengeStatus(Enum):
 class LogKind(Enum):
     MOVE = "move"  # an action text in the game's notation
     END = "end"  # an end from outside the rules: the outcome as JSON
+
+
+COMPUTER_SEAT = 1
+"""A game against the computer seats the person who asked for it first and the computer second."""
 
 
 class OpenChallengeError(Exception):
@@ -343,6 +351,14 @@ class GameRecord:
     updated_at: float
     rated: bool = True
     """Whether the game's result changes ratings (chosen at ``/play``)."""
+    computer_level: str | None = None
+    """The computer's level when it plays seat 1 (``COMPUTER_SEAT``); None between people."""
+
+    @property
+    def computer_seat(self) -> int | None:
+        """The seat the computer plays, if it plays one."""
+        return None if self.computer_level is None else COMPUTER_SEAT
+
     names: tuple[str, str] = ("", "")
     """Display names of seat 0 and seat 1 when the game began, for board images; an empty
     name (a game older than names) is drawn as "Player 1" or "Player 2"."""
@@ -431,6 +447,7 @@ class Repository(Protocol):
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        computer_level: str | None = None,
         seals: tuple[Seal, ...] = (),
         names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None: ...
@@ -463,6 +480,8 @@ class Repository(Protocol):
     async def active_games_in(self, guild_id: int) -> list[GameRecord]: ...
 
     async def active_players(self) -> list[int]: ...
+
+    async def active_computer_games(self) -> list[GameRecord]: ...
 
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None: ...
 
@@ -671,6 +690,7 @@ class SqliteRepository:
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        computer_level: str | None = None,
         seals: tuple[Seal, ...] = (),
         names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None:
@@ -686,8 +706,9 @@ class SqliteRepository:
             challenge = _challenge(row)
             cursor = db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, created_at, updated_at, seat0_name, seat1_name)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, state, rated, computer_level, created_at, updated_at,"
+                " seat0_name, seat1_name)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     challenge.game,
                     _dump(challenge.rules),
@@ -699,6 +720,7 @@ class SqliteRepository:
                     GameStatus.ACTIVE.value,
                     _dump(state),
                     int(challenge.rated),
+                    computer_level,
                     now,
                     now,
                     *names,
@@ -852,6 +874,13 @@ class SqliteRepository:
             " UNION SELECT seat1_id FROM games WHERE status = 'active'"
         )
         return [row[0] for row in rows]
+
+    async def active_computer_games(self) -> list[GameRecord]:
+        """Running games against the computer (few, and read once per start)."""
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND computer_level IS NOT NULL"
+            " ORDER BY id"
+        )
 
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
         """Keep a player's setup under a name, replacing one saved before under that name."""
@@ -1028,5 +1057,6 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         rated=bool(row["rated"]),
+        computer_level=row["computer_level"],
         names=(row["seat0_name"], row["seat1_name"]),
     )

@@ -136,13 +136,15 @@ async def test_challenging_yourself_is_refused(driver: DiscordDriver, alice: Fak
 
 
 async def test_challenging_a_bot_is_refused(driver: DiscordDriver, alice: FakeUser) -> None:
-    """Bots cannot read DMs from the referee, so they cannot be challenged."""
+    """Other bots cannot read DMs from the referee, so they cannot be challenged."""
     robot = driver.add_user("robot", bot=True)
 
     result = await challenge(driver, alice, robot)
 
     assert result.ephemeral
-    assert result.content == "Bots cannot play; challenge a person."
+    assert result.content == (
+        "Other bots cannot play; challenge a person, or choose me to play the computer."
+    )
     assert channel_messages(driver) == []
     assert await repository(driver).get_challenge(1) is None
 

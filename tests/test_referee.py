@@ -282,7 +282,7 @@ async def test_challenge_refusals(repo: SqliteRepository, referee: Referee) -> N
         return lambda: referee.challenge(**fields)
 
     await refused(repo, challenge(opponent_id=ALICE), "cannot challenge yourself")
-    await refused(repo, challenge(opponent_is_bot=True), "Bots cannot play")
+    await refused(repo, challenge(opponent_is_bot=True), "Other bots cannot play")
     error = await refused(repo, challenge(variant="hexagonal"), "no variant `hexagonal`")
     assert all(f"`{name}`" in str(error) for name in E.presets), "the choices are not listed"
     await refused(repo, challenge(game="chess"), "There is no game called `chess`")
