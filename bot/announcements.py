@@ -65,7 +65,8 @@ def tidings(engine: Engine, state: object, events: Sequence[Event]) -> Tidings:
 
 def game_begun(engine: Engine, rules: object, state: object) -> tuple[Event, ...]:
     """The first word to both players and the channel when a challenge is accepted."""
-    setup = f"Your {engine.title} game has begun. {engine.setup_instructions(rules)}"
+    game = engine.title if engine.title.lower().endswith("game") else f"{engine.title} game"
+    setup = f"Your {game} has begun. {engine.setup_instructions(rules)}"
     begun = (
         "both players are setting up in secret."
         if engine.view(state, None).phase is Phase.SETUP

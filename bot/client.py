@@ -11,6 +11,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.computer import Computer
 from bot.deliverer import Deliverer
 from bot.referee import Referee
 from bot.settings import Settings
@@ -49,6 +50,7 @@ class RefereeBot(commands.Bot):
     referee: Referee
     repository: SqliteRepository | PostgresRepository
     deliverer: Deliverer
+    computer: Computer
 
     def __init__(
         self,
@@ -80,6 +82,7 @@ class RefereeBot(commands.Bot):
             self.settings.database_url, self.settings.database_path, self.clock
         )
         self.referee = Referee(self.repository)
+        self.computer = Computer(self.referee)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -130,6 +133,9 @@ class RefereeBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        computer = getattr(self, "computer", None)
+        if computer is not None:
+            computer.executor.shutdown(wait=False, cancel_futures=True)
         repository = getattr(self, "repository", None)
         if repository is not None:
             await repository.close()

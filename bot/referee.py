@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 from weakref import WeakValueDictionary
 
+from bot.ai import LEVELS, Seen
 from bot.announcements import (
     aborted,
     game_begun,
@@ -85,6 +86,10 @@ class RefereeError(GameError):
     """A request the referee refuses; the message is a sentence for the person who asked."""
 
 
+class StaleMoveError(RefereeError):
+    """A move decided for a game that has moved on since: it was not played."""
+
+
 class GameFault(RefereeError):
     """Something broke inside one game (a bug, a full disk): the game stays as it was."""
 
@@ -140,6 +145,9 @@ class Referee:
         self.repository = repository
         self._seed_source = seed_source
         self._states: dict[int, tuple[int, object]] = {}
+        self._memories: dict[int, tuple[int, object, tuple[str, ...]]] = {}
+        """Per game against the computer: the ply, the state replayed to it, and what the
+        computer's seat was told up to it (its memory, rebuilt from the log after a restart)."""
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         """A lock lives while someone holds or awaits it, so ids typed by anyone cannot pile up."""
 
@@ -168,7 +176,9 @@ class Referee:
         if opponent_id == challenger_id:
             raise RefereeError("You cannot challenge yourself; pick another player.")
         if opponent_is_bot:
-            raise RefereeError("Bots cannot play; challenge a person.")
+            raise RefereeError(
+                "Other bots cannot play; challenge a person, or choose me to play the computer."
+            )
         rules = engine.configure(variant, options or "")
         try:
             return await self.repository.create_challenge(
@@ -221,6 +231,11 @@ class Referee:
             raise RefereeError(f"Only the players of game #{game_id} can ask for a rematch.")
         if record.end_reason is None:
             raise RefereeError(f"Game #{game_id} is still being played.")
+        if record.computer_level is not None:
+            raise RefereeError(
+                "For another game against me, use `/play` with me as the opponent: it starts "
+                "at once."
+            )
         return await self.repository.create_challenge(
             game=record.game,
             rules=record.rules,
@@ -259,6 +274,50 @@ class Referee:
         ``name`` is the accepting player's display name now, if the caller knows it."""
         challenge = await self.open_challenge(challenge_id, user_id)
         names = (challenge.names[0], clean_name(name) or challenge.names[1])
+        return await self._start(challenge, user_id, names)
+
+    async def play_computer(
+        self,
+        *,
+        game: str,
+        variant: str | None,
+        options: str | None = None,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        computer_id: int,
+        level: str,
+        name: str | None = None,
+    ) -> Report:
+        """Start a game against the computer at once: the person first, the computer second.
+
+        It is never rated: a person's rating measures them against people.
+        """
+        engine = _engine(game)
+        if level not in LEVELS:
+            listed = ", ".join(f"`{name}`" for name in LEVELS)
+            raise RefereeError(f"The computer has no level `{shorten(level)}`; choose {listed}.")
+        rules = engine.configure(variant, options or "")
+        challenge = await self.repository.create_challenge(
+            game=game,
+            rules=rules.to_json(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=user_id,
+            opponent_id=computer_id,
+            rated=False,
+        )
+        names = (clean_name(name), f"Computer ({level})")
+        return await self._start(challenge, computer_id, names, computer_level=level)
+
+    async def _start(
+        self,
+        challenge: ChallengeRecord,
+        opponent_id: int,
+        names: tuple[str, str],
+        computer_level: str | None = None,
+    ) -> Report:
+        """Create the game from a challenge its opponent (a person, or the computer) took."""
         engine = _engine(challenge.game)
         seed = self._seed_source()
         rules = engine.rules_from_json(challenge.rules)
@@ -269,13 +328,14 @@ class Referee:
         views = _Views(engine, state)
         tidings = self._tidings(views, events)
         game = await self.repository.accept_challenge(
-            challenge_id,
+            challenge.id,
             seed=seed,
-            seats=in_seats(challenge, (challenge.challenger_id, user_id)),
+            seats=in_seats(challenge, (challenge.challenger_id, opponent_id)),
             state=engine.to_json(state),
             tidings=tidings,
             seals=seals,
             names=in_seats(challenge, names),
+            computer_level=computer_level,
         )
         if game is None:
             raise RefereeError("That challenge is already closed.")
@@ -283,14 +343,22 @@ class Referee:
 
     # -- moves --------------------------------------------------------------------------------
 
-    async def act(self, user_id: int, text: str, game_id: int | None = None) -> Report:
-        """Play one move written in the game's notation, optionally prefixed ``#<id>``."""
+    async def act(
+        self, user_id: int, text: str, game_id: int | None = None, *, at_ply: int | None = None
+    ) -> Report:
+        """Play one move written in the game's notation, optionally prefixed ``#<id>``.
+
+        ``at_ply`` refuses the move unless the game still stands where its mover saw it:
+        the computer's move, decided while the game waited, counts once or not at all.
+        """
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
         game_id, move = self._split_prefix(text, game_id)
         saved = _SAVED_SETUP_WORD.match(move.strip())
         async with self._seated(user_id, game_id, "move") as table:
             engine, state, seat = table.engine, table.state, table.seat
+            if at_ply is not None and table.record.ply != at_ply:
+                raise StaleMoveError("The game moved on before that move arrived.")
             if saved is not None:
                 name = _setup_name(saved.group(2))
                 if saved.group(1).lower() == "save":
@@ -367,9 +435,9 @@ class Referee:
                 return None
             engine = _engine(record.game)
             state = self._state_of(engine, record)
-            late = sorted(engine.view(state, None).movers)
+            late = [s for s in sorted(engine.view(state, None).movers) if s != record.computer_seat]
             if not late:
-                return None
+                return None  # the computer is never late: it is only ever resumed
             table = _Table(record, engine, state, late[0])
             outcome, events = timed_out(late)
             return await self._conclude(table, outcome, events)
@@ -386,7 +454,7 @@ class Referee:
             return ()
         engine = _engine(record.game)
         state = self._state_of(engine, record)
-        waiting = sorted(engine.view(state, None).movers)
+        waiting = [s for s in sorted(engine.view(state, None).movers) if s != record.computer_seat]
         return tuple(Notice(record, seat, (text,), engine.view(state, seat)) for seat in waiting)
 
     async def expire(self, challenge_id: int) -> ChallengeRecord | None:
@@ -450,6 +518,55 @@ class Referee:
             for move_text in engine.suggestions(view, move):
                 choices.append(f"#{record.id} {move_text}" if prefix_games else move_text)
         return choices[:25]
+
+    # -- the computer's seat -----------------------------------------------------------------
+
+    async def computer_turn(self, game_id: int) -> ComputerTurn | None:
+        """What the computer's seat knows, when a running game waits for its move.
+
+        The computer is handed its seat's view and every text its seat was told so far,
+        exactly what a person in its seat would have; never the state.
+        """
+        record = await self.repository.get_game(game_id)
+        seat = None if record is None else record.computer_seat
+        if record is None or seat is None or record.end_reason is not None:
+            return None
+        engine = _engine(record.game)
+        view = engine.view(self._state_of(engine, record), seat)
+        if seat not in view.movers:
+            return None
+        heard = await self._heard(engine, record, seat)
+        rules = engine.rules_from_json(record.rules)
+        return ComputerTurn(record, Seen(rules, view, heard, record.seed, record.ply))
+
+    async def _heard(self, engine: Engine, record: GameRecord, seat: int) -> tuple[str, ...]:
+        """Every text addressed to ``seat`` so far, rebuilt from the log where not remembered."""
+        cached = self._memories.get(record.id)
+        if cached is None or cached[0] > record.ply:
+            rules = engine.rules_from_json(record.rules)
+            cached = (0, engine.new_game(rules, record.seed), ())
+        ply, state, heard = cached
+        if ply < record.ply:
+            said = list(heard)
+            for entry in await self.repository.log(record.id):
+                if entry.ply <= ply:
+                    continue
+                if entry.kind is LogKind.MOVE and entry.seat is not None:
+                    transition = engine.act(state, entry.seat, entry.text)
+                    state = transition.state
+                    said.extend(event.text for event in transition.for_audience(seat))
+                else:
+                    state = engine.conclude(state, Outcome.from_json(json.loads(entry.text)))
+                ply = entry.ply
+            heard = tuple(said)
+            self._memories[record.id] = (ply, state, heard)
+            while len(self._memories) > STATE_CACHE_SIZE:
+                self._memories.pop(next(iter(self._memories)))
+        return heard
+
+    async def computer_games(self) -> list[GameRecord]:
+        """Running games against the computer: after a restart, each is looked at again."""
+        return await self.repository.active_computer_games()
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -775,6 +892,14 @@ class _Views:
         if audience not in self._built:
             self._built[audience] = self.engine.view(self.state, audience)
         return self._built[audience]
+
+
+@dataclass(frozen=True)
+class ComputerTurn:
+    """A game waiting for the computer, and all its seat knows: nothing more."""
+
+    game: GameRecord
+    seen: Seen
 
 
 @dataclass(frozen=True)

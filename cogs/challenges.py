@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai import DEFAULT_LEVEL, LEVELS
 from bot.client import RefereeBot
 from bot.games import ENGINES
 from bot.games.core import GameError
@@ -20,6 +21,7 @@ from cogs.replies import tell
 log = logging.getLogger("referee.challenges")
 
 GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.key) for e in ENGINES.values()]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 
 
 def challenge_text(challenge: ChallengeRecord, note: str = "") -> str:
@@ -84,8 +86,9 @@ class Challenges(commands.Cog):
         variant="Which rules (default: the game's classic rules)",
         options="Optional rules for the variant, as words (see /rules)",
         rated="Whether the result changes both players' ratings (default: yes)",
+        level="Against me (the computer): how strongly I play (default: strong)",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
     async def play(
         self,
         interaction: discord.Interaction,
@@ -94,6 +97,7 @@ class Challenges(commands.Cog):
         variant: str | None = None,
         options: app_commands.Range[str, 1, 100] | None = None,
         rated: bool = True,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         missing = missing_permissions(interaction.app_permissions)
         if missing:
@@ -102,6 +106,11 @@ class Challenges(commands.Cog):
                 f"I cannot run a game in this channel: I need {missing} here. "
                 "Ask a server admin, or challenge from another channel.",
             )
+            return
+        me = self.bot.user
+        if me is not None and opponent is not None and opponent.id == me.id:
+            chosen = level.value if level is not None else DEFAULT_LEVEL
+            await self.play_computer(interaction, game.value, variant, options, chosen)
             return
         challenge = await self.bot.referee.challenge(
             game=game.value,
@@ -128,6 +137,55 @@ class Challenges(commands.Cog):
         message_id = getattr(callback.resource, "id", None)
         if message_id is not None:
             await self.bot.repository.set_challenge_message(challenge.id, message_id)
+
+    async def play_computer(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        variant: str | None,
+        options: str | None,
+        level: str,
+    ) -> None:
+        """A game against the computer starts at once, unrated, once the player can get DMs."""
+        engine = ENGINES[game]
+        engine.configure(variant, options or "")  # a wrong variant is refused before any DM
+        await interaction.response.defer()
+        try:
+            channel = await self.bot.create_dm(discord.Object(interaction.user.id))
+            await channel.send(
+                f"I can reach you here: this is where we play **{engine.title}**, you against "
+                f"me, the computer ({level})."
+            )
+        except discord.Forbidden as error:
+            if error.code != CANNOT_DM:
+                raise
+            await interaction.edit_original_response(
+                content=f"⚠️ I cannot send you direct messages, where {engine.title} is played. "
+                "Allow direct messages from this server's members (server menu → Privacy "
+                "Settings), then use `/play` again."
+            )
+            return
+        report = await self.bot.referee.play_computer(
+            game=game,
+            variant=variant,
+            options=options,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            user_id=interaction.user.id,
+            computer_id=self.bot.user.id if self.bot.user else 0,
+            level=level,
+            name=shown_name(interaction.user),
+        )
+        variant_name = engine.variant_name(engine.rules_from_json(report.game.rules))
+        log.info(
+            "game %s: started against the computer", report.game.id, extra=fields(report.game.id)
+        )
+        await interaction.edit_original_response(
+            content=f"<@{interaction.user.id}> plays **{engine.title}** ({variant_name}, "
+            f"unrated) against me, the computer ({level}): game #{report.game.id} is on. "
+            "Moves go by direct message.",
+        )
+        self.bot.deliverer.wake(report.game.id)
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Rematch button of an end announcement: a new challenge, seats turned round."""

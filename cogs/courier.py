@@ -131,6 +131,11 @@ class Courier:
             "the channel" if notice.audience is None else f"seat {notice.audience}",
             extra=fields(game.id, ply=parcel.last_ply),
         )
+        if notice.audience is not None and notice.audience == game.computer_seat:
+            # The computer reads its seat's news from the log, not from DMs: its notice
+            # only tells it to look at the game.
+            self.bot.computer.wake(game, self.computer_moved)
+            return
         message = present(notice)
         try:
             if notice.audience is None:
@@ -146,6 +151,10 @@ class Courier:
             if error.code in REFUSED_FOR_GOOD:
                 raise Undeliverable(f"{error.code} {REFUSED_FOR_GOOD[error.code]}") from error
             raise
+
+    async def computer_moved(self, report: Report) -> None:
+        """The computer's move was stored with its notices: the deliverer sends them."""
+        self.bot.deliverer.wake(report.game.id)
 
     async def answer(
         self, interaction: discord.Interaction, game: GameRecord, message: Message

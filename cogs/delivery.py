@@ -16,8 +16,10 @@ class Delivery(commands.Cog):
         bot.deliverer = Deliverer(bot.repository.outbox, bot.referee, self.courier)
 
     async def cog_load(self) -> None:
-        """What a stopped process left unsent goes out in the background, from the start."""
+        """What a stopped process left unsent goes out in the background, from the start,
+        and the computer looks again at every game it plays."""
         await self.bot.deliverer.resume()
+        await self.bot.computer.resume(self.courier.computer_moved)
 
     async def cog_unload(self) -> None:
         await self.bot.deliverer.close()

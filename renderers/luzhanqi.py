@@ -321,6 +321,17 @@ def status(view: LuzhanqiView, names: Names = NO_NAMES, drawn: bool = False) -> 
     return "You win!" if outcome.winner == seat else "You lose"
 
 
+def _offer(view: LuzhanqiView, names: Names, drawn: bool) -> str | None:
+    """8.5: who made the standing draw offer, which is public."""
+    if view.draw_offer is None or view.phase is not Phase.PLAY:
+        return None
+    if view.seat is None:
+        return f"Draw offered by {_who(view, view.draw_offer, names, drawn)}"
+    if view.draw_offer == view.seat:
+        return "You offered a draw"
+    return "Your opponent offers a draw: accept it, or play on to decline"
+
+
 def _footer(view: LuzhanqiView) -> str:
     last = view.last
     parts = []
@@ -423,7 +434,21 @@ def render_image(view: LuzhanqiView, names: Names = NO_NAMES) -> Image.Image:
     _draw_strip(image, by_colour[view.bottom], BOTTOM_STRIP)
     footer_y = BOTTOM_STRIP + STRIP + 14
     PALETTE.text(image, (MARGIN, footer_y), _footer(view), 17, "text", "background", "lm")
-    PALETTE.text(image, (MARGIN, footer_y + 26), LEGEND, 15, "muted", "background", "lm")
+    # A standing draw offer takes the legend's line: it matters more for a ply or two.
+    offer = _offer(view, names, drawn=True)
+    if offer is None:
+        PALETTE.text(image, (MARGIN, footer_y + 26), LEGEND, 15, "muted", "background", "lm")
+    else:
+        PALETTE.text(
+            image,
+            (MARGIN, footer_y + 26),
+            offer,
+            17,
+            "highlight",
+            "background",
+            "lm",
+            face_of(offer),
+        )
     return image
 
 
@@ -452,6 +477,9 @@ def alt_text(view: LuzhanqiView, names: Names = NO_NAMES) -> str:
     footer = _footer(view)
     if footer:
         parts.append(footer.replace("   ·   ", ". ") + ".")
+    offer = _offer(view, names, drawn=False)
+    if offer is not None:
+        parts.append(offer + ".")
     return " ".join(parts)[:1024]
 
 

@@ -6,20 +6,22 @@ GIF is the format Discord animates inline for everyone (APNG shows as a still); 
 WebP was measured against it in ``benchmarks/replays.py`` and lost on time by far.
 
 Every board of one game is drawn in its renderer's fixed palette, so the frames share one
-colour table from the first frame on and nothing is quantised. Each later frame keeps only
-the pixels that changed; the rest become one transparent index (the first one the palette
-leaves free, so the colour table, and with it every LZW code, stays as small as the
-board's colours allow), and Pillow's GIF writer stores only the rectangle that changed.
+global colour table (no frame carries its own) and nothing is quantised. A replay shows
+each board at a replay scale (``SCALES``, nearest neighbour: palette indices stay exact,
+so no quantising either): a 300-move game stays under Discord-friendly 1 MB for every
+audience. Each later frame keeps only the pixels that changed; the rest become one
+transparent index (the first one the palette leaves free, so the colour table, and with it
+every LZW code, stays as small as the board's colours allow), and Pillow's GIF writer
+stores only the rectangle that changed since the frame before.
 """
 
 from __future__ import annotations
 
 import io
-import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PIL import Image, ImageChops
+from PIL import Image
 
 from bot.games.core import View
 
@@ -30,15 +32,27 @@ FRAME_MS = 700
 """How long each move stays on screen: long enough to see what changed."""
 LAST_FRAME_MS = 4000
 """The final board stays longer, as the replay's conclusion, before it loops."""
-_CHANGED = [0] + [255] * 255
 GAP = 12
 """Pixels between two boards shown side by side (the whole truth: both seats)."""
+SCALES = {1: 3 / 5, 2: 2 / 5}
+"""A frame's size against the boards players were sent, by the boards it shows side by side.
+
+Every move changes thousands of pixels (the turn banner, the last move's highlights, the
+footer), so a replay's size follows its area: at these scales a 300-move replay of every
+game stays under 1 MB, one board still readable and both seats' boards still side by side.
+"""
 
 
 def frame(boards: Sequence[Image.Image]) -> Image.Image:
-    """One frame: a single board, or several side by side on the first one's background."""
-    if len(boards) == 1:
-        return boards[0]
+    """One frame: a single board, or several side by side, drawn at the replay scale."""
+    whole = boards[0] if len(boards) == 1 else _side_by_side(boards)
+    scale = SCALES.get(len(boards), min(SCALES.values()))
+    size = (max(1, round(whole.width * scale)), max(1, round(whole.height * scale)))
+    return whole.resize(size, Image.Resampling.NEAREST)
+
+
+def _side_by_side(boards: Sequence[Image.Image]) -> Image.Image:
+    """The boards in a row on the first one's background, in its palette."""
     width = sum(board.width for board in boards) + GAP * (len(boards) - 1)
     height = max(board.height for board in boards)
     canvas = Image.new("P", (width, height), _background(boards[0]))
@@ -79,44 +93,26 @@ def animate(frames: Sequence[Image.Image]) -> bytes:
     unchanged = len(colours) // 3  # the first index no colour uses
     table = 1 << max(1, unchanged.bit_length())  # GIF colour tables hold 2**n entries
     palette = colours + [0] * (3 * table - len(colours))
-    first = sized[0].copy()
-    first.putpalette(palette)  # one colour table for all: no frame carries its own
-    deltas = [first] + [
-        _changes_only(before, after, palette, unchanged)
-        for before, after in itertools.pairwise(sized)
-    ]
+    shared = [image.copy() for image in sized]
+    for image in shared:
+        image.putpalette(palette)
     buffer = io.BytesIO()
-    deltas[0].save(
+    # optimize: each later frame is drawn over the one before (disposal 1), so Pillow makes
+    # every unchanged pixel the transparent index and crops the frame to what changed; the
+    # palette, given once, is the global colour table that every frame uses.
+    shared[0].save(
         buffer,
         "GIF",
         save_all=True,
-        append_images=deltas[1:],
+        append_images=shared[1:],
         duration=durations,
         loop=0,
-        optimize=False,
+        optimize=True,
         disposal=1,
         transparency=unchanged,
+        palette=bytes(palette),
     )
     return buffer.getvalue()
-
-
-def _changes_only(
-    before: Image.Image, after: Image.Image, palette: list[int], unchanged: int
-) -> Image.Image:
-    """``after`` with every pixel equal to ``before`` made transparent (``unchanged``).
-
-    A frame is drawn over the one before it (disposal 1), so unchanged pixels need not be
-    stored: as one transparent index they compress to almost nothing, while the board's
-    own changes (a shot, the status line) keep their colours.
-    """
-    old = Image.frombytes("L", before.size, before.tobytes())
-    new = Image.frombytes("L", after.size, after.tobytes())
-    changed = ImageChops.difference(old, new).point(_CHANGED)
-    delta = Image.new("L", after.size, unchanged)
-    delta.paste(new, mask=changed)
-    image = Image.frombytes("P", after.size, delta.tobytes())
-    image.putpalette(palette)
-    return image
 
 
 def same_size(frames: Sequence[Image.Image]) -> list[Image.Image]:

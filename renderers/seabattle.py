@@ -25,47 +25,15 @@ from bot.games.core import EndReason, Phase, other
 from bot.games.grid import Cell, cell_name, column_letter
 from bot.games.seabattle.view import FieldView, Mark, SeaBattleView
 from renderers.common import (
-    COLOURS,
     NO_NAMES,
     Names,
-    Palette,
-    Sprite,
     encode_png,
     face_of,
-    make_sprite,
     player_label,
     player_text,
     text_width,
 )
-
-PALETTE = Palette(
-    {
-        "background": COLOURS["background"],
-        "text": COLOURS["text"],
-        "muted": COLOURS["muted"],
-        "accent": COLOURS["yellow"],  # last shot, and whose turn it is
-        "sea": (27, 62, 99),
-        "grid": (52, 96, 138),
-        "border": (86, 132, 176),
-        "clear": (20, 42, 66),  # known empty: darker than open sea, hatched
-        "hatch": (58, 86, 116),
-        "miss": (220, 230, 240),
-        "ship": (150, 166, 184),
-        "ship_edge": (212, 222, 232),
-        "hit": (255, 140, 26),  # Okabe-Ito orange, brightened to stand out on grey hulls
-        "hit_cell": (92, 60, 40),  # hit on an unknown ship: the cell is tinted too
-        "sunk": (196, 64, 30),
-        "sunk_edge": (255, 178, 140),
-        "outline": (12, 14, 20),  # dark rim under every X so it reads on any fill
-    },
-    ramps=[
-        ("text", "background"),
-        ("muted", "background"),
-        ("accent", "background"),
-        ("text", "sea"),
-        ("muted", "sea"),
-    ],
-)
+from renderers.seabattle_marks import PALETTE, field_layer, hull_sprite, mark_sprite
 
 MARGIN = 20
 HEADER = 52
@@ -77,6 +45,11 @@ LEGEND = 48
 """Height of one legend row."""
 FOOTER = 92
 """Heights and widths in px. Only a player's setup image has the footer (ships to place)."""
+ITEM_LINE = 34
+"""A setup footer's extra line for the mines and minesweepers still to lay (§4.6, §4.7)."""
+NOTE_LINE = 22
+NOTE_LINES = 3
+"""Blind-report Salvo (§4.3): the last reports are written under each field."""
 
 
 def cell_size(size: int) -> int:
@@ -88,6 +61,8 @@ def cell_size(size: int) -> int:
     make every image a quarter cheaper to draw and to compress. Small boards get bigger
     cells so the two fields, titles and legend still have room.
     """
+    if size >= STACKED_FROM:
+        return min(24, 440 // size)
     return min(50, 300 // size) if size <= 10 else max(20, 330 // size)
 
 
@@ -104,6 +79,7 @@ class Layout:
     footer_top: int | None
     legend_top: int
     legend_rows: int
+    notes_top: int | None = None
 
     def cell_box(self, panel: int, cell: Cell) -> tuple[int, int, int, int]:
         """The pixel box of ``cell`` in panel 0 (left) or 1 (right), grid lines included."""
@@ -121,27 +97,59 @@ class Layout:
         return self.cell * self.size
 
 
-@lru_cache(maxsize=16)
-def layout(size: int, footer: bool) -> Layout:
-    """Geometry for a board of ``size``; ``footer`` adds the setup lines under the fields."""
+STACKED_FROM = 16
+"""Boards this large put the two fields one above the other: side by side, a phone would
+shrink an 18x18 cell to 9 px; stacked, it keeps 16 px."""
+
+
+@lru_cache(maxsize=32)
+def layout(size: int, footer: bool, blind: bool = False, mines: bool = False) -> Layout:
+    """Geometry for a board of ``size``; ``footer`` adds the setup lines under the fields,
+    ``blind`` the lines of blind salvo reports (§4.3), ``mines`` their legend (§4.6)."""
     cell = cell_size(size)
     span = cell * size
     top = MARGIN + HEADER + PANEL_TITLE + AXIS
     left = MARGIN + AXIS
-    right = left + span + GAP + AXIS
-    below = top + span + 16
+    if size >= STACKED_FROM:
+        second = (left, top + span + 16 + PANEL_TITLE + AXIS)
+        width = left + span + MARGIN
+    else:
+        second = (left + span + GAP + AXIS, top)
+        width = second[0] + span + MARGIN
+    below = second[1] + span + 16
     footer_top = below if footer else None
-    legend_top = below + (FOOTER if footer else 0)
-    width = right + span + MARGIN
-    rows = 1 if _legend_width(_legend_items(cell, "Ship afloat")) <= width - 2 * MARGIN else 2
+    notes_top = None
+    if blind and not footer:
+        notes_top = below
+        below += NOTE_LINE * NOTE_LINES + 8
+    legend_top = below + (FOOTER + (ITEM_LINE if mines else 0) if footer else 0)
+    items = _legend_items(cell, "Ship afloat", blind, mines)
+    rows = next(
+        r
+        for r in range(1, len(items) + 1)
+        if all(
+            _legend_width(chunk, _spacing(size)) <= width - 2 * MARGIN
+            for chunk in _rows_of(items, r)
+        )
+    )
     height = legend_top + rows * LEGEND + MARGIN // 2
-    grids = ((left, top), (right, top))
-    return Layout(size, cell, width, height, grids, footer_top, legend_top, rows)
+    grids = ((left, top), second)
+    return Layout(size, cell, width, height, grids, footer_top, legend_top, rows, notes_top)
+
+
+def _spacing(size: int) -> int:
+    return NARROW_SPACING if size >= STACKED_FROM else LEGEND_SPACING
+
+
+def _rows_of(items: list[tuple[str, int]], rows: int) -> list[list[tuple[str, int]]]:
+    per_row = -(-len(items) // rows)
+    return [items[i : i + per_row] for i in range(0, len(items), per_row)]
 
 
 def layout_for(view: SeaBattleView) -> Layout:
     """The geometry ``render`` uses for this view, e.g. to find a cell's pixels in tests."""
-    return layout(view.size, view.phase is Phase.SETUP and view.seat is not None)
+    setup = view.phase is Phase.SETUP and view.seat is not None
+    return layout(view.size, setup, view.blind_report, view.mines)
 
 
 def panel_fields(view: SeaBattleView) -> tuple[FieldView, FieldView]:
@@ -177,17 +185,23 @@ def _font_sizes(cell: int) -> tuple[int, int]:
 
 @lru_cache(maxsize=32)
 def _static_layer(
-    size: int, setup: bool, public: bool, finished: bool, variant: str
+    size: int, setup: bool, public: bool, finished: bool, variant: str, blind: bool, mines: bool
 ) -> Image.Image:
     """Background, title, empty grids with coordinates, legend: identical for every move."""
-    geo = layout(size, setup and not public)
+    geo = layout(size, setup and not public, blind, mines)
     image = PALETTE.new_image((geo.width, geo.height), "background")
     draw = ImageDraw.Draw(image)
     title = "Sea Battle"
     PALETTE.text(image, (MARGIN, HEADER_BASELINE), title, 26, "text", "background", "ls")
-    subtitle = f"{variant} · {size}x{size}"
+    subtitle = variant if variant.startswith(f"{size}x{size}") else f"{variant} · {size}x{size}"
     x = MARGIN + text_width(title, 26) + 14
-    PALETTE.text(image, (x, HEADER_BASELINE), subtitle, 17, "muted", "background", "ls")
+    if text_width(subtitle, 17) > geo.width // 2 - x:
+        # Options make a long name: it goes under the title, clear of the status line.
+        PALETTE.text(
+            image, (MARGIN, HEADER_BASELINE + 20), subtitle, 15, "muted", "background", "ls"
+        )
+    else:
+        PALETTE.text(image, (x, HEADER_BASELINE), subtitle, 17, "muted", "background", "ls")
     axis_size, _ = _font_sizes(geo.cell)
     for panel in (0, 1):
         left, top = geo.grids[panel]
@@ -220,43 +234,57 @@ def _static_layer(
                 "background",
                 anchor="rm",
             )
-    _draw_legend(image, geo, public, finished)
+    _draw_legend(image, geo, public, finished, blind, mines)
     return image
 
 
 SWATCH = 28
 LEGEND_SPACING = 22
+NARROW_SPACING = 12
+"""Between legend entries; a stacked (narrow) board packs them closer."""
 
 
-def _legend_items(cell: int, ship_label: str) -> list[tuple[str, int]]:
+def _legend_items(
+    cell: int, ship_label: str, blind: bool = False, mines: bool = False
+) -> list[tuple[str, int]]:
     """(label, width) per legend entry, swatch included."""
     _, size = _font_sizes(cell)
     labels = ["Miss", "Hit", "Sunk", "Known empty", ship_label, "Last shot"]
+    if blind:
+        labels[3] = "Shot, salvo no."
+    if mines:
+        labels += ["Mine", "Minesweeper", "Disclosed"]
     return [(label, SWATCH + 8 + text_width(label, size)) for label in labels]
 
 
-def _legend_width(items: list[tuple[str, int]]) -> int:
-    return sum(width for _, width in items) + LEGEND_SPACING * (len(items) - 1)
+def _legend_width(items: list[tuple[str, int]], spacing: int = LEGEND_SPACING) -> int:
+    return sum(width for _, width in items) + spacing * (len(items) - 1)
 
 
-def _draw_legend(image: Image.Image, geo: Layout, public: bool, finished: bool) -> None:
+def _draw_legend(
+    image: Image.Image, geo: Layout, public: bool, finished: bool, blind: bool, mines: bool
+) -> None:
     """Sample cells with labels, stamped from the same sprites as the board, centred in
-    one row (two on small boards)."""
-    items = _legend_items(geo.cell, "Ship afloat" if public or finished else "Your ship")
+    as few rows as fit."""
+    ship = "Ship afloat" if public or finished else "Your ship"
+    items = _legend_items(geo.cell, ship, blind, mines)
     samples = [
-        [_mark("miss", SWATCH)],
-        [_mark("hit", SWATCH)],
-        [_hull(SWATCH, 1, False, True), _mark("x", SWATCH)],
-        [_mark("clear", SWATCH)],
-        [_hull(SWATCH, 1, False, False)],
-        [_mark("ring", SWATCH)],
-    ]
+        [mark_sprite("miss", SWATCH)],
+        [mark_sprite("hit", SWATCH)],
+        [hull_sprite(SWATCH, 1, False, True), mark_sprite("x", SWATCH)],
+        [mark_sprite("shot" if blind else "clear", SWATCH)],
+        [hull_sprite(SWATCH, 1, False, False)],
+        [mark_sprite("ring", SWATCH)],
+        [mark_sprite("mine", SWATCH)],
+        [mark_sprite("sweeper", SWATCH)],
+        [mark_sprite("disclosed", SWATCH)],
+    ][: len(items)]
     _, label_size = _font_sizes(geo.cell)
     draw = ImageDraw.Draw(image)
     per_row = -(-len(items) // geo.legend_rows)
     for row in range(geo.legend_rows):
         chunk = slice(row * per_row, (row + 1) * per_row)
-        x = max(MARGIN, (geo.width - _legend_width(items[chunk])) // 2)
+        x = max(MARGIN, (geo.width - _legend_width(items[chunk], _spacing(geo.size))) // 2)
         top = geo.legend_top + row * LEGEND + (LEGEND - SWATCH) // 2
         for (label, width), sprites in zip(items[chunk], samples[chunk], strict=True):
             box = (x, top, x + SWATCH, top + SWATCH)
@@ -265,200 +293,17 @@ def _draw_legend(image: Image.Image, geo: Layout, public: bool, finished: bool) 
                 sprite.stamp(image, (x, top))
             middle = (x + SWATCH + 8, top + SWATCH // 2)
             PALETTE.text(image, middle, label, label_size, "text", "background", anchor="lm")
-            x += width + LEGEND_SPACING
-
-
-# -- marks --------------------------------------------------------------------------------
-# Each mark is painted by a function on a box (x0, y0, x1, y1) whose edges are the grid
-# lines around a cell, then turned into a cached sprite per cell size.
-
-Box = tuple[int, int, int, int]
-
-
-def _inner(box: Box) -> Box:
-    """A cell box without its grid lines."""
-    x0, y0, x1, y1 = box
-    return x0 + 1, y0 + 1, x1 - 1, y1 - 1
-
-
-def _paint_miss(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    x0, y0, x1, y1 = box
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    radius = max(3, round((x1 - x0) * 0.16))
-    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PALETTE["miss"])
-
-
-def _paint_x(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """A thick X with a dark rim: reads on sea, on grey hulls and on sunk hulls alike."""
-    x0, y0, x1, y1 = box
-    size = x1 - x0
-    inset = round(size * 0.26)
-    width = max(3, round(size * 0.13))
-    a, b = (x0 + inset, y0 + inset), (x1 - inset, y1 - inset)
-    c, d = (x0 + inset, y1 - inset), (x1 - inset, y0 + inset)
-    for fill, extra in (("outline", 3), ("hit", 0)):
-        draw.line((a, b), fill=PALETTE[fill], width=width + extra)
-        draw.line((c, d), fill=PALETTE[fill], width=width + extra)
-
-
-def _paint_hit(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """A hit on a ship the viewer cannot see: the whole cell is tinted as well."""
-    draw.rectangle(_inner(box), fill=PALETTE["hit_cell"])
-    _paint_x(draw, box)
-
-
-def _paint_clear(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """Known empty: a darker, hatched cell, quieter than a miss so shots stand out."""
-    x0, y0, x1, y1 = _inner(box)
-    draw.rectangle((x0, y0, x1, y1), fill=PALETTE["clear"])
-    size = x1 - x0
-    step = max(6, size // 4)
-    for offset in range(step, 2 * size, step):
-        start = (x0 + offset, y0) if offset <= size else (x1, y0 + offset - size)
-        end = (x0, y0 + offset) if offset <= size else (x0 + offset - size, y1)
-        draw.line((start, end), fill=PALETTE["hatch"], width=1)
-
-
-def _paint_ring(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """The last shot: a thick yellow frame with a dark rim, drawn over everything else."""
-    x0, y0, x1, y1 = box
-    width = max(3, round((x1 - x0) * 0.1))
-    draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), outline=PALETTE["outline"], width=1)
-    draw.rectangle((x0, y0, x1, y1), outline=PALETTE["accent"], width=width)
-
-
-def _paint_hull(draw: ImageDraw.ImageDraw, box: Box, cell: int, sunk: bool) -> None:
-    """A ship as one rounded hull over its cells, so its length and heading read at a glance."""
-    x0, y0, x1, y1 = _inner(box)
-    inset = max(3, round(cell * 0.1))
-    radius = max(3, round((cell - 2 * inset) * 0.35))
-    fill, edge = ("sunk", "sunk_edge") if sunk else ("ship", "ship_edge")
-    draw.rounded_rectangle(
-        (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
-        radius=radius,
-        fill=PALETTE[fill],
-        outline=PALETTE[edge],
-        width=2,
-    )
-
-
-_CELL_PAINTERS = {
-    "miss": _paint_miss,
-    "x": _paint_x,
-    "hit": _paint_hit,
-    "clear": _paint_clear,
-    "ring": _paint_ring,
-}
-
-
-@lru_cache(maxsize=64)
-def _mark(kind: str, cell: int) -> Sprite:
-    """The sprite of one cell mark, stamped at the cell's top-left grid corner."""
-    pad = 2  # the ring reaches past the grid lines
-    side = cell + 1 + 2 * pad
-    box = (pad, pad, pad + cell, pad + cell)
-    return make_sprite((side, side), lambda draw: _CELL_PAINTERS[kind](draw, box), (-pad, -pad))
-
-
-@lru_cache(maxsize=128)
-def _hull(cell: int, length: int, vertical: bool, sunk: bool) -> Sprite:
-    """The sprite of a whole ship, stamped at its first cell's top-left grid corner."""
-    span = cell * length
-    width, height = (cell, span) if vertical else (span, cell)
-    return make_sprite(
-        (width + 1, height + 1),
-        lambda draw: _paint_hull(draw, (0, 0, width, height), cell, sunk),
-    )
+            x += width + _spacing(geo.size)
 
 
 def _draw_field(image: Image.Image, geo: Layout, panel: int, field: FieldView) -> None:
     left, top = geo.grids[panel]
-    image.paste(_field_layer(geo.cell, geo.size, field), (left + 1, top + 1))
-    if field.last_shot is not None:
-        column, row = field.last_shot
-        _mark("ring", geo.cell).stamp(image, (left + column * geo.cell, top + row * geo.cell))
-
-
-@lru_cache(maxsize=256)
-def _field_layer(cell: int, size: int, field: FieldView) -> Image.Image:
-    """The inside of one field's grid (its border excluded) with every mark and ship on
-    it, cached by the field as seen: opaque, so it is copied onto a board in one go.
-
-    A shot changes one field only, and the channel sees a field exactly as the shooter
-    does, so most fields of a move's three images were drawn before. The last-shot ring
-    reaches past its cell onto the border, so it is stamped on the board afterwards.
-
-    Cell marks stay inside their cell, so they need no pasting at all: the field is laid
-    out as bytes, a row of cells at a time, with each cell's grid lines and mark; only
-    the few ships and the X on their hits are pasted on top.
-    """
-    span = cell * size
-    layer = Image.frombytes(
-        "P", (span, span), b"".join(_mark_band(kinds, cell) for kinds in _cell_marks(field))
-    )
-
-    def stamp(sprite: Sprite, at: Cell) -> None:
-        column, row = at
-        xy = (column * cell + sprite.offset[0], row * cell + sprite.offset[1])
-        layer.paste(sprite.image, xy, sprite.mask)
-
-    cross = _mark("x", cell)
-    for ship in field.ships:
-        vertical = len({c for c, _ in ship.cells}) == 1 and len(ship.cells) > 1
-        stamp(_hull(cell, len(ship.cells), vertical, ship.sunk), min(ship.cells))
-        for part in ship.cells:
-            if field.mark(part) in (Mark.HIT, Mark.SUNK):
-                stamp(cross, part)
-    return layer.crop((1, 1, span, span))  # the grid's first line is its border
-
-
-def _cell_marks(field: FieldView) -> list[tuple[str | None, ...]]:
-    """Per row, the mark drawn in each cell; none under a ship, whose hull covers it."""
-    on_hulls = {c for ship in field.ships for c in ship.cells}
-    return [
-        tuple(
-            None if (column, row) in on_hulls else _MARK_SPRITES.get(mark)
-            for column, mark in enumerate(marks)
-        )
-        for row, marks in enumerate(field.marks)
-    ]
-
-
-@lru_cache(maxsize=128)
-def _mark_band(kinds: tuple[str | None, ...], cell: int) -> bytes:
-    """One row of cells (``kinds``: a mark or nothing each) as the layer's pixel bytes,
-    ``cell`` pixel rows of the whole row's width."""
-    tiles = [_mark_tile(kind, cell) for kind in kinds]
-    return b"".join(tile[y] for y in range(cell) for tile in tiles)
-
-
-@lru_cache(maxsize=32)
-def _mark_tile(kind: str | None, cell: int) -> tuple[bytes, ...]:
-    """One cell as pixel rows: sea, the grid lines above and left of it (as the board's
-    static layer draws them), and the mark ``kind`` if any.
-
-    Only for marks drawn inside their cell (not the ring), so cropping their sprite to
-    the cell loses nothing.
-    """
-    tile = Image.new("P", (cell, cell), PALETTE["sea"])
-    draw = ImageDraw.Draw(tile)
-    draw.line((0, 0, cell - 1, 0), fill=PALETTE["grid"])
-    draw.line((0, 0, 0, cell - 1), fill=PALETTE["grid"])
-    if kind is not None:
-        sprite = _mark(kind, cell)
-        edge = -sprite.offset[0]  # where the cell's top-left grid corner sits in the sprite
-        box = (edge, edge, edge + cell, edge + cell)
-        tile.paste(sprite.image.crop(box), (0, 0), sprite.mask.crop(box))
-    data = tile.tobytes()
-    return tuple(data[y : y + cell] for y in range(0, len(data), cell))
-
-
-_MARK_SPRITES = {
-    Mark.MISS: "miss",
-    Mark.HIT: "hit",
-    Mark.SUNK: "hit",  # sunk cells lie under their hull; this is a fallback
-    Mark.CLEAR: "clear",
-}
+    image.paste(field_layer(geo.cell, geo.size, field), (left + 1, top + 1))
+    # The last-shot ring reaches past its cell onto the grid, so it goes on the board.
+    for shot in field.last_salvo or ((field.last_shot,) if field.last_shot else ()):
+        column, row = shot
+        ring = mark_sprite("ring", geo.cell)
+        ring.stamp(image, (left + column * geo.cell, top + row * geo.cell))
 
 
 # -- texts --------------------------------------------------------------------------------
@@ -476,9 +321,20 @@ def _status(view: SeaBattleView, player: Namer) -> tuple[str, bool]:
     if view.phase is Phase.PLAY:
         if view.turn is None:
             return "", False
+        if view.owed is not None:  # §4.6-4.7: the game waits for a disclosure
+            owing, what = view.owed
+            thing = "a ship cell" if what == "ship" else "a mine"
+            if seat is None:
+                return f"{player(owing)} discloses {thing}", False
+            if owing == seat:
+                return f"Disclose {thing}", True
+            return "Opponent discloses", False
+        shots = "" if view.salvo_size is None else f": salvo of {view.salvo_size}"
         if seat is None:
-            return f"{player(view.turn)} to shoot", False
-        return ("Your turn", True) if view.turn == seat else ("Opponent's turn", False)
+            return f"{player(view.turn)} to shoot{shots}", False
+        if view.turn == seat:
+            return f"Your turn{shots}", True
+        return "Opponent's turn", False
     outcome = view.outcome
     if outcome is None or outcome.reason is EndReason.ABORTED:
         return "Game aborted" if outcome else "Game over", False
@@ -525,6 +381,8 @@ def _draw_texts(image: Image.Image, geo: Layout, view: SeaBattleView, names: Nam
         PALETTE.text(image, (left, baseline), title, 24, colour, "background", "lm", face_of(title))
         if view.phase is not Phase.SETUP:
             afloat = f"{field.afloat} afloat"
+            if field.decks_lost is not None:  # §5.5
+                afloat = f"{field.decks_lost} deck{'s' if field.decks_lost != 1 else ''} lost"
             PALETTE.text(
                 image, (left + geo.grid_span, baseline), afloat, 20, "muted", "background", "rm"
             )
@@ -558,6 +416,8 @@ def _draw_setup(image: Image.Image, geo: Layout, view: SeaBattleView, names: Nam
     if seat is None or geo.footer_top is None:
         return  # the public sees each player's progress on their field
     top = geo.footer_top
+    if view.mines:
+        _draw_items_left(image, top + 20 + ITEM_LINE, view)
     if view.to_place:
         PALETTE.text(image, (MARGIN, top + 20), "To place:", 20, "text", "background", anchor="lm")
         x = MARGIN + text_width("To place:", 20) + 14
@@ -565,10 +425,16 @@ def _draw_setup(image: Image.Image, geo: Layout, view: SeaBattleView, names: Nam
         labels = sum(text_width(f"x{n}", 20) + 32 for n in counts.values())
         room = geo.width - MARGIN - x - labels
         icons = sum(counts)  # one icon per distinct length, `length` units long
-        unit = max(8, min(26, room // icons))  # shrink the icons for a long fleet
+        unit = room // icons  # shrink the icons for a long fleet
+        if unit < 10:  # a narrow, stacked board: lengths as text
+            lengths = "  ".join(f"{n}x{counts[n]}" for n in sorted(counts, reverse=True))
+            listed = f"{lengths}  (decks x ships)"
+            PALETTE.text(image, (x, top + 20), listed, 16, "text", "background", anchor="lm")
+            counts = Counter()
+        unit = min(26, unit)
         for length in sorted(counts, reverse=True):
             y = top + 20 - unit // 2
-            _hull(unit, length, False, False).stamp(image, (x, y))
+            hull_sprite(unit, length, False, False).stamp(image, (x, y))
             for i in range(1, length):
                 xi = x + i * unit
                 draw.line((xi, y + 6, xi, y + unit - 6), fill=PALETTE["background"], width=2)
@@ -580,14 +446,43 @@ def _draw_setup(image: Image.Image, geo: Layout, view: SeaBattleView, names: Nam
         done = "All ships placed" if view.ready[seat] else "All ships placed: send ready"
         PALETTE.text(image, (MARGIN, top + 20), done, 20, "text", "background", anchor="lm")
     _draw_ready(
-        image, geo, top + 58, ("You", "Opponent"), (view.ready[seat], view.ready[other(seat)])
+        image,
+        geo,
+        top + 58 + (ITEM_LINE if view.mines else 0),
+        ("You", "Opponent"),
+        (view.ready[seat], view.ready[other(seat)]),
     )
+
+
+def _draw_items_left(image: Image.Image, y: int, view: SeaBattleView) -> None:
+    """§4.6-4.7: the mines and minesweepers still to lay, as their own marks."""
+    mines, sweepers = view.items_left
+    if not mines and not sweepers:
+        PALETTE.text(image, (MARGIN, y), "Mines laid", 20, "text", "background", anchor="lm")
+        return
+    PALETTE.text(image, (MARGIN, y), "To lay:", 20, "text", "background", anchor="lm")
+    x = MARGIN + text_width("To lay:", 20) + 14
+    for kind, count in (("mine", mines), ("sweeper", sweepers)):
+        if not count:
+            continue
+        mark_sprite(kind, 26).stamp(image, (x, y - 13))
+        x += 34
+        label = f"x{count}"
+        PALETTE.text(image, (x, y), label, 20, "text", "background", anchor="lm")
+        x += text_width(label, 20) + 24
 
 
 def _draw_ready(
     image: Image.Image, geo: Layout, y: int, who: tuple[str, str], ready: tuple[bool, bool]
 ) -> None:
-    """Both players' setup progress, each under the field it belongs to."""
+    """Both players' setup progress, each under the field it belongs to (on one line when
+    the fields are stacked)."""
+    if geo.grids[0][0] == geo.grids[1][0]:
+        text = "   ".join(
+            f"{name}: {_ready_word(done)}" for name, done in zip(who, ready, strict=True)
+        )
+        PALETTE.text(image, (MARGIN, y), text, 18, "text", "background", "lm")
+        return
     for column, (name, done) in enumerate(zip(who, ready, strict=True)):
         text = f"{name}: {_ready_word(done)}"
         colour = "text" if done else "muted"
@@ -609,11 +504,34 @@ def render_image(view: SeaBattleView, names: Names = NO_NAMES) -> Image.Image:
         view.seat is None,
         view.phase is Phase.FINISHED,
         view.variant,
+        view.blind_report,
+        view.mines,
     ).copy()
     for panel, field in enumerate(panel_fields(view)):
         _draw_field(image, geo, panel, field)
+        _draw_salvo_numbers(image, geo, panel, field)
     _draw_texts(image, geo, view, names)
     return image
+
+
+def _draw_salvo_numbers(image: Image.Image, geo: Layout, panel: int, field: FieldView) -> None:
+    """Blind-report Salvo (§4.3): each shot is numbered by its salvo, and the last reports
+    are written under the field, so the shooter can reason as on paper."""
+    size = max(11, min(16, geo.cell // 2))
+    for cell, number in field.salvo_numbers:
+        if field.mark(cell) is Mark.SHOT:
+            PALETTE.text(
+                image, geo.cell_centre(panel, cell), str(number), size, "text", "sea", "mm"
+            )
+    if geo.notes_top is None:
+        return
+    left = geo.grids[panel][0] - AXIS
+    first = max(0, len(field.reports) - NOTE_LINES)
+    for line, report in enumerate(field.reports[first:]):
+        number = first + line + 1
+        hits = ", ".join(f"{name} {n}" for name, n in report) or "no hits"
+        y = geo.notes_top + line * NOTE_LINE + NOTE_LINE // 2
+        PALETTE.text(image, (left, y), f"Salvo {number}: {hits}", 16, "text", "background", "lm")
 
 
 def render(view: SeaBattleView, names: Names = NO_NAMES) -> bytes:

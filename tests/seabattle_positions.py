@@ -13,11 +13,13 @@ states by hand, so these positions exercise the same path as a player typing mov
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from bot.games import ENGINES
 from bot.games.core import Event, Phase
 from bot.games.grid import Cell, cell_name
 from bot.games.seabattle.engine import SeaBattle
+from bot.games.seabattle.fleet import Ship
 from bot.games.seabattle.rules import SeaBattleRules, Touching
 from bot.games.seabattle.state import SeaBattleState
 
@@ -25,6 +27,21 @@ ENGINE: SeaBattle = ENGINES["seabattle"]  # type: ignore[assignment]
 """The registered engine: tests go through the same object the referee uses."""
 
 SEA = "."
+
+MODES: dict[str, SeaBattleRules] = {
+    **ENGINE.presets,
+    "named-hits": ENGINE.configure("milton-bradley", "named-hits"),
+    "salvo": ENGINE.configure("milton-bradley", "salvo"),
+    "salvo-equal": ENGINE.configure("milton-bradley", "salvo equal-rounds"),
+    "salvo-blind": ENGINE.configure("milton-bradley", "salvo blind-report equal-rounds"),
+    "shapes": ENGINE.configure("classic", "shapes"),
+    "shapes-corners": ENGINE.configure("classic", "shapes corners"),
+    "mines": ENGINE.configure("classic", "mines2"),
+    "free-mines": ENGINE.configure("classic", "mines3 free-mines"),
+    "submarine": ENGINE.configure("classic", "submarine"),
+    "submarine-mines": ENGINE.configure("classic", "corners mines submarine"),
+}
+"""Every preset and every optional module (and combination) the tests play, by name."""
 
 
 def diagram_cells(diagram: str) -> dict[Cell, str]:
@@ -105,7 +122,7 @@ def place(
 
 def first_shooter(preset: str, seed: int) -> int:
     """Who shoots first in a game of ``preset`` with ``seed``, asked of the engine itself."""
-    state = ENGINE.new_game(ENGINE.presets[preset], seed)
+    state = ENGINE.new_game(MODES[preset], seed)
     for seat in (0, 1):
         state = ENGINE.act(state, seat, "random").state
         state = ENGINE.act(state, seat, "ready").state
@@ -126,7 +143,7 @@ def start_game(
 ) -> SeaBattleState:
     """A game in play with the two diagrams as fleets and ``first`` to shoot."""
     seed = seed_where_first(first, preset, seed_from)
-    state = ENGINE.new_game(ENGINE.presets[preset], seed)
+    state = ENGINE.new_game(MODES[preset], seed)
     state = place(state, 0, fleet0, ready=True)
     state = place(state, 1, fleet1, ready=True)
     assert state.phase is Phase.PLAY and state.turn == first
@@ -147,7 +164,7 @@ def texts_for(events: tuple[Event, ...], audience: int | None) -> list[str]:
 
 def random_ready_game(preset: str, seed: int) -> SeaBattleState:
     """Both seats take a random fleet and confirm it: the quickest game in play."""
-    state = ENGINE.new_game(ENGINE.presets[preset], seed)
+    state = ENGINE.new_game(MODES[preset], seed)
     for seat in (0, 1):
         state = ENGINE.act(state, seat, "random").state
         state = ENGINE.act(state, seat, "ready").state
@@ -232,8 +249,29 @@ LARGE_FLEET = """
 # -- an independent fleet check ---------------------------------------------------------------
 
 
+def side_faults(
+    rules: SeaBattleRules, ships: Sequence[Ship], *, complete: bool = True
+) -> list[str]:
+    """``fleet_faults`` for placed ships, telling it which one is the §4.8 submarine; for the
+    Flying Dutchman (§5), one ship of at most its decks (it loses them, and may lie apart)."""
+    if rules.dutchman:
+        decks = rules.fleet[0].length
+        (ship,) = ships
+        inside = all(0 <= c < rules.size and 0 <= r < rules.size for c, r in ship.cells)
+        ok = inside and len(set(ship.cells)) == len(ship.cells) <= decks
+        return [] if ok else ["not a Flying Dutchman"]
+    cells = [ship.cells for ship in ships]
+    kinds = [ship.kind for ship in ships]
+    sub = kinds.index(rules.submarine_kind) if rules.submarine_kind in kinds else None
+    return fleet_faults(rules, cells, complete=complete, submarine=sub)
+
+
 def fleet_faults(
-    rules: SeaBattleRules, ships: list[tuple[Cell, ...]], *, complete: bool = True
+    rules: SeaBattleRules,
+    ships: list[tuple[Cell, ...]],
+    *,
+    complete: bool = True,
+    submarine: int | None = None,
 ) -> list[str]:
     """What is wrong with a fleet under ``rules``, judged without the engine's own checker.
 
@@ -258,7 +296,21 @@ def fleet_faults(
         straight = (len(columns) == 1 and len(rows) == len(cells)) or (
             len(rows) == 1 and len(columns) == len(cells)
         )
-        if not straight or max(columns) - min(columns) + max(rows) - min(rows) + 1 != len(cells):
+        spans = max(columns) - min(columns) + max(rows) - min(rows) + 1 == len(cells)
+        if rules.shapes and len(cells) in (3, 4):
+            # §4.4: any side-connected three or four cells, except the T (a cell with three
+            # neighbours in the ship).
+            cellset = set(cells)
+            degrees = [
+                sum((c + dc, r + dr) in cellset for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+                for c, r in cells
+            ]
+            connected = (len(cells) == 3 and sorted(degrees) == [1, 1, 2]) or (
+                len(cells) == 4 and sum(degrees) >= 6 and max(degrees) < 3
+            )
+            if len(cellset) != len(cells) or not connected:
+                faults.append(f"ship {index} is not a straight line, an L, a square or a zigzag")
+        elif not straight or not spans:
             faults.append(f"ship {index} is not a straight line")
         for cell in cells:
             if cell in owner:
@@ -272,6 +324,8 @@ def fleet_faults(
                 if rules.touching is Touching.CORNERS and dc and dr:
                     continue
                 near = owner.get((column + dc, row + dr))
+                if submarine in (index, near):
+                    continue  # §4.8: the submarine may touch its own ships
                 if near is not None and near != index:
                     faults.append(f"ships {index} and {near} touch")
     return faults

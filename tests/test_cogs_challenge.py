@@ -136,13 +136,15 @@ async def test_challenging_yourself_is_refused(driver: DiscordDriver, alice: Fak
 
 
 async def test_challenging_a_bot_is_refused(driver: DiscordDriver, alice: FakeUser) -> None:
-    """Bots cannot read DMs from the referee, so they cannot be challenged."""
+    """Other bots cannot read DMs from the referee, so they cannot be challenged."""
     robot = driver.add_user("robot", bot=True)
 
     result = await challenge(driver, alice, robot)
 
     assert result.ephemeral
-    assert result.content == "Bots cannot play; challenge a person."
+    assert result.content == (
+        "Other bots cannot play; challenge a person, or choose me to play the computer."
+    )
     assert channel_messages(driver) == []
     assert await repository(driver).get_challenge(1) is None
 
@@ -155,7 +157,8 @@ async def test_unknown_variant_is_refused_with_the_choices(
 
     assert result.ephemeral
     assert result.content == (
-        "Sea Battle has no variant `huge`; choose `classic`, `corners`, `large`, `milton-bradley`."
+        "Sea Battle has no variant `huge`; choose `classic`, `corners`, `large`, `milton-bradley`, "
+        "`16x16`, `18x18`, `dutchman`."
     )
     assert await repository(driver).get_challenge(1) is None
 
@@ -170,29 +173,31 @@ async def test_variant_autocomplete_lists_matching_presets(
     assert [c["value"] for c in choices] == ["classic", "corners"]
 
 
-async def test_options_a_game_does_not_have_are_refused(
+async def test_options_a_variant_does_not_take_are_refused_naming_the_rule(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
-    """Option words are checked by the game before any challenge is posted."""
+    """Option words are checked by the game before any challenge is posted: Salvo belongs to
+    the Milton Bradley game, so the classic game refuses it and autocomplete never offers it."""
     result = await driver.slash(
         alice, "play", game="seabattle", opponent=bob, options={"options": "salvo"}
     )
 
     assert result.ephemeral
-    assert result.content == "Sea Battle has no options; leave `options` empty."
+    assert result.content.startswith(
+        "`salvo` (rule 4.3) cannot be played in the classic game, which takes `corners`"
+    )
+    assert result.content.endswith("(rule 4.9).")
     assert await repository(driver).get_challenge(1) is None
     assert channel_messages(driver) == []
-    assert (
-        await driver.autocomplete(
-            alice,
-            "play",
-            focused="options",
-            game="seabattle",
-            opponent=bob,
-            options={"options": "s"},
-        )
-        == []
+    offered = await driver.autocomplete(
+        alice,
+        "play",
+        focused="options",
+        game="seabattle",
+        opponent=bob,
+        options={"options": "s"},
     )
+    assert "salvo" not in [c["value"] for c in offered]
 
 
 async def test_decline_by_the_opponent_closes_the_challenge(

@@ -171,7 +171,7 @@ async def test_a_whole_flip_game_by_dm_ends_with_the_board_revealed(
         if state.phase is Phase.FINISHED:
             break
         assert state.turn is not None
-        actions = list(E.legal_actions(state, state.turn))
+        actions = [a for a in E.legal_actions(state, state.turn) if "draw" not in str(a)]
         attacks = [a for a in actions if isinstance(a, Move) and state.board[a.target]]
         action = rng.choice(attacks or actions)  # keen fighters end a game sooner
         await driver.dm(player(driver, record, state.turn), str(action))
@@ -182,3 +182,37 @@ async def test_a_whole_flip_game_by_dm_ends_with_the_board_revealed(
     assert png_of(driver, live.id) == image_for(record, None)
     assert all(p is None or p.face_up for p in E.view(state, None).pieces)
     assert any("wins" in m.content or "drawn" in m.content for m in channel_messages(driver))
+
+
+async def test_a_draw_is_offered_by_word_and_accepted_by_button(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """8.5 by DM: `draw` offers during one's turn, the board of the opponent's next turn
+    carries an Accept draw button, and the click ends the game drawn for everyone."""
+    game = await start(driver, alice, bob, "classic")
+    await driver.dm(alice, "draw")
+    assert "deployed" in driver.dms_to(alice)[-1].content  # no offer during deployment
+    for user in (alice, bob):
+        await driver.dm(user, "ready")
+    record = await stored_game(driver, game.id)
+    red = state_of(record).red_seat
+    assert red is not None
+    mover, opponent = player(driver, record, red), player(driver, record, 1 - red)
+    await driver.dm(opponent, "offer draw")
+    assert "opponent's turn" in driver.dms_to(opponent)[-1].content
+    await driver.dm(mover, "draw")
+    assert "You offer a draw." in driver.dms_to(mover)[-1].content
+    state = state_of(await stored_game(driver, game.id))
+    move = next(m for m in E.legal_actions(state, red) if isinstance(m, Move))
+    await driver.dm(mover, str(move))
+    offered = driver.dms_to(opponent)[-1]
+    assert f"move:{game.id}:draw" in offered.custom_ids
+    assert any(
+        c.get("label") == "Accept draw"
+        for row in offered.components
+        for c in row.get("components", [])
+    )
+    await driver.click(opponent, offered.id, f"move:{game.id}:draw")
+    record = await stored_game(driver, game.id)
+    assert (record.winner, record.end_reason) == (None, "rules")
+    assert any("accepts the draw" in m.content for m in channel_messages(driver))

@@ -101,6 +101,14 @@ def violation(relative: str, target: str) -> str | None:
         if is_stdlib(target):
             return None
         return "bot/games imports only the standard library and bot.games"
+    if relative.startswith("bot/ai/"):
+        if within(target, "bot.games") or within(target, "bot.ai"):
+            return None
+        if target.split(".")[0] in IMPURE_STDLIB:
+            return "computer players are pure: no asyncio, no sqlite (the referee runs them)"
+        if is_stdlib(target):
+            return None
+        return "bot/ai imports only the standard library, bot.games and bot.ai"
     if relative.startswith("renderers/"):
         allowed = ("renderers", "bot.games", "PIL")
         if is_stdlib(target) or any(within(target, package) for package in allowed):
@@ -141,6 +149,7 @@ def test_every_layer_has_sources() -> None:
         assert expected in SOURCES
     assert any(path.startswith("renderers/") for path in SOURCES)
     assert any(path.startswith("bot/games/seabattle/") for path in SOURCES)
+    assert any(path.startswith("bot/ai/") for path in SOURCES)
 
 
 @pytest.mark.parametrize("relative", SOURCES)
@@ -171,6 +180,10 @@ PLANTED = [
     ("bot/storage/sqlite.py", "import discord", "only bot/client.py"),
     ("bot/presenter.py", "from discord.ext import commands", "discord.ext.commands"),
     ("bot/client.py", "import cogs.moves", "never imports cogs"),
+    ("bot/ai/seabattle.py", "from bot.referee import Referee", "bot/ai imports only"),
+    ("bot/ai/seabattle.py", "from bot.storage import GameRecord", "bot/ai imports only"),
+    ("bot/ai/core.py", "import asyncio", "computer players are pure"),
+    ("bot/ai/core.py", "from renderers import seabattle", "bot/ai imports only"),
     ("bot/__main__.py", "from cogs import info", "never imports cogs"),
 ]
 """Planted violations, each with a part of the message the checker must print."""
@@ -186,6 +199,8 @@ ALLOWED = [
     ("bot/__main__.py", "import discord"),
     ("bot/referee.py", "import asyncio\nfrom bot.games import ENGINES\nimport aiosqlite"),
     ("bot/presenter.py", "from renderers import seabattle"),
+    ("bot/ai/seabattle.py", "from bot.games.seabattle.view import Mark\nfrom . import core"),
+    ("bot/computer.py", "import asyncio\nfrom bot.ai import player"),
     ("cogs/moves.py", "import discord\nfrom bot.referee import Report\nfrom . import courier"),
 ]
 """Imports the rules allow, so the checker is not simply refusing everything."""

@@ -42,10 +42,14 @@ MAX_PLIES = 50 * 61 + 200
 
 
 def random_action(state: LuzhanqiState, seat: int, rng: random.Random) -> act.Action:
+    """A uniformly random legal action; draw offers only now and then (and sometimes
+    accepted), so that most games are played out."""
     legal = list(E.legal_actions(state, seat))
     if state.phase is Phase.SETUP and rng.random() < 0.25:
         return act.Ready()
-    return rng.choice(legal)
+    talk = [a for a in legal if isinstance(a, act.OfferDraw | act.AcceptDraw)]
+    moves = [a for a in legal if a not in talk]
+    return rng.choice(talk) if talk and rng.random() < 0.02 else rng.choice(moves)
 
 
 def walk(state: LuzhanqiState, rng: random.Random) -> Iterator[tuple[int, act.Action, Transition]]:
@@ -105,6 +109,7 @@ TEXTS = st.one_of(
         st.integers(0, 13),
         st.sampled_from(["-", " ", "to", "--"]),
     ),
+    st.sampled_from(["offer draw", "accept draw", "Accept  Draw", "draw"]),
     st.builds(
         lambda word, rest: f"{word} {rest}",
         st.sampled_from(["flip", "swap", "deploy"]),

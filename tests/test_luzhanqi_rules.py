@@ -7,6 +7,8 @@ are typed in the engine's own notation. In every diagram seat 0 plays Red (botto
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from bot.games.core import (
@@ -423,6 +425,94 @@ def test_w2_a_clash_that_removes_both_last_movable_pieces_is_a_draw() -> None:
     )
     outcome = play(state, "a7-a8").state.outcome
     assert outcome is not None and outcome.winner is None and "movable" in outcome.detail
+
+
+def test_8_5_a_draw_is_offered_in_turn_and_accepted_in_the_next() -> None:
+    state = position(ROAD)
+    assert "no draw offer" in refused(state, "accept draw")
+    offered = play(state, "offer draw")
+    assert offered.state.turn == 0 and offered.state.draw_offer == 0  # the turn goes on
+    assert "You offer a draw" in texts(offered, 0)
+    assert "`accept draw`" in texts(offered, 1)
+    assert texts(offered, None) == f"{name_of(0)} offers a draw."
+    assert E.view(offered.state, None).draw_offer == 0  # a standing offer is public
+    assert "already stands" in refused(offered.state, "offer draw")
+    assert "no draw offer" in refused(offered.state, "accept draw")  # not one's own
+    moved = play(offered.state, "c3-c4").state
+    assert moved.draw_offer == 0 and E.view(moved, 1).draw_offer == 0
+    assert E.parse_action(moved, 1, "accept draw") in list(E.legal_actions(moved, 1))
+    assert "offer draw" not in texts_of(E.legal_actions(moved, 1))
+    accepted = play(moved, "accept draw")
+    ended = accepted.state
+    assert ended.phase is Phase.FINISHED and ended.draw_offer is None
+    assert ended.outcome == Outcome(None, EndReason.RULES, "agreed to a draw")
+    assert "You accepted the draw" in texts(accepted, 1)
+    assert "Your opponent accepted your draw offer" in texts(accepted, 0)
+    assert "The game is drawn: agreed to a draw." in texts(accepted, None)
+    assert E.from_json(E.to_json(moved)) == moved
+
+
+def test_8_5_playing_on_declines_the_draw() -> None:
+    offered = play(play(position(ROAD), "offer draw").state, "c3-c4").state
+    declined = play(offered, "e12-d12").state
+    assert declined.draw_offer is None and declined.outcome is None
+    assert "no draw offer" in refused(declined, "accept draw")
+    assert "offer draw" in texts_of(E.legal_actions(declined, 0))
+
+
+def test_8_5_draw_words_out_of_turn_or_in_deployment_are_refused() -> None:
+    state = position(ROAD)
+    assert "opponent's turn" in refused(state, "offer draw", seat=1)
+    assert list(E.legal_actions(state, 1)) == []
+    deploying = E.new_game(CLASSIC, 3)
+    for text in ("offer draw", "accept draw"):
+        assert "deployed" in refused(deploying, text, seat=0)
+    assert not any("draw" in t for t in texts_of(E.legal_actions(deploying, 0)))
+    assert not any("draw" in t for t in E.suggestions(E.view(deploying, 0), ""))
+
+
+def test_8_5_autocomplete_offers_what_the_viewer_may_say() -> None:
+    state = position(ROAD)
+    assert E.suggestions(E.view(state, 0), "off") == ["offer draw"]
+    assert E.suggestions(E.view(state, 1), "") == []
+    offered = play(play(state, "offer draw").state, "c3-c4").state
+    assert E.suggestions(E.view(offered, 1), "acc") == ["accept draw"]
+    assert "offer draw" not in E.suggestions(E.view(offered, 1), "")
+
+
+def test_8_5_a_flip_game_may_be_drawn_by_agreement_before_any_flip() -> None:
+    """A11: resignation and agreement as 8.5, whether or not colours are known yet."""
+    state = E.new_game(FLIP, 5)
+    first = state.turn
+    assert first is not None
+    offered = play(play(state, "offer draw").state, "flip c3").state
+    ended = play(offered, "accept draw").state
+    assert ended.outcome is not None and ended.outcome.winner is None
+
+
+def test_8_5_an_old_stored_game_without_a_draw_offer_still_loads() -> None:
+    data = E.to_json(position(ROAD))
+    del data["draw_offer"]
+    assert E.from_json(data).draw_offer is None
+
+
+@pytest.mark.parametrize("offer", [2, "0", True])
+def test_8_5_a_stored_draw_offer_must_name_a_seat(offer: object) -> None:
+    data = E.to_json(position(ROAD))
+    data["draw_offer"] = offer
+    with pytest.raises(GameError):
+        E.from_json(data)
+
+
+def test_8_5_a_game_in_deployment_stores_no_draw_offer() -> None:
+    data = E.to_json(E.new_game(CLASSIC, 3))
+    data["draw_offer"] = 0
+    with pytest.raises(GameError):
+        E.from_json(data)
+
+
+def texts_of(actions: Iterable[object]) -> list[str]:
+    return [str(action) for action in actions]
 
 
 # -- 10.2: the flip game ------------------------------------------------------------------------

@@ -127,7 +127,9 @@ def wounded_neighbours(state: SeaBattleState, seat: int) -> set[Cell]:
 
 
 def ship_cells(state: SeaBattleState, owner: int) -> set[Cell]:
-    return {cell for ship in state.sides[owner].ships for cell in ship.cells}
+    """``owner``'s own pieces: ship cells, and mines and minesweepers (§4.6-4.7)."""
+    side = state.sides[owner]
+    return {cell for ship in side.ships for cell in ship.cells} | {*side.mines, *side.sweepers}
 
 
 def cells_named(text: str) -> set[str]:
@@ -209,7 +211,8 @@ def check_notice(notice: Notice, old: SeaBattleState, state: SeaBattleState) -> 
     else:
         assert notice.user_id == game.seats[notice.audience]
         own = ship_cells(old, notice.audience) | ship_cells(state, notice.audience)
-        known |= {cell_name(cell) for cell in own}
+        told = {cell for seat, cell in state.disclosures if seat != notice.audience}
+        known |= {cell_name(cell) for cell in own | told}
         if not finished:
             enemy = view.fields[other(notice.audience)]
             assert all(mark is not Mark.SHIP for row in enemy.marks for mark in row)
@@ -279,7 +282,7 @@ async def test_challenge_refusals(repo: SqliteRepository, referee: Referee) -> N
         return lambda: referee.challenge(**fields)
 
     await refused(repo, challenge(opponent_id=ALICE), "cannot challenge yourself")
-    await refused(repo, challenge(opponent_is_bot=True), "Bots cannot play")
+    await refused(repo, challenge(opponent_is_bot=True), "Other bots cannot play")
     error = await refused(repo, challenge(variant="hexagonal"), "no variant `hexagonal`")
     assert all(f"`{name}`" in str(error) for name in E.presets), "the choices are not listed"
     await refused(repo, challenge(game="chess"), "There is no game called `chess`")

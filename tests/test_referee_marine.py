@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from bot.announcements import game_begun
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.marine.state import MarineState
@@ -73,3 +74,15 @@ async def test_suggestions_come_from_the_players_view(referee: Referee) -> None:
     choices = await referee.suggestions(mover, "4")
     assert "46-41" in choices and all(text.startswith("4") for text in choices)
     assert await referee.suggestions(waiting, "") == []
+
+
+def test_the_welcome_names_the_game_without_saying_game_twice() -> None:
+    engine = ENGINES["marine"]
+    rules = engine.presets[engine.default_variant]
+    welcome = game_begun(engine, rules, engine.new_game(rules, 1))[0].text
+    assert welcome.startswith("Your Marine Game has begun.")
+    sea = ENGINES["seabattle"]
+    sea_rules = sea.presets[sea.default_variant]
+    assert game_begun(sea, sea_rules, sea.new_game(sea_rules, 1))[0].text.startswith(
+        "Your Sea Battle game has begun."
+    )

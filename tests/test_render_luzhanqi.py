@@ -42,9 +42,8 @@ def played(preset: str, seed: int, plies: int) -> LuzhanqiState:
     for _ in range(plies):
         if state.phase is not Phase.PLAY or state.turn is None:
             break
-        state = ENGINE.apply(
-            state, state.turn, rng.choice(list(ENGINE.legal_actions(state, state.turn)))
-        ).state
+        moves = [a for a in ENGINE.legal_actions(state, state.turn) if "draw" not in str(a)]
+        state = ENGINE.apply(state, state.turn, rng.choice(moves)).state
     return state
 
 
@@ -255,3 +254,17 @@ def test_the_header_names_the_players() -> None:
     assert "Zoë (Red) to move" in alt_text(public, names)
     assert "Your opponent is Борис." in alt_text(ENGINE.view(state, 0), names)
     save_sample("luzhanqi-named-public", render(public, names))
+
+
+def test_a_standing_draw_offer_is_noted_for_everyone() -> None:
+    """8.5: the offer is public; each audience reads who made it, and the image changes."""
+    state = position(DUEL)
+    offered = play(play(state, "offer draw").state, "a7-a6").state
+    assert "Your opponent offers a draw" in alt_text(ENGINE.view(offered, 1))
+    assert "You offered a draw" in alt_text(ENGINE.view(offered, 0))
+    assert "Draw offered by Zoë (Red)" in alt_text(ENGINE.view(offered, None), ("Zoë", "Бо"))
+    moved = play(state, "a7-a6").state
+    assert "offer" not in alt_text(ENGINE.view(moved, 1))
+    assert render(ENGINE.view(offered, 1)) != render(ENGINE.view(moved, 1))
+    save_sample("luzhanqi-draw-offer-public", render(ENGINE.view(offered, None), ("Zoë", "Бо")))
+    save_sample("luzhanqi-draw-offer-seat1", render(ENGINE.view(offered, 1), ("Zoë", "Бо")))

@@ -25,8 +25,10 @@ from bot.games.seabattle.rules import SeaBattleRules, ShipKind
 from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark, SeaBattleView
 from renderers import seabattle as render_module
+from renderers import seabattle_marks as marks_module
 from renderers.seabattle import PALETTE, alt_text, layout_for, panel_fields, render
 from tests.samples import save_sample
+from tests.seabattle_positions import MODES
 
 ENGINE = ENGINES["seabattle"]
 SIZE_LIMIT = 60_000
@@ -92,7 +94,41 @@ def _cases() -> dict[str, SeaBattleView]:
         cases[f"finished-seat-{tag}"] = ENGINE.view(finished, 0)
     resigned = ENGINE.conclude(_playout("milton-bradley", 5, 30), Outcome(1, EndReason.RESIGNATION))
     cases["resigned-seat-milton-bradley"] = ENGINE.view(resigned, 1)
+    for mode, moves in MODE_CASES.items():
+        middle = _mode_playout(mode, 5, moves)
+        for who, seat in (("seat", middle.turn), ("public", None)):
+            cases[f"{mode}-mid-{who}"] = ENGINE.view(middle, seat)
+        finished = _mode_playout(mode, 9, None)
+        cases[f"{mode}-finished-seat"] = ENGINE.view(finished, 0)
+        first = "A1 B2 C2 D3 E3 F4" if MODES[mode].dutchman else "A1 A2"
+        setup = ENGINE.act(ENGINE.new_game(MODES[mode], 2), 0, first).state
+        cases[f"{mode}-setup-seat"] = ENGINE.view(setup, 0)
     return cases
+
+
+MODE_CASES = {
+    "salvo": 9,
+    "salvo-blind": 9,
+    "shapes": 60,
+    "mines": 60,
+    "16x16": 200,
+    "18x18": 200,
+    "submarine": 50,
+    "dutchman": 40,
+}
+"""Optional modules drawn mid-game (after this many moves) and finished."""
+
+
+def _mode_playout(mode: str, seed: int, moves: int | None) -> SeaBattleState:
+    """Random fleets, then random legal moves by whoever is to move."""
+    state = _ready(ENGINE.new_game(MODES[mode], seed))
+    rng = random.Random(seed)
+    made = 0
+    while state.phase is Phase.PLAY and (moves is None or made < moves):
+        (seat,) = ENGINE.to_move(state)
+        state = ENGINE.apply(state, seat, rng.choice(list(ENGINE.legal_actions(state, seat)))).state
+        made += 1
+    return state
 
 
 CASES = _cases()
@@ -135,12 +171,14 @@ PHONE_WIDTH = 400
 
 def test_both_board_sizes_fit_phone_width_and_cells_stay_large() -> None:
     """What a phone shows: cells at least 16 px at 10x10 and 11 px at 15x15 once the image
-    is scaled to the screen's width, so the grids must take most of the image."""
+    is scaled to the screen's width, so the grids must take most of the image; from 16x16 on
+    the fields are stacked, and cells keep 16 px again."""
     for name, view in CASES.items():
         geo = layout_for(view)
         assert geo.width <= 1000, name
         on_phone = geo.cell * PHONE_WIDTH / geo.width
-        assert on_phone >= (16 if view.size <= 10 else 11), (name, round(on_phone, 1))
+        wanted = 11 if 10 < view.size < 16 else 16
+        assert on_phone >= wanted, (name, round(on_phone, 1))
 
 
 @pytest.mark.parametrize("name", ["setup-seat-10x10", "mid-seat-15x15", "finished-public-10x10"])
@@ -149,8 +187,9 @@ def test_same_view_gives_identical_bytes_even_with_cold_caches(name: str) -> Non
     first = render(view)
     assert render(view) == first
     render_module._static_layer.cache_clear()
-    render_module._mark.cache_clear()
-    render_module._hull.cache_clear()
+    marks_module.mark_sprite.cache_clear()
+    marks_module.hull_sprite.cache_clear()
+    marks_module.field_layer.cache_clear()
     assert render(view) == first
 
 

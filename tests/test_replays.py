@@ -170,3 +170,18 @@ async def test_a_game_ended_before_its_first_real_move_replays_nothing_hidden(
     assert moves is None  # the move list would show both fleets
     with pytest.raises(RefereeError, match="before its first real move"):
         await referee.export(game.id)
+
+
+@pytest.mark.parametrize("key", list(ENGINES))
+async def test_a_300_ply_replay_stays_under_a_megabyte_for_every_audience(
+    referee: Referee, key: str
+) -> None:
+    """The size budget (time is the benchmark's): a long game's replay, for a seat, the
+    channel and both sides, fits in 1 MB. A random game is resigned at 300 plies."""
+    game = await play_out(referee, key, max_plies=300)
+    engine = ENGINES[key]
+    states = states_of(engine, game, await referee.repository.log(game.id))
+    draw = frame_renderer(key, names_of(game))
+    for audience in (0, None, TRUTH):
+        gif = animation.animate(animation.draw_frames(draw, moments(engine, states, audience)))
+        assert len(gif) < 1024 * 1024, (audience, len(gif))

@@ -129,10 +129,10 @@ async def test_a_player_keeps_a_bounded_number_of_setups(
     assert await repo.saved_setup(ALICE, "seabattle", "layout3") != ALPHA_FLEET
 
 
-async def test_sea_battle_has_no_options_and_says_so(
+async def test_sea_battle_refuses_an_option_its_variant_does_not_take(
     repo: SqliteRepository, referee: Referee
 ) -> None:
-    with pytest.raises(GameError, match="Sea Battle has no options"):
+    with pytest.raises(GameError, match=r"`salvo` \(rule 4.3\) cannot be played in the classic"):
         await referee.challenge(
             game="seabattle",
             variant="classic",

@@ -40,6 +40,7 @@ from tests.seabattle_positions import (
     placement_texts,
     seed_where_first,
     shoot,
+    side_faults,
     start_game,
     texts_for,
 )
@@ -335,8 +336,7 @@ def test_2_4_random_deals_a_legal_full_fleet() -> None:
     for preset, rules in E.presets.items():
         for seed in range(5):
             state = E.act(new(preset, seed), 0, "random").state
-            cells = [ship.cells for ship in state.sides[0].ships]
-            assert fleet_faults(rules, cells) == [], (preset, seed)
+            assert side_faults(rules, state.sides[0].ships) == [], (preset, seed)
             assert E.view(state, 0).to_place == ()
 
 

@@ -5,6 +5,7 @@ import time
 from pathlib import Path
 
 from bot.storage.interface import (
+    COMPUTER_SEAT,
     OPEN_TO_ANYONE,
     WAIT_BATCH,
     ChallengeRecord,
@@ -44,6 +45,7 @@ async def open_repository(
 __all__ = [
     "AWAITING_FORFEIT",
     "AWAITING_REMINDER",
+    "COMPUTER_SEAT",
     "MIGRATIONS",
     "OPEN_TO_ANYONE",
     "SCHEMA",

@@ -42,6 +42,10 @@ class LogKind(Enum):
     END = "end"  # an end from outside the rules: the outcome as JSON
 
 
+COMPUTER_SEAT = 1
+"""A game against the computer seats the person who asked for it first and the computer second."""
+
+
 class OpenChallengeError(Exception):
     """The challenger already has an open challenge to this opponent."""
 
@@ -100,6 +104,14 @@ class GameRecord:
     updated_at: float
     rated: bool = True
     """Whether the game's result changes ratings (chosen at ``/play``)."""
+    computer_level: str | None = None
+    """The computer's level when it plays seat 1 (``COMPUTER_SEAT``); None between people."""
+
+    @property
+    def computer_seat(self) -> int | None:
+        """The seat the computer plays, if it plays one."""
+        return None if self.computer_level is None else COMPUTER_SEAT
+
     names: tuple[str, str] = ("", "")
     """Display names of seat 0 and seat 1 when the game began, for board images; an empty
     name (a game older than names) is drawn as "Player 1" or "Player 2"."""
@@ -194,6 +206,7 @@ class Repository(Protocol):
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        computer_level: str | None = None,
         seals: tuple[Seal, ...] = (),
         names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None: ...
@@ -243,6 +256,8 @@ class Repository(Protocol):
     async def active_games_in(self, guild_id: int) -> list[GameRecord]: ...
 
     async def active_players(self) -> list[int]: ...
+
+    async def active_computer_games(self) -> list[GameRecord]: ...
 
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None: ...
 
@@ -319,5 +334,6 @@ def game_of(row: Any) -> GameRecord:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         rated=bool(row["rated"]),
+        computer_level=row["computer_level"],
         names=(row["seat0_name"], row["seat1_name"]),
     )

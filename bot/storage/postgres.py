@@ -227,6 +227,7 @@ class PostgresRepository:
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        computer_level: str | None = None,
         seals: tuple[Seal, ...] = (),
         names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None:
@@ -245,8 +246,9 @@ class PostgresRepository:
             challenge = challenge_of(row)
             game = await db.fetchrow(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, created_at, updated_at, seat0_name, seat1_name)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+                " status, state, rated, computer_level, created_at, updated_at,"
+                " seat0_name, seat1_name)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
                 " RETURNING *",
                 challenge.game,
                 dump(challenge.rules),
@@ -258,6 +260,7 @@ class PostgresRepository:
                 GameStatus.ACTIVE.value,
                 dump(state),
                 int(challenge.rated),
+                computer_level,
                 now,
                 now,
                 *names,
@@ -416,6 +419,13 @@ class PostgresRepository:
             " UNION SELECT seat1_id FROM games WHERE status = 'active'"
         )
         return [row[0] for row in rows]
+
+    async def active_computer_games(self) -> list[GameRecord]:
+        """Running games against the computer (few, and read once per start)."""
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND computer_level IS NOT NULL"
+            " ORDER BY id"
+        )
 
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
         """Keep a player's setup under a name, replacing one saved before under that name."""

@@ -208,6 +208,10 @@ MIGRATIONS: tuple[str, ...] = (
         message_id BIGINT NOT NULL
     );
     """,
+    # 12: games against the computer: the level it plays at (NULL for two people)
+    """
+    ALTER TABLE games ADD COLUMN computer_level TEXT;
+    """,
 )
 """Schema changes in order, one for each of SQLite's (append both together; never edit)."""
 

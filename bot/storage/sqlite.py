@@ -249,6 +249,10 @@ MIGRATIONS: tuple[str, ...] = (
         message_id INTEGER NOT NULL
     );
     """,
+    # 12: games against the computer: the level it plays at (NULL for two people)
+    """
+    ALTER TABLE games ADD COLUMN computer_level TEXT;
+    """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 
@@ -459,6 +463,7 @@ class SqliteRepository:
         seats: tuple[int, int],
         state: dict[str, Any],
         tidings: Tidings = (),
+        computer_level: str | None = None,
         seals: tuple[Seal, ...] = (),
         names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None:
@@ -474,8 +479,9 @@ class SqliteRepository:
             challenge = _challenge(row)
             cursor = db.execute(
                 "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, created_at, updated_at, seat0_name, seat1_name)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, state, rated, computer_level, created_at, updated_at,"
+                " seat0_name, seat1_name)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     challenge.game,
                     _dump(challenge.rules),
@@ -487,6 +493,7 @@ class SqliteRepository:
                     GameStatus.ACTIVE.value,
                     _dump(state),
                     int(challenge.rated),
+                    computer_level,
                     now,
                     now,
                     *names,
@@ -653,6 +660,13 @@ class SqliteRepository:
             " UNION SELECT seat1_id FROM games WHERE status = 'active'"
         )
         return [row[0] for row in rows]
+
+    async def active_computer_games(self) -> list[GameRecord]:
+        """Running games against the computer (few, and read once per start)."""
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND computer_level IS NOT NULL"
+            " ORDER BY id"
+        )
 
     async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
         """Keep a player's setup under a name, replacing one saved before under that name."""

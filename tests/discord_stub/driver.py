@@ -646,6 +646,16 @@ class DiscordDriver:
                 self.feed("GUILD_MEMBER_ADD", payload)
         return user
 
+    def bot_account(self) -> FakeUser:
+        """The bot's own account, as players find it in the user picker (to play against it)."""
+        server = self.server
+        account = self.users.get(server.bot_id)
+        if account is None:
+            name = str(server.bot_user["username"])
+            account = FakeUser(id=server.bot_id, name=name, global_name=None, bot=True)
+            self.users[account.id] = account
+        return account
+
     def set_nickname(
         self, user: FakeUser, nick: str | None, guild: FakeGuild | None = None
     ) -> None:

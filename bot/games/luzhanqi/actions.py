@@ -3,7 +3,8 @@
 Deployment: ``random`` deals a new legal deployment, ``swap a1 e1`` exchanges two of your
 pieces, ``deploy <codes>`` sets a whole deployment (what ``save``/``load`` store), ``ready``
 confirms. Play: ``a4-a5`` moves (a rail run or an engineer's route names only its
-destination), and in the flip game ``flip c3`` turns a piece face up.
+destination), and in the flip game ``flip c3`` turns a piece face up. ``offer draw`` and
+``accept draw`` are the draw by agreement of rule 8.5.
 """
 
 from __future__ import annotations
@@ -63,9 +64,26 @@ class Deploy:
         return layout_text(self.layout)
 
 
+@dataclass(frozen=True)
+class OfferDraw:
+    """8.5: a draw offered during one's own turn; the turn goes on."""
+
+    def __str__(self) -> str:
+        return "offer draw"
+
+
+@dataclass(frozen=True)
+class AcceptDraw:
+    """8.5: the opponent's standing offer accepted; the game ends drawn."""
+
+    def __str__(self) -> str:
+        return "accept draw"
+
+
 SetupAction = Swap | RandomLayout | Ready | Deploy
 PlayAction = Move | Flip
-Action = SetupAction | PlayAction
+DrawAction = OfferDraw | AcceptDraw
+Action = SetupAction | PlayAction | DrawAction
 
 _STATION = r"[a-e]\s*\d{1,2}"
 _MOVE = re.compile(rf"({_STATION})\s*(?:-|–|—|\s|to)\s*({_STATION})", re.I)
@@ -77,7 +95,10 @@ SETUP_HELP = (
     "pieces, `random` for a new "
     "deployment, `save <name>` or `load <name>`, and `ready` when you are done."
 )
-PLAY_HELP = "Move by naming the start and the destination, like `a4-a5`."
+PLAY_HELP = (
+    "Move by naming the start and the destination, like `a4-a5`; `offer draw` and "
+    "`accept draw` agree a draw."
+)
 FLIP_HELP = "Flip a face-down piece with `flip c3`, or move one of yours like `a4-a5`."
 
 
@@ -89,6 +110,8 @@ def parse(text: str, phase: Phase, flip_game: bool) -> Action:
         raise NotationError("That message is empty: write a move, like `a4-a5`.")
     if phase is Phase.FINISHED:
         raise NotationError("This game is over.")
+    if lowered in ("offer draw", "accept draw"):  # refused in deployment by the engine
+        return OfferDraw() if lowered == "offer draw" else AcceptDraw()
     if phase is Phase.SETUP:
         if lowered == "random":
             return RandomLayout()

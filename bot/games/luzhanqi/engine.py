@@ -43,6 +43,7 @@ from bot.games.luzhanqi.deployment import (
     layout_text,
     random_layout,
 )
+from bot.games.luzhanqi.endings import accept_draw, end_game, offer_draw, w2_end
 from bot.games.luzhanqi.pieces import ARMY, Kind, Piece
 from bot.games.luzhanqi.rules import PRESETS, LuzhanqiRules, WinRule, option_words
 from bot.games.luzhanqi.rules import with_options as rules_with_options
@@ -54,6 +55,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
     key = "luzhanqi"
     title = "Luzhanqi"
     presets = PRESETS
+    agreed_draws = True
 
     # -- a new game ---------------------------------------------------------------------------
 
@@ -96,6 +98,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         yield from _play_actions(
             state.board, state.colour_of(seat), state.rules, state.mines_left()
         )
+        yield from _draw_actions(state.draw_offer, seat)
 
     def _legal_swaps(self, state: LuzhanqiState, seat: int) -> Iterator[act.Swap]:
         layout = state.sides[seat].layout
@@ -113,13 +116,17 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
     def apply(self, state: LuzhanqiState, seat: int, action: act.Action) -> Transition:
         if state.phase is Phase.FINISHED:
             raise IllegalActionError("This game is over.")
-        if isinstance(action, act.Move | act.Flip):
+        if isinstance(action, act.Move | act.Flip | act.OfferDraw | act.AcceptDraw):
             if state.phase is Phase.SETUP:
                 raise IllegalActionError(
                     "The game has not started: both armies must be deployed first."
                 )
             if state.turn != seat:
                 raise NotYourTurnError("It is your opponent's turn; wait for their move.")
+            if isinstance(action, act.OfferDraw):
+                return offer_draw(state, seat)
+            if isinstance(action, act.AcceptDraw):
+                return accept_draw(state, seat)
             if isinstance(action, act.Flip):
                 return self._flip(state, seat, action.where)
             return self._move(state, seat, action.start, action.target)
@@ -294,7 +301,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
                 Event(None, f"{name_of(seat)} attacks {step}: {result}."),
             ]
         if clash.flag_taken:
-            return self._end(
+            return end_game(
                 replace(new, plies=new.plies + 1),
                 Outcome(seat, EndReason.RULES, "captured the flag"),
                 said,
@@ -344,23 +351,29 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
 
     def _finish_ply(self, state: LuzhanqiState, seat: int, said: list[Event]) -> Transition:
         """Pass the turn, then apply the end rules 8.2-8.4, A10, A11 and W2."""
-        new = replace(state, plies=state.plies + 1, turn=other(seat))
+        lapsed = state.draw_offer == other(seat)  # 8.5: playing on declines
+        new = replace(
+            state,
+            plies=state.plies + 1,
+            turn=other(seat),
+            draw_offer=None if lapsed else state.draw_offer,
+        )
         rival = other(seat)
         mine, theirs = new.colour_of(seat), new.colour_of(rival)
         if new.rules.win is WinRule.W2 and mine and theirs:  # 10.4, A10: for both sides
-            w2 = _w2_end(seat, new.movable_left(mine) > 0, new.movable_left(theirs) > 0)
+            w2 = w2_end(seat, new.movable_left(mine) > 0, new.movable_left(theirs) > 0)
             if w2 is not None:
-                return self._end(new, w2[0], said, w2[1])
+                return end_game(new, w2[0], said, w2[1])
         can_move = [_has_action(new, s) for s in SEATS]
         if not any(can_move):  # 8.3 / R-7
-            return self._end(
+            return end_game(
                 new,
                 Outcome(None, EndReason.RULES, "neither side can move"),
                 said,
                 ("Neither side can move any more: the game is drawn (rule 8.3).",) * 2,
             )
         if not can_move[rival]:  # 8.2
-            return self._end(
+            return end_game(
                 new,
                 Outcome(seat, EndReason.RULES, "the opponent had no legal move"),
                 said,
@@ -370,30 +383,13 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
                 ),
             )
         if new.quiet >= new.rules.quiet_limit:  # 8.4 / A11
-            return self._end(
+            return end_game(
                 new,
                 Outcome(None, EndReason.RULES, f"{new.quiet} plies without an attack"),
                 said,
                 (f"{new.quiet} plies without an attack: the game is drawn (rule 8.4).",) * 2,
             )
         return Transition(new, tuple(said))
-
-    def _end(
-        self, state: LuzhanqiState, outcome: Outcome, said: list[Event], texts: Sequence[str]
-    ) -> Transition:
-        """Finish the game; ``texts`` are what the winner (or seat 0 in a draw) and the
-        other seat are told. The channel gets the result with names."""
-        new = replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome)
-        winner = outcome.winner
-        first = winner if winner is not None else 0
-        events = list(said)
-        events.append(Event(first, texts[0]))
-        events.append(Event(other(first), texts[1]))
-        if winner is None:
-            events.append(Event(None, f"The game is drawn: {outcome.detail}."))
-        else:
-            events.append(Event(None, f"{name_of(winner)} wins: {outcome.detail}."))
-        return Transition(new, tuple(events))
 
     # -- knowledge ------------------------------------------------------------------------------
 
@@ -418,13 +414,14 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             quiet=state.quiet,
             plies=state.plies,
             losses=losses_seen(state, seat),
+            draw_offer=state.draw_offer,
         )
 
     def outcome(self, state: LuzhanqiState) -> Outcome | None:
         return state.outcome
 
     def conclude(self, state: LuzhanqiState, outcome: Outcome) -> LuzhanqiState:
-        return replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome)
+        return replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome, draw_offer=None)
 
     def has_started(self, state: LuzhanqiState) -> bool:
         return state.plies > 0
@@ -435,10 +432,8 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             return []
         if view.phase is Phase.SETUP:
             return [t for t in _setup_texts(view) if t.startswith(wanted)][:limit]
-        texts = (
-            str(a)
-            for a in _play_actions(view.pieces, view.colour, view.rules, view.mines_by_colour())
-        )
+        actions = _play_actions(view.pieces, view.colour, view.rules, view.mines_by_colour())
+        texts = [*map(str, actions), *map(str, _draw_actions(view.draw_offer, view.seat))]
         return [t for t in texts if t.startswith(wanted)][:limit]
 
     def quick_moves(self, view: LuzhanqiView) -> tuple[tuple[str, str], ...]:
@@ -518,7 +513,8 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             )
         parts.append(
             f"Landmines: {mines}. Win: {win}; a player without a move loses; "
-            f"{rules.quiet_limit} plies without an attack draw."
+            f"{rules.quiet_limit} plies without an attack draw; `offer draw` and "
+            "`accept draw` agree one."
         )
         if not rules.camps_protect:
             parts.append("Camps give no protection; bombs may enter HQs and take the flag.")
@@ -605,31 +601,19 @@ def _play_actions(
             yield act.Move(start, target)
 
 
+def _draw_actions(draw_offer: int | None, seat: int) -> Iterator[act.DrawAction]:
+    """8.5: the draw words open to ``seat`` on its turn in play, given the standing offer."""
+    if draw_offer == other(seat):
+        yield act.AcceptDraw()
+    elif draw_offer is None:
+        yield act.OfferDraw()
+
+
 def _has_action(state: LuzhanqiState, seat: int) -> bool:
     colour = state.colour_of(seat)
     actions = _play_actions(state.board, colour, state.rules, state.mines_left())
     return next(actions, None) is not None
 
-
-
-def _w2_end(mover: int, mover_can: bool, rival_can: bool) -> tuple[Outcome, tuple[str, str]] | None:
-    """W2 after a ply: whoever has no movable piece left has lost, whether or not they
-    moved; a clash that removes the last movable pieces of both sides is a draw. Returns
-    the outcome and what the winner (or seat 0 in a draw) and the other seat are told."""
-    if mover_can and rival_can:
-        return None
-    if not mover_can and not rival_can:
-        said = "Neither side has a movable piece left: a draw."
-        return Outcome(None, EndReason.RULES, "no movable pieces left"), (said, said)
-    if mover_can:
-        return Outcome(mover, EndReason.RULES, "removed every movable enemy piece"), (
-            "You removed every movable enemy piece: you win!",
-            "All your movable pieces are gone: you lose.",
-        )
-    return Outcome(other(mover), EndReason.RULES, "lost every movable piece of their own"), (
-        "Your opponent lost their last movable piece: you win!",
-        "Your last movable piece is gone: you lose.",
-    )
 
 def _visible_pieces(state: LuzhanqiState, seat: int | None) -> tuple[Piece | None, ...]:
     """The board as ``seat`` may know it (sections 4.5, 9, A12, 8.6)."""

@@ -54,6 +54,8 @@ class LuzhanqiState:
     flags_shown: frozenset[Colour] = frozenset()
     """Colours whose flag was revealed to both players when their marshal fell (section 7)."""
     outcome: Outcome | None = None
+    draw_offer: int | None = None
+    """8.5: the seat whose draw offer stands until the opponent's next turn ends."""
 
     def colour_of(self, seat: int) -> Colour | None:
         if self.red_seat is None:
@@ -130,6 +132,7 @@ def state_to_json(state: LuzhanqiState) -> dict[str, Any]:
         ],
         "flags_shown": sorted(c.value for c in state.flags_shown),
         "outcome": state.outcome.to_json() if state.outcome else None,
+        "draw_offer": state.draw_offer,
     }
 
 
@@ -167,6 +170,7 @@ def state_from_json(data: Mapping[str, Any]) -> LuzhanqiState:
             last=last,
             flags_shown=frozenset(Colour(c) for c in data["flags_shown"]),
             outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
+            draw_offer=data.get("draw_offer"),  # absent from games stored before 8.5
         )
     except (KeyError, TypeError, ValueError, GameError) as error:
         raise CorruptStateError(f"The stored Luzhanqi game is unreadable: {error}") from None
@@ -202,6 +206,10 @@ def _validate(state: LuzhanqiState) -> None:
                 check_layout(side.layout, seat_colour)
             except GameError as error:
                 raise CorruptStateError(f"A stored deployment is illegal: {error}") from None
+    if type(state.draw_offer) not in (type(None), int) or state.draw_offer not in (None, *SEATS):
+        raise CorruptStateError("A stored draw offer names no seat.")
+    if state.draw_offer is not None and state.phase is not Phase.PLAY:
+        raise CorruptStateError("Only a game in play has a standing draw offer.")
     if state.phase is Phase.PLAY and state.turn is None:
         raise CorruptStateError("A game in play needs a seat to move.")
     if state.quiet < 0 or state.plies < state.quiet:

@@ -95,6 +95,8 @@ class LuzhanqiView:
         Losses(Colour.BLUE, (), 0),
     )
     """Red's and Blue's pieces removed so far, as this audience may know them."""
+    draw_offer: int | None = None
+    """The seat whose draw offer stands (8.5): public."""
 
     @property
     def movers(self) -> frozenset[int]:

@@ -3,7 +3,7 @@
 Setup: ``A1 A4`` places a ship from A1 to A4, ``J10`` a one-cell ship, ``remove B2`` takes
 back the ship on B2, ``clear`` empties the board, ``random`` deals a legal fleet, ``ready``
 confirms, and ``fleet A1 A4, C1 C3, J10`` lays out a whole fleet at once (what a saved fleet
-plays). Play: ``B5`` shoots at B5.
+plays). Play: ``B5`` shoots at B5; in Salvo (§4.3) ``A1 B2 C3`` fires a whole salvo.
 """
 
 from __future__ import annotations
@@ -27,10 +27,20 @@ class PlaceShip:
 
 
 @dataclass(frozen=True)
+class PlaceShape:
+    """A ship named by all its cells, in reading order: ``A1 A2 B2`` (an L, §4.4)."""
+
+    cells: tuple[Cell, ...]
+
+    def __str__(self) -> str:
+        return " ".join(cell_name(cell) for cell in self.cells)
+
+
+@dataclass(frozen=True)
 class PlaceFleet:
     """A whole layout at once, replacing the board: how a saved fleet is loaded."""
 
-    ships: tuple[PlaceShip, ...]
+    ships: tuple[Placement, ...]
 
     def __str__(self) -> str:
         return "fleet " + ", ".join(str(ship) for ship in self.ships)
@@ -63,34 +73,132 @@ class Ready:
 
 
 @dataclass(frozen=True)
-class Shot:
+class PlaceSub:
+    """§4.8: ``sub J10`` places the submarine (a plain ``J10`` is a torpedo boat)."""
+
     cell: Cell
 
     def __str__(self) -> str:
-        return cell_name(self.cell)
+        return f"sub {cell_name(self.cell)}"
 
 
-SetupAction = PlaceShip | PlaceFleet | RemoveShip | RandomFleet | ClearFleet | Ready
-Action = SetupAction | Shot
+@dataclass(frozen=True)
+class PlaceMine:
+    """§4.6: ``mine C5`` lays a mine."""
+
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"mine {cell_name(self.cell)}"
+
+
+@dataclass(frozen=True)
+class PlaceSweeper:
+    """§4.7: ``sweeper C5`` lays a minesweeper."""
+
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"sweeper {cell_name(self.cell)}"
+
+
+@dataclass(frozen=True)
+class Shot:
+    cell: Cell
+    confirmed: bool = False
+    """§4.7: ``B5 confirm`` shoots a mine the shooter knows of, on purpose."""
+
+    def __str__(self) -> str:
+        return cell_name(self.cell) + (" confirm" if self.confirmed else "")
+
+
+@dataclass(frozen=True)
+class Disclose:
+    """§4.6-4.7: ``reveal B2`` discloses one of the player's own cells, as a mine or a
+    minesweeper makes them."""
+
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"reveal {cell_name(self.cell)}"
+
+
+@dataclass(frozen=True)
+class Salvo:
+    """§4.3: all of a turn's shots at once, ``A1 B2 C3``, in the order they were named."""
+
+    cells: tuple[Cell, ...]
+
+    def __str__(self) -> str:
+        return " ".join(cell_name(cell) for cell in self.cells)
+
+
+@dataclass(frozen=True)
+class Stay:
+    """§5.4: the Flying Dutchman's captain leaves the hit ship where it is."""
+
+    def __str__(self) -> str:
+        return "stay"
+
+
+@dataclass(frozen=True)
+class MoveShip:
+    """§5.4: ``move A1 B2 C3`` re-places the hit Flying Dutchman's remaining decks."""
+
+    cells: tuple[Cell, ...]
+
+    def __str__(self) -> str:
+        return "move " + " ".join(cell_name(cell) for cell in self.cells)
+
+
+Placement = PlaceShip | PlaceShape | PlaceSub | PlaceMine | PlaceSweeper
+SetupAction = Placement | PlaceFleet | RemoveShip | RandomFleet | ClearFleet | Ready
+Action = SetupAction | Shot | Salvo | Disclose | Stay | MoveShip
 
 _WORDS: dict[str, SetupAction] = {"random": RandomFleet(), "clear": ClearFleet(), "ready": Ready()}
 _SPAN = re.compile(r"([A-Za-z]\s*\d{1,2})\s*(?:[-–—:]|\s|to)\s*([A-Za-z]\s*\d{1,2})", re.I)
+_CELLS = re.compile(r"[A-Za-z]\s*\d{1,2}")
 _LOOKS_LIKE_CELL = re.compile(r"[a-z]\s*\d{1,2}", re.I)
 SETUP_HELP = (
     "During setup write a ship as its two end cells (`A1 A4`), a one-cell ship as one cell "
-    "(`J10`), or `random`, `remove B2`, `clear`, `ready`."
+    "(`J10`), a shaped ship as all its cells (`A1 A2 B2`), a mine as `mine C5`, a "
+    "minesweeper as `sweeper C5`, or `random`, `remove B2`, `clear`, `ready`."
 )
 
 
-def parse(text: str, phase: Phase, size: int) -> Action:
+def parse(
+    text: str, phase: Phase, size: int, *, salvo: bool = False, shapes: bool = False
+) -> Action:
     """Read one move for the given phase; raises NotationError with a hint otherwise."""
     words = text.strip()  # original case, so that refusals quote what the player wrote
     lowered = words.lower()
     if not words:
         raise NotationError("That message is empty: write a move, like `B5`.")
+    if phase is Phase.PLAY and salvo:
+        if lowered in _WORDS or lowered.startswith("remove"):
+            raise NotationError("The fleets are set; now fire a salvo, like `A1 B2 C3`.")
+        parts = _CELLS.findall(words)
+        if not parts or _CELLS.sub("", words).strip(" ,;"):
+            raise NotationError(
+                f"`{shorten(words)}` is not a salvo: name cells separated by spaces, "
+                "like `A1 B2 C3`."
+            )
+        return Salvo(tuple(parse_cell(part, size, size) for part in parts))
+    if phase is Phase.PLAY and lowered == "stay":
+        return Stay()
+    if phase is Phase.PLAY and lowered.startswith("move"):
+        cells = _CELLS.findall(words[len("move") :])
+        if not cells or _CELLS.sub("", words[len("move") :]).strip(" ,;"):
+            raise NotationError("Name the ship's new cells after `move`, like `move A1 B2 C2`.")
+        listed = [parse_cell(cell, size, size) for cell in cells]
+        return MoveShip(tuple(sorted(listed, key=lambda cell: (cell[1], cell[0]))))
+    if phase is Phase.PLAY and lowered.startswith("reveal"):
+        return Disclose(parse_cell(words[len("reveal") :], size, size))
     if phase is Phase.PLAY:
         if lowered in _WORDS or lowered.startswith("remove") or _SPAN.fullmatch(words):
             raise NotationError("The fleets are set; now shoot by naming one cell, like `B5`.")
+        if lowered.endswith("confirm"):
+            return Shot(parse_cell(words[: -len("confirm")], size, size), confirmed=True)
         return Shot(parse_cell(words, size, size))
     if phase is Phase.FINISHED:
         raise NotationError("This game is over.")
@@ -102,13 +210,28 @@ def parse(text: str, phase: Phase, size: int) -> Action:
         parts = [part for part in words[len("fleet") :].split(",") if part.strip()]
         if not parts:
             raise NotationError("Name the fleet's ships after `fleet`, like `fleet A1 A4, J10`.")
-        return PlaceFleet(tuple(_placement(part, size) for part in parts))
-    return _placement(words, size)
+        return PlaceFleet(tuple(_placement(part, size, shapes) for part in parts))
+    return _placement(words, size, shapes)
 
 
-def _placement(text: str, size: int) -> PlaceShip:
-    """One ship as its end cells (``A1 A4``) or, for a one-cell ship, one cell (``J10``)."""
+def _placement(text: str, size: int, shapes: bool) -> Placement:
+    """One ship as its end cells (``A1 A4``), for a one-cell ship one cell (``J10``), or as
+    three or more cells (``A1 A2 B2``), which is how a shaped ship (§4.4) is named."""
     words = text.strip()
+    lowered = words.lower()
+    for word, piece in (
+        ("minesweeper", PlaceSweeper),
+        ("sweeper", PlaceSweeper),
+        ("mine", PlaceMine),
+        ("submarine", PlaceSub),
+        ("sub", PlaceSub),
+    ):
+        if lowered.startswith(word):
+            return piece(parse_cell(words[len(word) :], size, size))
+    listed = _CELLS.findall(words)
+    if shapes and len(listed) >= 3 and not _CELLS.sub("", words).strip(" ,;"):
+        cells = [parse_cell(part, size, size) for part in listed]
+        return PlaceShape(tuple(sorted(cells, key=lambda cell: (cell[1], cell[0]))))
     span = _SPAN.fullmatch(words)
     if span:
         return PlaceShip(

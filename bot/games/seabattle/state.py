@@ -7,9 +7,10 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase, other
+from bot.games.core import SEATS, CorruptStateError, EndReason, GameError, Outcome, Phase, other
 from bot.games.grid import Cell, cell_name, parse_cell
 from bot.games.seabattle.fleet import Ship, validate_fleet
+from bot.games.seabattle.mines import Pending, validate_items
 from bot.games.seabattle.rules import SeaBattleRules
 
 STATE_VERSION = 1
@@ -23,6 +24,10 @@ class Side:
     ready: bool = False
     random_draws: int = 0
     """How many random fleets this seat has dealt: the next one is drawn from the seed and it."""
+    mines: tuple[Cell, ...] = ()
+    """§4.6: this seat's mines, in the order laid."""
+    sweepers: tuple[Cell, ...] = ()
+    """§4.7: this seat's minesweepers, in the order laid."""
 
     def ship_at(self, cell: Cell) -> Ship | None:
         return next((ship for ship in self.ships if cell in ship.cells), None)
@@ -38,6 +43,20 @@ class SeaBattleState:
     """Every shot in order, as (shooter, cell on the opponent's field)."""
     turn: int | None = None
     outcome: Outcome | None = None
+    disclosures: tuple[tuple[int, Cell], ...] = ()
+    """§4.6-4.7: every disclosure, as (the seat that disclosed, a cell of its own field)."""
+    pending: Pending | None = None
+    """§4.6-4.7: a disclosure the game waits for before anyone shoots."""
+    answers: tuple[bool, ...] = ()
+    """The Flying Dutchman (§5): whether each shot of ``log`` hit, since the ship moves."""
+    volleys: tuple[int, ...] = ()
+    """Salvo (§4.3): how many entries of ``log`` each salvo took, in order."""
+    last_salvo: bool = False
+    """Salvo with equal rounds (§4.3): the second player's last salvo is owed."""
+
+    @property
+    def first_shooter(self) -> int | None:
+        return self.log[0][0] if self.log else None
 
     @cached_property
     def shots(self) -> tuple[frozenset[Cell], frozenset[Cell]]:
@@ -49,8 +68,14 @@ class SeaBattleState:
 
     def sunk(self, owner: int) -> tuple[Ship, ...]:
         """``owner``'s ships whose every cell has been hit."""
+        if self.rules.dutchman:  # §5.4: it moves, so only its last deck's hit sinks it
+            lost = self.outcome is not None and self.outcome.reason is EndReason.RULES
+            return self.sides[owner].ships if lost and self.outcome.winner != owner else ()  # type: ignore[union-attr]
         hits = self.shots[other(owner)]
         return tuple(ship for ship in self.sides[owner].ships if hits.issuperset(ship.cells))
+
+    def afloat(self, owner: int) -> int:
+        return len(self.sides[owner].ships) - len(self.sunk(owner))
 
     def with_side(self, seat: int, side: Side) -> SeaBattleState:
         sides = (side, self.sides[1]) if seat == 0 else (self.sides[0], side)
@@ -68,12 +93,23 @@ def state_to_json(state: SeaBattleState) -> dict[str, Any]:
                 "ships": [[ship.kind, [cell_name(c) for c in ship.cells]] for ship in side.ships],
                 "ready": side.ready,
                 "random_draws": side.random_draws,
+                **({"mines": [cell_name(c) for c in side.mines]} if side.mines else {}),
+                **({"sweepers": [cell_name(c) for c in side.sweepers]} if side.sweepers else {}),
             }
             for side in state.sides
         ],
         "log": [[shooter, cell_name(cell)] for shooter, cell in state.log],
         "turn": state.turn,
         "outcome": state.outcome.to_json() if state.outcome else None,
+        **({"volleys": list(state.volleys)} if state.rules.salvo else {}),
+        **({"last_salvo": True} if state.last_salvo else {}),
+        **(
+            {"disclosures": [[seat, cell_name(cell)] for seat, cell in state.disclosures]}
+            if state.disclosures
+            else {}
+        ),
+        **({"pending": state.pending.to_json()} if state.pending else {}),
+        **({"answers": list(state.answers)} if state.rules.dutchman else {}),
     }
 
 
@@ -91,6 +127,8 @@ def state_from_json(data: Mapping[str, Any]) -> SeaBattleState:
                 ),
                 ready=bool(side["ready"]),
                 random_draws=int(side["random_draws"]),
+                mines=tuple(parse_cell(c, size, size) for c in side.get("mines", ())),
+                sweepers=tuple(parse_cell(c, size, size) for c in side.get("sweepers", ())),
             )
             for side in data["sides"]
         )
@@ -103,6 +141,14 @@ def state_from_json(data: Mapping[str, Any]) -> SeaBattleState:
             log=log,
             turn=data["turn"],
             outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
+            volleys=tuple(int(n) for n in data.get("volleys", ())),
+            last_salvo=data.get("last_salvo", False) is True,
+            disclosures=tuple(
+                (int(seat), parse_cell(cell, size, size))
+                for seat, cell in data.get("disclosures", ())
+            ),
+            pending=Pending.from_json(data["pending"]) if data.get("pending") else None,
+            answers=tuple(bool(hit) for hit in data.get("answers", ())),
         )
     except (KeyError, TypeError, ValueError, GameError) as error:
         raise CorruptStateError(f"The stored Sea Battle game is unreadable: {error}") from None
@@ -119,7 +165,16 @@ def _validate(state: SeaBattleState) -> None:
             validate_fleet(state.rules, side.ships)
         except GameError as error:
             raise CorruptStateError(str(error)) from None
-        if side.ready and len(side.ships) != len(state.rules.fleet):
+        try:
+            validate_items(state.rules, side.ships, side.mines, side.sweepers)
+        except GameError as error:
+            raise CorruptStateError(str(error)) from None
+        full = (
+            len(side.ships) == len(state.rules.fleet)
+            and len(side.mines) == state.rules.mines
+            and len(side.sweepers) == state.rules.sweepers
+        )
+        if side.ready and not full:
             raise CorruptStateError("A stored fleet is marked ready but is incomplete.")
     if state.phase is Phase.SETUP and (state.log or state.turn is not None):
         raise CorruptStateError("A game in setup cannot have shots.")
@@ -129,5 +184,32 @@ def _validate(state: SeaBattleState) -> None:
         raise CorruptStateError("Only a finished game has an outcome.")
     if any(shooter not in SEATS for shooter, _ in state.log):
         raise CorruptStateError("A stored shot has no shooter.")
-    if sum(len(s) for s in state.shots) != len(state.log):
+    if state.rules.dutchman:  # §5.3: shots may repeat; each has its answer
+        if len(state.answers) != len(state.log):
+            raise CorruptStateError("The stored answers do not match the stored shots.")
+    elif sum(len(s) for s in state.shots) != len(state.log):
         raise CorruptStateError("A stored cell was shot twice.")
+    elif state.answers:
+        raise CorruptStateError("Only the Flying Dutchman keeps answers.")
+    if state.rules.salvo:
+        if sum(state.volleys) != len(state.log) or any(n < 1 for n in state.volleys):
+            raise CorruptStateError("The stored salvos do not match the stored shots.")
+    elif state.volleys or state.last_salvo:
+        raise CorruptStateError("Only a Salvo game has salvos.")
+    for seat, cell in state.disclosures:
+        if seat not in SEATS:
+            raise CorruptStateError("A stored disclosure has no seat.")
+        owner = state.sides[seat]
+        if owner.ship_at(cell) is None and cell not in owner.mines:
+            raise CorruptStateError("A stored disclosure names no ship or mine.")
+    pending = state.pending
+    if pending is not None and (
+        state.phase is not Phase.PLAY
+        or pending.seat not in SEATS
+        or pending.then not in SEATS
+        or pending.what not in ("ship", "mine", "move")
+        or state.turn != pending.seat
+    ):
+        raise CorruptStateError("The stored disclosure owed is impossible.")
+    if state.last_salvo and (state.phase is not Phase.PLAY or not state.rules.equal_rounds):
+        raise CorruptStateError("A last salvo is owed only in a Salvo game with equal rounds.")

@@ -22,6 +22,26 @@ class Mark(Enum):
     HIT = "x"  # a hit on a ship still afloat
     SUNK = "X"  # a cell of a sunk ship
     CLEAR = "-"  # known empty because a sunk ship's spacing proves it (§2.9)
+    SHOT = "?"  # shot in a blind-report salvo (§4.3): what it hit is not told
+    MINE = "*"  # the owner's own mine, not set off (§4.6)
+    SWEEPER = "^"  # the owner's own minesweeper, not struck (§4.7)
+    MINE_HIT = "m"  # a mine that a shot set off: spent
+    SWEEPER_HIT = "w"  # a minesweeper that a shot struck: spent
+    DISCLOSED = "!"  # an enemy ship cell disclosed to the viewer after a mine (§4.6)
+    KNOWN_MINE = "@"  # an enemy mine disclosed to the viewer after a minesweeper (§4.7)
+
+
+Report = tuple[tuple[str, int], ...]
+"""A blind salvo report (§4.3): how many hits each ship, by name, took; empty if none."""
+
+
+def report_text(report: Report) -> str:
+    """``2 hits: 1 on the carrier, 1 on the cruiser.`` or ``no hits.``"""
+    total = sum(n for _, n in report)
+    if not total:
+        return "no hits."
+    each = ", ".join(f"{n} on the {name}" for name, n in report)
+    return f"{total} hit{'s' if total != 1 else ''}: {each}."
 
 
 @dataclass(frozen=True)
@@ -44,6 +64,16 @@ class FieldView:
     last_shot: Cell | None
     afloat: int
     """How many of ``owner``'s ships are not sunk: public, since sinkings are announced."""
+    last_salvo: tuple[Cell, ...] = ()
+    """Salvo (§4.3): every cell of the last salvo at this field, ringed like a last shot."""
+    salvo_numbers: tuple[tuple[Cell, int], ...] = ()
+    """Blind-report Salvo (§4.3): each shot cell with the number of the salvo that named it."""
+    reports: tuple[Report, ...] = ()
+    """Blind-report Salvo: the answer each salvo at this field received, in order."""
+    disclosed: tuple[Cell, ...] = ()
+    """§4.6-4.7: cells the owner has disclosed (to the two players only)."""
+    decks_lost: int | None = None
+    """The Flying Dutchman (§5.5): how many decks the owner's ship has lost (public)."""
 
     def mark(self, cell: Cell) -> Mark:
         column, row = cell
@@ -64,6 +94,18 @@ class SeaBattleView:
     """The viewer's ships still to place during setup (empty for the public)."""
     outcome: Outcome | None
     extra_shot: bool
+    salvo_size: int | None = None
+    """Salvo (§4.3): how many cells the seat to move names in its salvo (public)."""
+    blind_report: bool = False
+    """Salvo with blind report (§4.3): shot cells are numbered by salvo, not answered."""
+    items_left: tuple[int, int] = (0, 0)
+    """The viewer's mines and minesweepers still to lay during setup."""
+    owed: tuple[int, str] | None = None
+    """§4.6-4.7: a seat owing a disclosure, and of what (``ship`` or ``mine``): public."""
+    choices: tuple[Cell, ...] = ()
+    """The cells the viewer may disclose now, if they owe a disclosure."""
+    mines: bool = False
+    """Whether the game has mines (and so the images a legend for them)."""
 
     @property
     def movers(self) -> frozenset[int]:
@@ -80,12 +122,32 @@ class SeaBattleView:
                 title = f"Field of seat {field.owner}"
             else:
                 title = "Your fleet" if field.owner == self.seat else "Your shots at the enemy"
-            lines.append(f"{title} ({field.afloat} ships afloat)")
+            if field.decks_lost is not None:
+                lost = field.decks_lost
+                lines.append(f"{title} ({lost} deck{'s' if lost != 1 else ''} lost)")
+            else:
+                lines.append(f"{title} ({field.afloat} ships afloat)")
             lines.append("    " + " ".join(column_letter(c) for c in range(self.size)))
             for row, marks in enumerate(field.marks):
                 lines.append(f"{row + 1:>3} " + " ".join(mark.value for mark in marks))
             if field.last_shot is not None:
                 lines.append(f"Last shot here: {cell_name(field.last_shot)}")
+            if field.salvo_numbers:
+                numbered = ", ".join(f"{cell_name(c)} {n}" for c, n in field.salvo_numbers)
+                lines.append(f"Salvo of each shot: {numbered}")
+            lines.extend(
+                f"Salvo {n}: {report_text(report)}" for n, report in enumerate(field.reports, 1)
+            )
+            if field.disclosed:
+                lines.append("Disclosed: " + ", ".join(cell_name(c) for c in field.disclosed))
             lines.append("")
-        lines.append("Legend: . sea  # ship  o miss  x hit  X sunk  - known empty")
+        legend = "Legend: . sea  # ship  o miss  x hit  X sunk  - known empty"
+        if any(field.salvo_numbers for field in self.fields):
+            legend += "  ? shot, answer not told"
+        if self.mines:
+            legend += (
+                "  * mine  ^ minesweeper  m mine set off  w minesweeper struck"
+                "  ! disclosed ship cell  @ disclosed mine"
+            )
+        lines.append(legend)
         return "\n".join(lines)

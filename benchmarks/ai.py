@@ -1,0 +1,89 @@
+"""Benchmark: how strongly and how fast the computer plays, from seeded runs.
+
+    python -m benchmarks.ai            # a quick run (minutes)
+    python -m benchmarks.ai --full     # the counts the README reports (10,000 fleets,
+                                       # 200 games per pairing; an hour or more)
+    python -m benchmarks.ai --game marine
+
+Sea Battle: mean shots the density shooter needs to sink a whole fleet, against uniform
+random fleets and against the computer's own fleets. The other games: the computer's wins,
+draws and losses against the baselines written here (uniformly random legal moves, and a
+greedy player), with its thinking time per move. Every run is seeded, so anyone gets the
+same games (timings vary with the machine and its load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Iterator
+
+from benchmarks.ai_duels import LuzhanqiGreedy, MarineGreedy, Tally, play_series
+from benchmarks.ai_seabattle import report as seabattle_report
+from bot.ai import LEVELS, player
+from bot.ai.core import Player
+from bot.ai.generic import RandomPlayer
+
+QUICK = {"fleets": 500, "games": 20}
+FULL = {"fleets": 10_000, "games": 200}
+
+
+def baselines(game: str) -> dict[str, Player]:
+    found: dict[str, Player] = {"random": RandomPlayer(game)}
+    if game == "marine":
+        found["greedy"] = MarineGreedy()
+    if game == "luzhanqi":
+        found["greedy"] = LuzhanqiGreedy()
+    return found
+
+
+def duel_report(game: str, games: int) -> Iterator[str]:
+    """The table's lines, each as soon as it is measured."""
+    yield f"{game}: {games} seeded games per pairing, sides alternating"
+    yield (
+        f"{'level':8} {'against':8} {'won':>6} {'drawn':>6} {'lost':>6} {'win %':>6} "
+        f"{'think p95 ms':>13}"
+    )
+    for level in LEVELS:
+        for name, rival in baselines(game).items():
+            tally: Tally = play_series(game, None, games, player(game, level), rival)
+            rate = 100 * tally.wins / tally.games
+            yield (
+                f"{level:8} {name:8} {tally.wins:6} {tally.draws:6} {tally.losses:6} "
+                f"{rate:6.1f} {tally.p95_ms():13.1f}"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="the README's counts")
+    parser.add_argument("--game", help="one game only (seabattle, marine, luzhanqi, ...)")
+    parser.add_argument("--fleets", type=int, help="Sea Battle fleets per row")
+    parser.add_argument("--games", type=int, help="games per pairing in the other games")
+    args = parser.parse_args()
+    counts = dict(FULL if args.full else QUICK)
+    counts["fleets"] = args.fleets or counts["fleets"]
+    counts["games"] = args.games or counts["games"]
+    load = os.getloadavg()[0]
+    print(f"load average at start: {load:.1f} on {os.cpu_count()} cores")
+    started = time.perf_counter()
+    games = (
+        [args.game] if args.game else ["seabattle", "marine", "luzhanqi", "warships", "seachess"]
+    )
+    for game in games:
+        lines = (
+            seabattle_report(counts["fleets"])
+            if game == "seabattle"
+            else duel_report(game, counts["games"])
+        )
+        for line in lines:
+            print(line, flush=True)
+        print(flush=True)
+    print(
+        f"done in {time.perf_counter() - started:.0f} s; load average now {os.getloadavg()[0]:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,254 @@
+"""The Sea Battle computer: a probability-density shooter, and fleets that are hard to find.
+
+The shooter reads only the enemy field of its view: which cells it shot and how each
+answered (miss, hit, sunk, or known empty beside a wreck), the wrecks' outlines, and the
+fleet it must still sink (the same fleet as its own, minus the wrecks). It works on that
+shot grid alone, so a new mode of the game needs only its touching rule and fleet.
+
+For every ship still afloat it counts the ways that ship could lie on the cells not yet
+ruled out, weighting the lies that pass through unexplained hits heavily (so it finishes a
+wounded ship before it hunts), and fires at the cell covered by the most lies.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bot.ai.core import Seen
+from bot.games.core import Phase, other
+from bot.games.grid import cell_name, parse_cell
+from bot.games.seabattle.actions import PlaceFleet, PlaceShip
+from bot.games.seabattle.fleet import Ship, random_fleet
+from bot.games.seabattle.rules import SeaBattleRules, Touching
+from bot.games.seabattle.view import Mark, SeaBattleView
+
+_SANK = re.compile(r'^([A-Z]\d{1,2}): hit\. "You sank my (.+)!"')
+"""How a sinking is answered where ships may touch: the cell and the ship's name only."""
+
+UNKNOWN, HIT, EMPTY = 0, 1, 2
+"""What the shooter knows of one cell: nothing, a hit on a ship afloat, or nothing there."""
+
+HIT_WEIGHT = 40.0
+"""How much more a lie counts for each unexplained hit it passes through: high enough that
+a wounded ship is always finished first, as any good player does."""
+
+
+@dataclass(frozen=True)
+class ShotGrid:
+    """The shooter's whole knowledge: the enemy field as answered, and the ships afloat."""
+
+    size: int
+    cells: tuple[int, ...]
+    """UNKNOWN, HIT or EMPTY per cell, row by row (index = row * size + column)."""
+    afloat: tuple[int, ...]
+    """The lengths of the enemy ships not yet sunk."""
+    touching: Touching
+
+    @classmethod
+    def of(cls, rules: SeaBattleRules, view: SeaBattleView, heard: Sequence[str]) -> ShotGrid:
+        """The grid of ``view``'s enemy field; ``heard`` names the ships sunk where wrecks
+        are not drawn (ships that may touch are answered "hit" and the ship's name only)."""
+        enemy = view.fields[other(view.seat if view.seat is not None else 0)]
+        size = view.size
+        cells = []
+        for row in range(size):
+            for column in range(size):
+                mark = enemy.mark((column, row))
+                cells.append(UNKNOWN if mark is Mark.SEA else HIT if mark is Mark.HIT else EMPTY)
+        sunk = [outline.kind.length for outline in enemy.ships if outline.sunk]
+        lengths = {kind.name: kind.length for kind in rules.fleet}
+        sinkings = []
+        for text in heard:
+            told = _SANK.match(text)
+            if told and told.group(2) in lengths:
+                column, row = parse_cell(told.group(1), size, size)
+                sinkings.append((row * size + column, lengths[told.group(2)]))
+        return cls.build(
+            size, cells, [k.length for k in rules.fleet], sunk, sinkings, rules.touching
+        )
+
+    @classmethod
+    def build(
+        cls,
+        size: int,
+        cells: list[int],
+        fleet: Sequence[int],
+        wrecks: Sequence[int],
+        sinkings: Sequence[tuple[int, int]],
+        touching: Touching,
+    ) -> ShotGrid:
+        """The grid from the marks, the fleet, the drawn wrecks' lengths and the sinkings
+        announced without a drawing (the cell of the sinking shot, the ship's length).
+
+        A sinking announced without a drawing leaves its ship's cells as hits; where only one
+        straight line of hits through the sinking shot has the ship's length, those hits are
+        explained and no longer draw the shooter.
+        """
+        afloat = Counter(fleet)
+        afloat.subtract(wrecks)
+        afloat.subtract(length for _, length in sinkings)
+        for index, length in sinkings:
+            lines = [
+                body
+                for body, _ in lies(size, length, touching)
+                if index in body and all(cells[i] == HIT for i in body)
+            ]
+            if len(lines) == 1:
+                for i in lines[0]:
+                    cells[i] = EMPTY
+        lengths = tuple(sorted(afloat.elements(), reverse=True))
+        return cls(size, tuple(cells), lengths, touching)
+
+
+Lie = tuple[tuple[int, ...], tuple[int, ...]]
+"""A ship's cells and its halo, as cell indices."""
+
+
+@lru_cache(maxsize=64)
+def lies(size: int, length: int, touching: Touching) -> tuple[Lie, ...]:
+    """Every straight lie of a ship of ``length``: its cells and the cells it may not touch.
+
+    The halo is where a hit would belong to this very ship if the rules forbid touching:
+    all eight neighbours when ships may not touch at all, the four sides when corners may.
+    """
+    result: list[Lie] = []
+    directions = ((1, 0), (0, 1)) if length > 1 else ((1, 0),)
+    for row in range(size):
+        for column in range(size):
+            for dc, dr in directions:
+                end_c, end_r = column + dc * (length - 1), row + dr * (length - 1)
+                if end_c >= size or end_r >= size:
+                    continue
+                body = [(column + dc * i, row + dr * i) for i in range(length)]
+                halo: set[tuple[int, int]] = set()
+                if touching is not Touching.ANY:
+                    diagonal = touching is Touching.NONE
+                    for c, r in body:
+                        for nc in (c - 1, c, c + 1):
+                            for nr in (r - 1, r, r + 1):
+                                if not (0 <= nc < size and 0 <= nr < size):
+                                    continue
+                                if not diagonal and nc != c and nr != r:
+                                    continue
+                                halo.add((nc, nr))
+                    halo.difference_update(body)
+                result.append(
+                    (
+                        tuple(r * size + c for c, r in body),
+                        tuple(sorted(r * size + c for c, r in halo)),
+                    )
+                )
+    return tuple(result)
+
+
+def density(grid: ShotGrid) -> list[float]:
+    """How many weighted lies of the ships afloat cover each cell not yet shot."""
+    cells = grid.cells
+    scores = [0.0] * len(cells)
+    for length, count in Counter(grid.afloat).items():
+        for body, halo in lies(grid.size, length, grid.touching):
+            hits = 0
+            for index in body:
+                known = cells[index]
+                if known == EMPTY:
+                    break
+                hits += known
+            else:
+                if hits == length:
+                    continue  # a ship all of whose cells were hit would have been sunk
+                if any(cells[index] == HIT for index in halo):
+                    continue  # that hit would touch this ship, which the rules forbid
+                weight = count * HIT_WEIGHT**hits
+                for index in body:
+                    if cells[index] == UNKNOWN:
+                        scores[index] += weight
+    return scores
+
+
+def best_shot(grid: ShotGrid, tie_break: Sequence[float]) -> int:
+    """The cell covered by the most lies; ``tie_break`` orders equal cells (from the dice)."""
+    scores = density(grid)
+    candidates = [i for i, known in enumerate(grid.cells) if known == UNKNOWN]
+    return max(candidates, key=lambda i: (scores[i], tie_break[i]))
+
+
+class DensityShooter:
+    """The strongest Sea Battle level: density shooting and a fleet placed to be hard to find."""
+
+    def __init__(self, *, careful_fleet: bool = True) -> None:
+        self.careful_fleet = careful_fleet
+
+    def decide(self, seen: Seen) -> str:
+        view = seen.view
+        assert isinstance(view, SeaBattleView)
+        if view.phase is Phase.SETUP:
+            return self.setup(seen)
+        grid = ShotGrid.of(seen.rules, view, seen.heard)
+        dice = seen.dice()
+        tie_break = [dice.random() for _ in grid.cells]
+        index = best_shot(grid, tie_break)
+        return cell_name((index % grid.size, index // grid.size))
+
+    def setup(self, seen: Seen) -> str:
+        view = seen.view
+        assert isinstance(view, SeaBattleView)
+        own = view.fields[seen.seat]
+        if not view.to_place and own.ships:
+            return "ready"
+        rules: SeaBattleRules = seen.rules
+        dice = seen.dice("fleet")
+        fleet = hidden_fleet(rules, dice) if self.careful_fleet else random_fleet(rules, dice)
+        return str(PlaceFleet(tuple(PlaceShip(s.cells[0], s.cells[-1]) for s in fleet)))
+
+
+CANDIDATE_FLEETS = 40
+"""Random fleets weighed per setup: enough to find a quiet one, cheap enough to be instant."""
+
+
+def hidden_fleet(rules: SeaBattleRules, dice: random.Random) -> tuple[Ship, ...]:
+    """A legal fleet that a density shooter finds late: the least likely of some random ones.
+
+    A shooter starts where most lies of the whole fleet cross (the middle of the board), so
+    of several random fleets this keeps the one whose cells are crossed by the fewest lies,
+    with a little randomness left so that a player cannot learn one fixed layout.
+    """
+    grid = ShotGrid(
+        rules.size,
+        (UNKNOWN,) * (rules.size * rules.size),
+        tuple(kind.length for kind in rules.fleet),
+        rules.touching,
+    )
+    prior = density(grid)
+    best = None
+    best_score = 0.0
+    for _ in range(CANDIDATE_FLEETS):
+        fleet = random_fleet(rules, dice)
+        score = sum(prior[r * rules.size + c] for ship in fleet for c, r in ship.cells)
+        score *= 1.0 + 0.05 * dice.random()
+        if best is None or score < best_score:
+            best, best_score = fleet, score
+    assert best is not None
+    return best
+
+
+class CasualShooter:
+    """The casual level: a random fleet; it finishes a wounded ship, otherwise shoots anywhere."""
+
+    def decide(self, seen: Seen) -> str:
+        view = seen.view
+        assert isinstance(view, SeaBattleView)
+        if view.phase is Phase.SETUP:
+            return DensityShooter(careful_fleet=False).setup(seen)
+        grid = ShotGrid.of(seen.rules, view, seen.heard)
+        dice = seen.dice()
+        if HIT in grid.cells:
+            tie_break = [dice.random() for _ in grid.cells]
+            index = best_shot(grid, tie_break)
+        else:
+            index = dice.choice([i for i, known in enumerate(grid.cells) if known == UNKNOWN])
+        return cell_name((index % grid.size, index // grid.size))

@@ -1,0 +1,167 @@
+"""What each audience may know of a Sea Battle game (rules/sea-battle.md §3), built into
+the views that renderers, messages and autocomplete see."""
+
+from __future__ import annotations
+
+from bot.games.core import Phase, other, secrecy
+from bot.games.grid import Cell, neighbours
+from bot.games.seabattle import salvo
+from bot.games.seabattle.dutchman import lost_decks as dutchman_lost
+from bot.games.seabattle.fleet import unplaced_kinds
+from bot.games.seabattle.rules import ShipKind, Touching
+from bot.games.seabattle.shooting import disclosable
+from bot.games.seabattle.state import SeaBattleState
+from bot.games.seabattle.view import FieldView, Mark, Report, SeaBattleView, ShipOutline
+
+
+def view_of(state: SeaBattleState, seat: int | None, variant: str) -> SeaBattleView:
+    rules = state.rules
+    fields = (field_of(state, 0, seat), field_of(state, 1, seat))
+    to_place: tuple[ShipKind, ...] = ()
+    items_left = (0, 0)
+    if seat is not None and state.phase is Phase.SETUP:
+        side = state.sides[seat]
+        to_place = tuple(rules.fleet[i] for i in unplaced_kinds(rules, side.ships))
+        items_left = (rules.mines - len(side.mines), rules.sweepers - len(side.sweepers))
+    pending = state.pending
+    choices: tuple[Cell, ...] = ()
+    if pending is not None and pending.seat == seat:
+        choices = disclosable(state, seat, pending.what)
+    return SeaBattleView(
+        seat=seat,
+        phase=state.phase,
+        variant=variant,
+        size=rules.size,
+        fields=fields,
+        turn=state.turn,
+        ready=(state.sides[0].ready, state.sides[1].ready),
+        to_place=to_place,
+        outcome=state.outcome,
+        extra_shot=rules.extra_shot,
+        salvo_size=(
+            salvo.salvo_size(state, state.turn) if rules.salvo and state.turn is not None else None
+        ),
+        blind_report=rules.blind_report,
+        items_left=items_left,
+        owed=None if pending is None else (pending.seat, pending.what),
+        choices=choices,
+        mines=rules.mines > 0,
+    )
+
+
+def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
+    """``owner``'s field as ``seat`` (None: the channel) may know it."""
+    rules = state.rules
+    finished = secrecy(state.phase, state.outcome) is Phase.FINISHED
+    show_all = seat == owner or finished
+    blind = rules.blind_report and not show_all  # §4.3: which cell hit is not told
+    shots = state.shots[other(owner)]
+    side = state.sides[owner]
+    sunk = set(state.sunk(owner))
+    # §4.2: where ships may touch, a sinking is answered "hit" and the ship's name only;
+    # drawing the wreck would tell which earlier hits belong to ships still afloat.
+    wrecks = sunk if show_all or rules.touching is not Touching.ANY else set()
+    ship_at = {cell: ship for ship in side.ships for cell in ship.cells}
+    mines, sweepers = set(side.mines), set(side.sweepers)
+    # §4.6-4.7: a disclosure is shown to the two players only, never to the channel.
+    told = seat is not None or finished
+    disclosed = {cell for who, cell in state.disclosures if who == owner} if told else set()
+    clear: set[Cell] = set()
+    if rules.marks_around_sunk and seat != owner:
+        diagonal = rules.touching is Touching.NONE
+        for wreck in sunk:
+            for cell in wreck.cells:
+                clear.update(neighbours(cell, rules.size, rules.size, diagonal=diagonal))
+    if rules.dutchman:
+        return _dutchman_field(state, owner, show_all)
+    rows = []
+    for row in range(rules.size):
+        marks = []
+        for column in range(rules.size):
+            cell = (column, row)
+            ship = ship_at.get(cell)
+            if cell in shots and blind:
+                mark = Mark.SHOT
+            elif cell in shots and cell in mines:
+                mark = Mark.MINE_HIT
+            elif cell in shots and cell in sweepers:
+                mark = Mark.SWEEPER_HIT
+            elif cell in shots:
+                mark = Mark.MISS if ship is None else Mark.SUNK if ship in wrecks else Mark.HIT
+            elif show_all and ship is not None:
+                mark = Mark.SHIP
+            elif show_all and cell in mines:
+                mark = Mark.MINE
+            elif show_all and cell in sweepers:
+                mark = Mark.SWEEPER
+            elif cell in disclosed:
+                mark = Mark.DISCLOSED if ship is not None else Mark.KNOWN_MINE
+            elif cell in clear and ship is None:
+                mark = Mark.CLEAR
+            else:
+                mark = Mark.SEA
+            marks.append(mark)
+        rows.append(tuple(marks))
+    outlines = tuple(
+        ShipOutline(rules.fleet[ship.kind], ship.cells, ship in sunk)
+        for ship in side.ships
+        if show_all or (ship in wrecks and not blind)
+    )
+    last = next((c for s, c in reversed(state.log) if s != owner), None)
+    recent: tuple[Cell, ...] = ()
+    if rules.salvo:
+        recent = salvo.last_salvo_at(state, owner)
+    numbers: tuple[tuple[Cell, int], ...] = ()
+    reports: tuple[Report, ...] = ()
+    if rules.blind_report:
+        shooter = other(owner)
+        numbers = tuple(sorted(salvo.volley_numbers(state, shooter).items()))
+        reports = salvo.volley_reports(state, shooter)
+    return FieldView(
+        owner,
+        tuple(rows),
+        outlines,
+        last,
+        len(rules.fleet) - len(sunk),
+        recent,
+        numbers,
+        reports,
+        tuple(sorted(disclosed, key=lambda c: (c[1], c[0]))),
+    )
+
+
+def _dutchman_field(state: SeaBattleState, owner: int, show_all: bool) -> FieldView:
+    """§5: each shot cell shows its latest answer (the ship moves, so an old hit says
+    nothing of where it is now); the ship itself only to its owner, and to all at the end."""
+    answers: dict[Cell, bool] = {}
+    for (shooter, cell), hit in zip(state.log, state.answers, strict=True):
+        if shooter != owner:
+            answers[cell] = hit
+    ship = state.sides[owner].ships[0] if state.sides[owner].ships else None
+    sunk = bool(state.sunk(owner))
+    size = state.rules.size
+    rows = tuple(
+        tuple(
+            (Mark.SUNK if sunk else Mark.HIT)
+            if answers.get((column, row))
+            else Mark.MISS
+            if (column, row) in answers
+            else Mark.SHIP
+            if show_all and ship is not None and (column, row) in ship.cells
+            else Mark.SEA
+            for column in range(size)
+        )
+        for row in range(size)
+    )
+    outlines: tuple[ShipOutline, ...] = ()
+    if ship is not None and show_all:
+        outlines = (ShipOutline(state.rules.fleet[0], ship.cells, sunk),)
+    last = next((c for s, c in reversed(state.log) if s != owner), None)
+    return FieldView(
+        owner,
+        rows,
+        outlines,
+        last,
+        state.afloat(owner),
+        decks_lost=dutchman_lost(state, owner),
+    )

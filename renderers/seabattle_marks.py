@@ -1,0 +1,397 @@
+"""Sea Battle cell marks and ship hulls as cached sprites, and one field's marks as a layer.
+
+Every mark differs by shape as well as colour (dot = miss, X = hit, hull = ship, filled hull
+with X = sunk, ring = last shot, spiked ball = mine, triangle = minesweeper) for
+colour-blind readers.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.games.grid import Cell
+from bot.games.seabattle.rules import SUBMARINE
+from bot.games.seabattle.view import FieldView, Mark
+from renderers.common import COLOURS, Palette, Sprite, make_sprite
+
+PALETTE = Palette(
+    {
+        "background": COLOURS["background"],
+        "text": COLOURS["text"],
+        "muted": COLOURS["muted"],
+        "accent": COLOURS["yellow"],  # last shot, and whose turn it is
+        "sea": (27, 62, 99),
+        "grid": (52, 96, 138),
+        "border": (86, 132, 176),
+        "clear": (20, 42, 66),  # known empty: darker than open sea, hatched
+        "hatch": (58, 86, 116),
+        "miss": (220, 230, 240),
+        "ship": (150, 166, 184),
+        "ship_edge": (212, 222, 232),
+        "hit": (255, 140, 26),  # Okabe-Ito orange, brightened to stand out on grey hulls
+        "hit_cell": (92, 60, 40),  # hit on an unknown ship: the cell is tinted too
+        "sunk": (196, 64, 30),
+        "sunk_edge": (255, 178, 140),
+        "outline": (12, 14, 20),  # dark rim under every X so it reads on any fill
+        "mine": (204, 121, 167),  # Okabe-Ito reddish purple
+        "sweeper": (86, 180, 233),  # Okabe-Ito sky blue
+        "warn": (240, 228, 66),  # Okabe-Ito yellow: what a disclosure told the viewer
+    },
+    ramps=[
+        ("text", "background"),
+        ("muted", "background"),
+        ("accent", "background"),
+        ("text", "sea"),
+        ("muted", "sea"),
+    ],
+)
+
+
+# -- marks --------------------------------------------------------------------------------
+# Each mark is painted by a function on a box (x0, y0, x1, y1) whose edges are the grid
+# lines around a cell, then turned into a cached sprite per cell size.
+
+Box = tuple[int, int, int, int]
+
+
+def _inner(box: Box) -> Box:
+    """A cell box without its grid lines."""
+    x0, y0, x1, y1 = box
+    return x0 + 1, y0 + 1, x1 - 1, y1 - 1
+
+
+def _paint_miss(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    radius = max(3, round((x1 - x0) * 0.16))
+    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PALETTE["miss"])
+
+
+def _paint_x(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """A thick X with a dark rim: reads on sea, on grey hulls and on sunk hulls alike."""
+    x0, y0, x1, y1 = box
+    size = x1 - x0
+    inset = round(size * 0.26)
+    width = max(3, round(size * 0.13))
+    a, b = (x0 + inset, y0 + inset), (x1 - inset, y1 - inset)
+    c, d = (x0 + inset, y1 - inset), (x1 - inset, y0 + inset)
+    for fill, extra in (("outline", 3), ("hit", 0)):
+        draw.line((a, b), fill=PALETTE[fill], width=width + extra)
+        draw.line((c, d), fill=PALETTE[fill], width=width + extra)
+
+
+def _paint_hit(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """A hit on a ship the viewer cannot see: the whole cell is tinted as well."""
+    draw.rectangle(_inner(box), fill=PALETTE["hit_cell"])
+    _paint_x(draw, box)
+
+
+def _paint_clear(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """Known empty: a darker, hatched cell, quieter than a miss so shots stand out."""
+    x0, y0, x1, y1 = _inner(box)
+    draw.rectangle((x0, y0, x1, y1), fill=PALETTE["clear"])
+    size = x1 - x0
+    step = max(6, size // 4)
+    for offset in range(step, 2 * size, step):
+        start = (x0 + offset, y0) if offset <= size else (x1, y0 + offset - size)
+        end = (x0, y0 + offset) if offset <= size else (x0 + offset - size, y1)
+        draw.line((start, end), fill=PALETTE["hatch"], width=1)
+
+
+def _paint_shot(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """A blind salvo shot (§4.3): a hollow ring; the salvo's number is written inside."""
+    x0, y0, x1, y1 = _inner(box)
+    inset = max(2, round((x1 - x0) * 0.08))
+    width = max(2, round((x1 - x0) * 0.07))
+    draw.ellipse(
+        (x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=PALETTE["miss"], width=width
+    )
+
+
+def _paint_ring(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """The last shot: a thick yellow frame with a dark rim, drawn over everything else."""
+    x0, y0, x1, y1 = box
+    width = max(3, round((x1 - x0) * 0.1))
+    draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), outline=PALETTE["outline"], width=1)
+    draw.rectangle((x0, y0, x1, y1), outline=PALETTE["accent"], width=width)
+
+
+def _paint_hull(draw: ImageDraw.ImageDraw, box: Box, cell: int, sunk: bool) -> None:
+    """A ship as one rounded hull over its cells, so its length and heading read at a glance."""
+    x0, y0, x1, y1 = _inner(box)
+    inset = max(3, round(cell * 0.1))
+    radius = max(3, round((cell - 2 * inset) * 0.35))
+    fill, edge = ("sunk", "sunk_edge") if sunk else ("ship", "ship_edge")
+    draw.rounded_rectangle(
+        (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
+        radius=radius,
+        fill=PALETTE[fill],
+        outline=PALETTE[edge],
+        width=2,
+    )
+
+
+def _paint_mine(draw: ImageDraw.ImageDraw, box: Box, *, spent: bool, known: bool) -> None:
+    """A mine (§4.6): a ball with four horns. Spent: hollow with a dot in the middle, as on
+    paper; an enemy mine disclosed to the viewer: drawn in the warning colour."""
+    x0, y0, x1, y1 = _inner(box)
+    size = x1 - x0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    radius = size * 0.26
+    horn = size * 0.42
+    colour = PALETTE["warn"] if known else PALETTE["mine"]
+    width = max(2, round(size * 0.08))
+    for dx, dy in ((1, 0), (0, 1), (0.71, 0.71), (0.71, -0.71)):
+        draw.line(
+            (cx - dx * horn, cy - dy * horn, cx + dx * horn, cy + dy * horn),
+            fill=colour,
+            width=width,
+        )
+    ball = (cx - radius, cy - radius, cx + radius, cy + radius)
+    if spent:
+        draw.ellipse(ball, fill=PALETTE["sea"], outline=colour, width=width)
+        dot = max(2, size * 0.08)
+        draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=colour)
+    else:
+        draw.ellipse(ball, fill=colour)
+
+
+def _paint_sweeper(draw: ImageDraw.ImageDraw, box: Box, *, spent: bool) -> None:
+    """A minesweeper (§4.7): an isosceles triangle standing on the cell's lower side, as the
+    seed draws it; hollow with a dot once struck."""
+    x0, y0, x1, y1 = _inner(box)
+    size = x1 - x0
+    inset = size * 0.16
+    points = [(x0 + inset, y1 - inset), (x1 - inset, y1 - inset), ((x0 + x1) / 2, y0 + inset)]
+    width = max(2, round(size * 0.08))
+    if spent:
+        draw.polygon(points, fill=PALETTE["sea"], outline=PALETTE["sweeper"], width=width)
+        cx, cy, dot = (x0 + x1) / 2, y1 - size * 0.36, max(2, size * 0.08)
+        draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=PALETTE["sweeper"])
+    else:
+        draw.polygon(points, fill=PALETTE["sweeper"])
+
+
+def _paint_disclosed(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """An enemy ship cell disclosed to the viewer (§4.6): a hollow hull, a sure hit."""
+    x0, y0, x1, y1 = _inner(box)
+    size = x1 - x0
+    inset = max(3, round(size * 0.12))
+    draw.rounded_rectangle(
+        (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
+        radius=max(3, round(size * 0.25)),
+        outline=PALETTE["warn"],
+        width=max(2, round(size * 0.1)),
+    )
+
+
+def _paint_flag(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """On one's own board, a cell one has disclosed: a warning corner, top right."""
+    x0, y0, x1, _ = _inner(box)
+    size = x1 - x0
+    corner = size * 0.42
+    draw.polygon([(x1 - corner, y0), (x1, y0), (x1, y0 + corner)], fill=PALETTE["warn"])
+
+
+_CELL_PAINTERS = {
+    "miss": _paint_miss,
+    "x": _paint_x,
+    "hit": _paint_hit,
+    "clear": _paint_clear,
+    "ring": _paint_ring,
+    "shot": _paint_shot,
+    "mine": lambda draw, box: _paint_mine(draw, box, spent=False, known=False),
+    "mine_hit": lambda draw, box: _paint_mine(draw, box, spent=True, known=False),
+    "known_mine": lambda draw, box: _paint_mine(draw, box, spent=False, known=True),
+    "sweeper": lambda draw, box: _paint_sweeper(draw, box, spent=False),
+    "sweeper_hit": lambda draw, box: _paint_sweeper(draw, box, spent=True),
+    "disclosed": _paint_disclosed,
+    "flag": _paint_flag,
+}
+
+
+@lru_cache(maxsize=64)
+def mark_sprite(kind: str, cell: int) -> Sprite:
+    """The sprite of one cell mark, stamped at the cell's top-left grid corner."""
+    pad = 2  # the ring reaches past the grid lines
+    side = cell + 1 + 2 * pad
+    box = (pad, pad, pad + cell, pad + cell)
+    return make_sprite((side, side), lambda draw: _CELL_PAINTERS[kind](draw, box), (-pad, -pad))
+
+
+@lru_cache(maxsize=128)
+def hull_sprite(cell: int, length: int, vertical: bool, sunk: bool) -> Sprite:
+    """The sprite of a whole ship, stamped at its first cell's top-left grid corner."""
+    span = cell * length
+    width, height = (cell, span) if vertical else (span, cell)
+    return make_sprite(
+        (width + 1, height + 1),
+        lambda draw: _paint_hull(draw, (0, 0, width, height), cell, sunk),
+    )
+
+
+@lru_cache(maxsize=8)
+def submarine_sprite(cell: int, sunk: bool) -> Sprite:
+    """The §4.8 submarine: a rhombus filling its cell, so it never looks like a torpedo boat."""
+    fill, edge = ("sunk", "sunk_edge") if sunk else ("ship", "ship_edge")
+
+    def paint(draw: ImageDraw.ImageDraw) -> None:
+        inset = max(2, round(cell * 0.08))
+        middle = cell / 2
+        points = [(middle, inset), (cell - inset, middle), (middle, cell - inset), (inset, middle)]
+        draw.polygon(points, fill=PALETTE[fill], outline=PALETTE[edge], width=2)
+
+    return make_sprite((cell + 1, cell + 1), paint)
+
+
+@lru_cache(maxsize=256)
+def shaped_hull_sprite(cell: int, pattern: tuple[Cell, ...], sunk: bool) -> Sprite:
+    """The sprite of a ship that is not a line (§4.4): one hull bent through its cells,
+    stamped at the top-left grid corner of its bounding box."""
+    width = (max(c for c, _ in pattern) + 1) * cell
+    height = (max(r for _, r in pattern) + 1) * cell
+    inset = max(3, round(cell * 0.1))
+    fill, edge = ("sunk", "sunk_edge") if sunk else ("ship", "ship_edge")
+
+    def paint_layer(draw: ImageDraw.ImageDraw, shrink: int, colour: str) -> None:
+        """Each cell's rounded hull, and a plain bridge across the gap to each right or
+        lower neighbour; ``shrink`` px smaller all round for the fill inside the edge."""
+        radius = max(3, round((cell - 2 * inset) * 0.35)) - shrink
+        cells = set(pattern)
+        for c, r in pattern:
+            x0, y0 = c * cell + 1 + inset + shrink, r * cell + 1 + inset + shrink
+            x1, y1 = (c + 1) * cell - 1 - inset - shrink, (r + 1) * cell - 1 - inset - shrink
+            draw.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=PALETTE[colour])
+            if (c + 1, r) in cells:
+                draw.rectangle(
+                    (x1 - radius, y0, x1 + cell - (x1 - x0) + radius, y1), fill=PALETTE[colour]
+                )
+            if (c, r + 1) in cells:
+                draw.rectangle(
+                    (x0, y1 - radius, x1, y1 + cell - (y1 - y0) + radius), fill=PALETTE[colour]
+                )
+            for dc in (-1, 1):  # the Flying Dutchman joins decks at corners too (§5.2)
+                if (c + dc, r + 1) in cells and {(c + dc, r), (c, r + 1)}.isdisjoint(cells):
+                    middle = (c * cell + cell / 2, r * cell + cell / 2)
+                    corner = ((c + dc) * cell + cell / 2, (r + 1) * cell + cell / 2)
+                    width = max(3, round(cell * 0.42)) - 2 * shrink
+                    draw.line((middle, corner), fill=PALETTE[colour], width=width)
+
+    def paint(draw: ImageDraw.ImageDraw) -> None:
+        paint_layer(draw, 0, edge)
+        paint_layer(draw, 2, fill)
+
+    return make_sprite((width + 1, height + 1), paint)
+
+
+@lru_cache(maxsize=256)
+def field_layer(cell: int, size: int, field: FieldView) -> Image.Image:
+    """The inside of one field's grid (its border excluded) with every mark and ship on
+    it, cached by the field as seen: opaque, so it is copied onto a board in one go.
+
+    A shot changes one field only, and the channel sees a field exactly as the shooter
+    does, so most fields of a move's three images were drawn before. The last-shot ring
+    reaches past its cell onto the border, so the board stamps it afterwards.
+
+    Cell marks stay inside their cell, so they need no pasting at all: the field is laid
+    out as bytes, a row of cells at a time, with each cell's grid lines and mark; only
+    the few ships, the X on their hits and the disclosed-cell flags are pasted on top.
+    """
+    span = cell * size
+    layer = Image.frombytes(
+        "P", (span, span), b"".join(_mark_band(kinds, cell) for kinds in _cell_marks(field))
+    )
+
+    def stamp(sprite: Sprite, at: Cell) -> None:
+        column, row = at
+        xy = (column * cell + sprite.offset[0], row * cell + sprite.offset[1])
+        layer.paste(sprite.image, xy, sprite.mask)
+
+    cross = mark_sprite("x", cell)
+    for ship in field.ships:
+        columns = {c for c, _ in ship.cells}
+        rows = {r for _, r in ship.cells}
+        if ship.kind == SUBMARINE:  # §4.8: drawn as a rhombus, as on paper
+            stamp(submarine_sprite(cell, ship.sunk), ship.cells[0])
+            hull_cells = ship.cells
+        elif len(columns) * len(rows) != len(ship.cells):  # an L or a zigzag (§4.4)
+            corner = (min(columns), min(rows))
+            pattern = tuple((c - corner[0], r - corner[1]) for c, r in ship.cells)
+            stamp(shaped_hull_sprite(cell, pattern, ship.sunk), corner)
+            hull_cells = ship.cells
+        elif len(columns) > 1 and len(rows) > 1:  # the square four-decker
+            stamp(
+                shaped_hull_sprite(cell, ((0, 0), (1, 0), (0, 1), (1, 1)), ship.sunk),
+                min(ship.cells),
+            )
+            hull_cells = ship.cells
+        else:
+            vertical = len(columns) == 1 and len(ship.cells) > 1
+            stamp(hull_sprite(cell, len(ship.cells), vertical, ship.sunk), min(ship.cells))
+            hull_cells = ship.cells
+        for part in hull_cells:
+            if field.mark(part) in (Mark.HIT, Mark.SUNK):
+                stamp(cross, part)
+    flag = mark_sprite("flag", cell)
+    for part in field.disclosed:
+        if field.mark(part) not in (Mark.DISCLOSED, Mark.KNOWN_MINE):
+            stamp(flag, part)  # the owner's own disclosed cell
+    return layer.crop((1, 1, span, span))  # the grid's first line is its border
+
+
+def _cell_marks(field: FieldView) -> list[tuple[str | None, ...]]:
+    """Per row, the mark drawn in each cell; none under a ship, whose hull covers it."""
+    on_hulls = {c for ship in field.ships for c in ship.cells}
+    return [
+        tuple(
+            None if (column, row) in on_hulls else _MARK_SPRITES.get(mark)
+            for column, mark in enumerate(marks)
+        )
+        for row, marks in enumerate(field.marks)
+    ]
+
+
+@lru_cache(maxsize=128)
+def _mark_band(kinds: tuple[str | None, ...], cell: int) -> bytes:
+    """One row of cells (``kinds``: a mark or nothing each) as the layer's pixel bytes,
+    ``cell`` pixel rows of the whole row's width."""
+    tiles = [_mark_tile(kind, cell) for kind in kinds]
+    return b"".join(tile[y] for y in range(cell) for tile in tiles)
+
+
+@lru_cache(maxsize=64)
+def _mark_tile(kind: str | None, cell: int) -> tuple[bytes, ...]:
+    """One cell as pixel rows: sea, the grid lines above and left of it (as the board's
+    static layer draws them), and the mark ``kind`` if any.
+
+    Only for marks drawn inside their cell (not the ring), so cropping their sprite to
+    the cell loses nothing.
+    """
+    tile = Image.new("P", (cell, cell), PALETTE["sea"])
+    draw = ImageDraw.Draw(tile)
+    draw.line((0, 0, cell - 1, 0), fill=PALETTE["grid"])
+    draw.line((0, 0, 0, cell - 1), fill=PALETTE["grid"])
+    if kind is not None:
+        sprite = mark_sprite(kind, cell)
+        edge = -sprite.offset[0]  # where the cell's top-left grid corner sits in the sprite
+        box = (edge, edge, edge + cell, edge + cell)
+        tile.paste(sprite.image.crop(box), (0, 0), sprite.mask.crop(box))
+    data = tile.tobytes()
+    return tuple(data[y : y + cell] for y in range(0, len(data), cell))
+
+
+_MARK_SPRITES = {
+    Mark.MISS: "miss",
+    Mark.HIT: "hit",
+    Mark.SUNK: "hit",  # sunk cells lie under their hull; this is a fallback
+    Mark.CLEAR: "clear",
+    Mark.SHOT: "shot",
+    Mark.MINE: "mine",
+    Mark.MINE_HIT: "mine_hit",
+    Mark.KNOWN_MINE: "known_mine",
+    Mark.SWEEPER: "sweeper",
+    Mark.SWEEPER_HIT: "sweeper_hit",
+    Mark.DISCLOSED: "disclosed",
+}

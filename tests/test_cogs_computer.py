@@ -1,0 +1,81 @@
+"""Playing the computer through Discord: ``/play`` with the bot as the opponent.
+
+The person gets everything a game against a person gives (setup by DM, private boards,
+moves by DM, the live channel board, the end announced); the computer's own seat is never
+sent a DM, and the game changes no rating.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.games import ENGINES
+from bot.games.core import Phase
+from bot.storage import COMPUTER_SEAT
+from tests.cog_helpers import channel_messages, repository, resign, stored_game, stored_log
+from tests.discord_stub import DiscordDriver, FakeUser
+
+MOVES_BEFORE_RESIGNING = 12
+"""Long games (Luzhanqi, Warships, the Marine Game) are played a while, then resigned."""
+
+
+async def start_against_computer(
+    driver: DiscordDriver, user: FakeUser, game: str, level: str = "casual"
+) -> int:
+    result = await driver.slash(user, "play", game=game, opponent=driver.bot_account(), level=level)
+    assert result.content is not None and "against me, the computer" in result.content
+    games = await repository(driver).active_games_of(user.id)
+    assert len(games) == 1
+    assert games[0].computer_level == level and not games[0].rated
+    return games[0].id
+
+
+async def person_moves(
+    driver: DiscordDriver, user: FakeUser, game_id: int, dice: random.Random
+) -> None:
+    """One legal move of the person's, chosen from what their own view offers."""
+    record = await stored_game(driver, game_id)
+    engine = ENGINES[record.game]
+    view = engine.view(engine.from_json(record.state), 0)
+    assert 0 in view.movers, "the game waits for the computer, which should have moved"
+    if view.phase is Phase.SETUP:
+        move = "ready" if engine.setup_text(view) or record.game != "seabattle" else "random"
+    else:
+        options = [m for m in engine.suggestions(view, "", limit=10**6) if "draw" not in m]
+        move = dice.choice(options)
+    await driver.dm(user, move)
+
+
+@pytest.mark.parametrize("game", ["seabattle", "luzhanqi", "warships", "seachess", "marine"])
+async def test_a_whole_game_against_the_computer_by_dm(
+    driver: DiscordDriver, alice: FakeUser, game: str
+) -> None:
+    game_id = await start_against_computer(driver, alice, game)
+    dice = random.Random(game)
+    for played in range(400):
+        record = await stored_game(driver, game_id)
+        if record.end_reason is not None:
+            break
+        if game != "seabattle" and played >= MOVES_BEFORE_RESIGNING:
+            await resign(driver, alice)
+            continue
+        await person_moves(driver, alice, game_id, dice)
+    record = await stored_game(driver, game_id)
+    assert record.end_reason is not None
+    log = await stored_log(driver, game_id)
+    assert any(entry.seat == COMPUTER_SEAT for entry in log), "the computer never moved"
+    assert driver.server.bot_id not in driver.server._dm_by_user, "the bot DMed itself"
+    assert driver.dms_to(alice), "the person got no board by DM"
+    assert any("is over" in (m.content or "") for m in channel_messages(driver))
+    assert await repository(driver).records.standings_of(alice.id) == []
+
+
+async def test_another_bot_still_cannot_be_challenged(
+    driver: DiscordDriver, alice: FakeUser
+) -> None:
+    other_bot = driver.add_user("helperbot", bot=True)
+    result = await driver.slash(alice, "play", game="seabattle", opponent=other_bot)
+    assert result.content is not None and "Other bots cannot play" in result.content
+    assert await repository(driver).active_games_of(alice.id) == []

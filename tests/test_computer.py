@@ -1,0 +1,140 @@
+"""Games against the computer through the referee: started at once, played by the computer
+through the ordinary move path, unrated, resumed after a restart with exactly one move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.computer import Computer
+from bot.games import ENGINES
+from bot.games.core import Phase
+from bot.referee import Referee, RefereeError, Report, StaleMoveError
+from bot.storage import COMPUTER_SEAT, LogKind, SqliteRepository
+
+PERSON, COMPUTER = 1001, 9000
+GUILD, CHANNEL = 500, 700
+GAMES = ("seabattle", "luzhanqi", "warships", "seachess", "marine")
+
+
+async def start(
+    referee: Referee, game: str, level: str = "strong", variant: str | None = None
+) -> Report:
+    return await referee.play_computer(
+        game=game,
+        variant=variant,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=PERSON,
+        computer_id=COMPUTER,
+        level=level,
+    )
+
+
+class Table:
+    """The computer playing, and the reports it would have delivered."""
+
+    def __init__(self, referee: Referee) -> None:
+        self.computer = Computer(referee)
+        self.delivered: list[Report] = []
+
+    async def deliver(self, report: Report) -> None:
+        self.delivered.append(report)
+        self.computer.wake(report.game, self.deliver)
+
+    async def after(self, report: Report) -> None:
+        await self.deliver(report)
+        await self.computer.settle()
+
+
+async def play_out(referee: Referee, repo: SqliteRepository, game: str, level: str) -> int:
+    """The person plays random legal moves; the computer answers. Returns the game's id."""
+    table = Table(referee)
+    report = await start(referee, game, level)
+    game_id = report.game.id
+    await table.after(report)
+    engine = ENGINES[game]
+    dice = random.Random(game)
+    for _ in range(3000):
+        record = await repo.get_game(game_id)
+        assert record is not None
+        if record.end_reason is not None:
+            break
+        state = engine.from_json(record.state)
+        view = engine.view(state, 0)
+        assert 0 in view.movers, "the game waits for the computer, which should have moved"
+        if view.phase is Phase.SETUP:
+            move = "ready" if engine.setup_text(view) or game != "seabattle" else "random"
+        else:
+            moves = [m for m in engine.suggestions(view, "", limit=10**6) if "draw" not in m]
+            move = dice.choice(moves)
+        await table.after(await referee.act(PERSON, move, game_id))
+    else:
+        pytest.fail("the game did not end")
+    return game_id
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_whole_game_against_the_computer_ends_unrated(
+    referee: Referee, repo: SqliteRepository, game: str
+) -> None:
+    game_id = await play_out(referee, repo, game, "casual" if game != "seabattle" else "strong")
+    record = await repo.get_game(game_id)
+    assert record is not None and record.end_reason is not None
+    assert record.computer_level is not None and not record.rated
+    computer_moves = [e for e in await repo.log(game_id) if e.seat == COMPUTER_SEAT]
+    assert computer_moves, "the computer never moved"
+    assert all(e.kind is LogKind.MOVE for e in computer_moves)
+    assert await repo.records.standings_of(PERSON) == [], "a game against the computer is rated"
+    results = await repo.records.results_of(game_id)
+    assert results and not any(result.rated for result in results)
+
+
+async def test_the_computer_is_never_reminded_nor_late(
+    referee: Referee, repo: SqliteRepository
+) -> None:
+    report = await start(referee, "seabattle")
+    # Before the computer had a chance to set up, both seats wait; only the person is reminded.
+    reminders = await referee.reminders(report.game.id, report.game.ply, "Your move?")
+    assert [n.audience for n in reminders] == [0]
+
+
+async def test_an_unknown_level_is_refused(referee: Referee) -> None:
+    with pytest.raises(RefereeError, match="no level"):
+        await start(referee, "seabattle", level="grandmaster")
+
+
+async def test_a_restart_in_the_computers_turn_resumes_with_exactly_one_move(
+    referee: Referee, repo: SqliteRepository
+) -> None:
+    report = await start(referee, "seabattle")
+    game_id = report.game.id
+    # The process stops before the computer set up: a fresh one (new referee, new computer)
+    # resumes every game against the computer, twice over, and it still moves once.
+    fresh = Referee(repo, seed_source=lambda: 7)
+    table = Table(fresh)
+    await table.computer.resume(table.deliver)
+    await table.computer.resume(table.deliver)
+    await table.computer.settle()
+    entries = await repo.log(game_id)
+    assert [e.text.split()[0] for e in entries] == ["fleet", "ready"]
+    assert all(e.seat == COMPUTER_SEAT for e in entries)
+
+
+async def test_a_move_decided_for_an_older_ply_is_not_played(
+    referee: Referee, repo: SqliteRepository
+) -> None:
+    report = await start(referee, "seabattle")
+    await referee.act(COMPUTER, "random", report.game.id, at_ply=0)
+    with pytest.raises(StaleMoveError):
+        await referee.act(COMPUTER, "random", report.game.id, at_ply=0)
+    assert len(await repo.log(report.game.id)) == 1
+
+
+async def test_a_rematch_against_the_computer_points_to_play(referee: Referee) -> None:
+    """A challenge to the computer would wait for an answer that never comes."""
+    report = await start(referee, "seabattle")
+    await referee.resign(PERSON, report.game.id)
+    with pytest.raises(RefereeError, match="use `/play` with me"):
+        await referee.rematch(report.game.id, PERSON)
