@@ -1,4 +1,4 @@
-"""Benchmark: whole moves through the referee, a real SQLite file and the renderers.
+"""Benchmark: whole moves through the referee, a real database and the renderers.
 
 Plays random games of every preset the way players do (``random``, ``ready``, then shots
 by text), renders every image each move sends, confirms its delivery as the bot does, and
@@ -6,7 +6,10 @@ prints per-move p50 / p95 times split into rules, storage and rendering, moves p
 and image sizes. ``cpu`` is the processor time a whole move took (every thread of the
 process): unlike the wall-clock figures, other processes on the machine barely change it.
 
-    python -m benchmarks.moves [--games 40] [--game seabattle]
+    python -m benchmarks.moves [--games 40] [--game seabattle] [--postgres]
+
+``--postgres`` plays on a private PostgreSQL server (pgserver, installed with the test
+dependencies) instead of a SQLite file, for the figures of the shared store.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from bot.games.core import Phase
 from bot.outbox import Lane
 from bot.presenter import present_all
 from bot.referee import Referee
-from bot.storage import SqliteRepository
+from bot.storage import PostgresRepository, SqliteRepository
 
 STORAGE_CALLS = ("append", "get_game", "active_games_of")
 
@@ -53,8 +56,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def play(game_key: str, games: int, database: Path) -> dict[str, list[float]]:
-    repository = await SqliteRepository.open(database)
+async def play(game_key: str, games: int, database: Path | str) -> dict[str, list[float]]:
+    """Play on the SQLite file at ``database``, or on PostgreSQL at a ``postgresql://`` URL."""
+    repository: SqliteRepository | PostgresRepository
+    if isinstance(database, str):
+        repository = await PostgresRepository.open(database)
+    else:
+        repository = await SqliteRepository.open(database)
     try:
         return await _play(repository, game_key, games)
     finally:
@@ -63,7 +71,9 @@ async def play(game_key: str, games: int, database: Path) -> dict[str, list[floa
         await repository.close()
 
 
-async def _play(repository: SqliteRepository, game_key: str, games: int) -> dict[str, list[float]]:
+async def _play(
+    repository: SqliteRepository | PostgresRepository, game_key: str, games: int
+) -> dict[str, list[float]]:
     clock = Clock()
     for name in STORAGE_CALLS:
         setattr(repository, name, clock.wrap(getattr(repository, name)))
@@ -132,13 +142,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--game", default="seabattle", choices=sorted(ENGINES))
+    parser.add_argument("--postgres", action="store_true", help="play on a private PostgreSQL")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        started = time.perf_counter()
-        samples = asyncio.run(play(options.game, options.games, Path(folder) / "bench.sqlite3"))
-        elapsed = time.perf_counter() - started
+        database: Path | str = Path(folder) / "bench.sqlite3"
+        server = None
+        if options.postgres:
+            import pgserver  # a test dependency: the benchmark starts its own server
+
+            Path(folder).chmod(0o755)  # run as root, pgserver's server is another user
+            server = pgserver.get_server(Path(folder) / "pgdata", cleanup_mode="stop")
+            database = server.get_uri()
+        try:
+            started = time.perf_counter()
+            samples = asyncio.run(play(options.game, options.games, database))
+            elapsed = time.perf_counter() - started
+        finally:
+            if server is not None:
+                server.cleanup()
     moves = len(samples["move"])
-    print(f"{options.game}: {options.games} games, {moves} moves, {elapsed:.1f} s")
+    store = "PostgreSQL" if options.postgres else "SQLite"
+    print(f"{options.game} on {store}: {options.games} games, {moves} moves, {elapsed:.1f} s")
     print(f"{'per move (ms)':<16}{'p50':>8}{'p95':>8}{'max':>8}")
     for part in ("rules", "storage", "render", "move", "cpu"):
         values = [v * 1000 for v in samples[part]]

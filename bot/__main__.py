@@ -10,7 +10,7 @@ import discord
 import yarl
 
 from bot import logs
-from bot.client import RefereeBot
+from bot.client import build_bot
 from bot.settings import Settings, SettingsError
 
 
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         # discord.py connects here first and after an invalidated session; Discord's READY
         # names the URL to resume on, which a proxy rewrites to itself.
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
-    bot = RefereeBot(settings, sync_global=options.sync_global)
+    bot = build_bot(settings, sync_global=options.sync_global)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

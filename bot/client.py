@@ -6,6 +6,7 @@ import hashlib
 import json
 import logging
 import time
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -14,7 +15,7 @@ from bot.computer import Computer
 from bot.deliverer import Deliverer
 from bot.referee import Referee
 from bot.settings import Settings
-from bot.storage import Clock, SqliteRepository
+from bot.storage import Clock, PostgresRepository, SqliteRepository, open_repository
 
 log = logging.getLogger("referee.client")
 
@@ -47,12 +48,17 @@ class RefereeBot(commands.Bot):
     ``setup_hook`` has run (the deliverer's cog sets it, with its way to Discord)."""
 
     referee: Referee
-    repository: SqliteRepository
+    repository: SqliteRepository | PostgresRepository
     deliverer: Deliverer
     computer: Computer
 
     def __init__(
-        self, settings: Settings, *, sync_global: bool = False, clock: Clock = time.time
+        self,
+        settings: Settings,
+        *,
+        sync_global: bool = False,
+        clock: Clock = time.time,
+        **options: Any,
     ) -> None:
         # The bot never joins voice, so discord.py's warnings about missing voice
         # libraries would only worry operators.
@@ -64,6 +70,7 @@ class RefereeBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             proxy=settings.proxy,
+            **options,
         )
         self.settings = settings
         self.sync_global = sync_global
@@ -71,7 +78,9 @@ class RefereeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and publish the slash commands if they changed."""
-        self.repository = await SqliteRepository.open(self.settings.database_path, self.clock)
+        self.repository = await open_repository(
+            self.settings.database_url, self.settings.database_path, self.clock
+        )
         self.referee = Referee(self.repository)
         self.computer = Computer(self.referee)
         for extension in EXTENSIONS:
@@ -130,3 +139,23 @@ class RefereeBot(commands.Bot):
         repository = getattr(self, "repository", None)
         if repository is not None:
             await repository.close()
+
+
+class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
+    """A process serving some of the bot's gateway shards (``SHARD_COUNT``, ``SHARD_IDS``).
+
+    Discord sends each server's events to one shard (``(guild_id >> 22) % shard_count``)
+    and every DM to shard 0; any process may still act on any game, as the database holds
+    the games and their locks.
+    """
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+        super().__init__(settings, shard_count=settings.shard_count, shard_ids=shard_ids, **options)
+
+
+def build_bot(settings: Settings, **options: Any) -> RefereeBot:
+    """The client ``settings`` call for: sharded when ``SHARD_COUNT`` is set."""
+    if settings.shard_count is not None:
+        return ShardedRefereeBot(settings, **options)
+    return RefereeBot(settings, **options)

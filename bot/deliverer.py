@@ -107,9 +107,12 @@ class Deliverer:
 
     # -- waking lanes ---------------------------------------------------------------------------
 
-    async def resume(self) -> None:
-        """At start: every lane with notices waiting goes back to work, in the background."""
-        lanes = await self.outbox.lanes()
+    async def resume(self, before: float | None = None) -> None:
+        """At start: every lane with notices waiting goes back to work, in the background.
+
+        With ``before``, only lanes waiting since then: on a database shared by several
+        processes, what a process that stopped left undelivered."""
+        lanes = await self.outbox.lanes(before)
         if lanes:
             log.info("resuming delivery on %d lanes", len(lanes))
         for lane in lanes:

@@ -82,8 +82,9 @@ class Parcel:
 class Outbox(Protocol):
     """Notices waiting for their audience."""
 
-    async def lanes(self) -> list[Lane]:
-        """Every lane with notices waiting, oldest game first."""
+    async def lanes(self, before: float | None = None) -> list[Lane]:
+        """Every lane with notices waiting, oldest game first; with ``before``, only lanes
+        with a notice stored at or before that moment (left by a process that stopped)."""
         ...
 
     async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
@@ -160,10 +161,12 @@ class SqliteOutbox:
         self._transact = transact
         self._write_lock = write_lock
 
-    async def lanes(self) -> list[Lane]:
+    async def lanes(self, before: float | None = None) -> list[Lane]:
         rows = await self._db.execute_fetchall(
             "SELECT game_id, audience FROM notices GROUP BY game_id, audience"
-            " ORDER BY game_id, audience < 0, audience"
+            " HAVING ? IS NULL OR min(created_at) <= ?"
+            " ORDER BY game_id, audience < 0, audience",
+            (before, before),
         )
         return [Lane(row[0], audience_of(row[1])) for row in rows]
 
@@ -181,7 +184,7 @@ class SqliteOutbox:
 
             rows = lane_rows(True)
             if not rows or channel:
-                taken = _first_message(lane_rows(False), channel=channel, merge=merge)
+                taken = first_message(lane_rows(False), channel=channel, merge=merge)
                 if taken:
                     db.execute(
                         "UPDATE notices SET claimed = 1"
@@ -218,7 +221,7 @@ class SqliteOutbox:
         return int(next(iter(rows))[0])
 
 
-def _first_message(waiting: list[Any], *, channel: bool, merge: bool) -> list[Any]:
+def first_message(waiting: list[Any], *, channel: bool, merge: bool) -> list[Any]:
     """The oldest waiting notices that make one message."""
     if not waiting:
         return []

@@ -720,11 +720,15 @@ class Referee:
         while len(self._states) > STATE_CACHE_SIZE:
             self._states.pop(next(iter(self._states)))
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    @asynccontextmanager
+    async def _lock(self, game_id: int) -> AsyncIterator[None]:
+        """The game for one change: this process's lock first, so its own callers queue
+        here, then the store's, which another process sharing the database also takes."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+        async with lock, self.repository.game_lock(game_id):
+            yield
 
     async def _commit(
         self, table: _Table, kind: LogKind, text: str, state: object, events: tuple[Event, ...]

@@ -1,21 +1,22 @@
-"""Results and ratings in SQLite: written with a game's end, read for leaderboards and records.
+"""Results and ratings: written with a game's end, read for leaderboards and records.
 
+``result_statements`` plans the writes, the same on SQLite and PostgreSQL; SQLite's
 ``record_results`` runs inside the transaction that finishes a game, so a game is never
 stored as over without its result and rating change, nor the other way round; it reads the
 players' ratings inside that same write transaction, so two games ending at once for one
 player both count. ``Records`` answers the read-only questions of ``/leaderboard``,
 ``/profile``, ``/history`` and ``/game``, each from an index. The tables are schema
-version 3 (``bot.storage.MIGRATIONS``).
+version 3 (``bot.storage.MIGRATIONS``); queries are written with ``?`` placeholders, which
+the PostgreSQL store numbers as it sends them.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
-
-import aiosqlite
 
 from bot.ratings import PROVISIONAL_SIGMA, Skill, rate
 
@@ -78,6 +79,13 @@ class Result:
         return self.after.display - self.before.display
 
 
+Statement = tuple[str, tuple[Any, ...]]
+"""One SQL statement with ``?`` placeholders and its parameters, for either database."""
+
+SKILL_QUERY = "SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ?"
+"""A player's rating in a game (no row: never rated), read before a rated game's end."""
+
+
 def record_results(
     db: sqlite3.Connection,
     *,
@@ -93,44 +101,74 @@ def record_results(
 
     Must run inside the write transaction that ends the game, on the database's thread.
     """
-    scores = tuple(_score(seat, winner) for seat in (0, 1))
     before: tuple[Skill, Skill] | None = None
-    after: tuple[Skill, Skill] | None = None
     if rated:
         before = (_skill(db, seats[0], game), _skill(db, seats[1], game))
-        after = rate(before, winner)
+    for sql, params in result_statements(
+        game_id=game_id,
+        game=game,
+        guild_id=guild_id,
+        seats=seats,
+        winner=winner,
+        before=before,
+        now=now,
+    ):
+        db.execute(sql, params)
+
+
+def result_statements(
+    *,
+    game_id: int,
+    game: str,
+    guild_id: int | None,
+    seats: tuple[int, int],
+    winner: int | None,
+    before: tuple[Skill, Skill] | None,
+    now: float,
+) -> list[Statement]:
+    """The writes that record a finished game: both results and, when ``before`` holds the
+    players' ratings (a rated game), their new ratings. Pure, so both databases share it."""
+    scores = tuple(_score(seat, winner) for seat in (0, 1))
+    after = rate(before, winner) if before is not None else None
+    statements: list[Statement] = []
     for seat in (0, 1):
         old = before[seat] if before else None
         new = after[seat] if after else None
-        db.execute(
-            "INSERT INTO results (game_id, seat, user_id, opponent_id, game, guild_id, score,"
-            " rated, mu_before, sigma_before, mu_after, sigma_after, ended_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        statements.append(
             (
-                game_id,
-                seat,
-                seats[seat],
-                seats[1 - seat],
-                game,
-                guild_id,
-                scores[seat].value,
-                int(rated),
-                old.mu if old else None,
-                old.sigma if old else None,
-                new.mu if new else None,
-                new.sigma if new else None,
-                now,
-            ),
+                "INSERT INTO results (game_id, seat, user_id, opponent_id, game, guild_id,"
+                " score, rated, mu_before, sigma_before, mu_after, sigma_after, ended_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    seat,
+                    seats[seat],
+                    seats[1 - seat],
+                    game,
+                    guild_id,
+                    scores[seat].value,
+                    int(before is not None),
+                    old.mu if old else None,
+                    old.sigma if old else None,
+                    new.mu if new else None,
+                    new.sigma if new else None,
+                    now,
+                ),
+            )
         )
     if after is None:
-        return
+        return statements
     for seat in (0, 1):
-        _store_rating(db, seats[seat], game, after[seat], scores[seat], now)
+        statements.append(_rating_statement(seats[seat], game, after[seat], scores[seat], now))
         if guild_id is not None:
-            db.execute(
-                "INSERT OR IGNORE INTO rated_in_servers (guild_id, game, user_id) VALUES (?, ?, ?)",
-                (guild_id, game, seats[seat]),
+            statements.append(
+                (
+                    "INSERT INTO rated_in_servers (guild_id, game, user_id) VALUES (?, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    (guild_id, game, seats[seat]),
+                )
             )
+    return statements
 
 
 def _score(seat: int, winner: int | None) -> Score:
@@ -140,30 +178,30 @@ def _score(seat: int, winner: int | None) -> Score:
 
 
 def _skill(db: sqlite3.Connection, user_id: int, game: str) -> Skill:
-    row = db.execute(
-        "SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ?", (user_id, game)
-    ).fetchone()
+    row = db.execute(SKILL_QUERY, (user_id, game)).fetchone()
     return Skill(row[0], row[1]) if row else Skill()
 
 
-def _store_rating(
-    db: sqlite3.Connection, user_id: int, game: str, skill: Skill, score: Score, now: float
-) -> None:
+def _rating_statement(user_id: int, game: str, skill: Skill, score: Score, now: float) -> Statement:
     win, loss = int(score is Score.WIN), int(score is Score.LOSS)
     streak = 1 if win else -1 if loss else 0
-    db.execute(
+    return (
         "INSERT INTO ratings (user_id, game, mu, sigma, games, wins, losses, draws, streak,"
         " updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
         " ON CONFLICT (user_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-        " games = games + 1, wins = wins + excluded.wins, losses = losses + excluded.losses,"
-        " draws = draws + excluded.draws, updated_at = excluded.updated_at,"
+        " games = ratings.games + 1, wins = ratings.wins + excluded.wins,"
+        " losses = ratings.losses + excluded.losses, draws = ratings.draws + excluded.draws,"
+        " updated_at = excluded.updated_at,"
         " streak = CASE"
-        "   WHEN excluded.streak > 0 AND streak > 0 THEN streak + 1"
-        "   WHEN excluded.streak < 0 AND streak < 0 THEN streak - 1"
+        "   WHEN excluded.streak > 0 AND ratings.streak > 0 THEN ratings.streak + 1"
+        "   WHEN excluded.streak < 0 AND ratings.streak < 0 THEN ratings.streak - 1"
         "   ELSE excluded.streak END",
         (user_id, game, skill.mu, skill.sigma, win, loss, 1 - win - loss, streak, now),
     )
 
+
+Rows = Callable[..., Awaitable[Sequence[Any]]]
+"""``rows(sql, *params)``: a query's rows, each readable by index and by column name."""
 
 _STANDING = "r.user_id, r.game, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws, r.streak"
 
@@ -171,11 +209,9 @@ _STANDING = "r.user_id, r.game, r.mu, r.sigma, r.games, r.wins, r.losses, r.draw
 class Records:
     """Read-only queries over results and ratings; every one is served by an index."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-
-    async def _rows(self, sql: str, *params: Any) -> list[aiosqlite.Row]:
-        return list(await self._db.execute_fetchall(sql, params))
+    def __init__(self, rows: Rows) -> None:
+        self._rows = rows
+        """Runs a query written with ``?`` placeholders on whichever database holds them."""
 
     def _scope(self, guild_id: int | None) -> tuple[str, tuple[Any, ...]]:
         """FROM and WHERE for the players of a game in a scope (``?`` for the game first)."""
@@ -275,7 +311,7 @@ class Records:
         return [_result(row) for row in rows]
 
 
-def _standing(row: aiosqlite.Row) -> Standing:
+def _standing(row: Any) -> Standing:
     return Standing(
         user_id=row[0],
         game=row[1],
@@ -288,7 +324,7 @@ def _standing(row: aiosqlite.Row) -> Standing:
     )
 
 
-def _result(row: aiosqlite.Row) -> Result:
+def _result(row: Any) -> Result:
     rated = bool(row["rated"])
     return Result(
         game_id=row["game_id"],

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from dotenv import load_dotenv
 
@@ -22,6 +23,12 @@ class SettingsError(ValueError):
 class Settings:
     token: str
     database_path: Path = DEFAULT_DATABASE
+    database_url: str | None = None
+    """A ``postgresql://`` URL: the shared store of several processes, instead of the file."""
+    shard_count: int | None = None
+    """How many gateway shards the whole bot runs on; None: one unsharded connection."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process serves (of ``shard_count``); None: all of them."""
     dev_guild_id: int | None = None
     """Sync slash commands to this one server at start (instant), for development."""
     log_level: str = "INFO"
@@ -54,6 +61,8 @@ class Settings:
         return cls(
             token=token,
             database_path=Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
+            database_url=_database_url(environ.get("DATABASE_URL", "")),
+            **_shards(environ.get("SHARD_COUNT", ""), environ.get("SHARD_IDS", "")),
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             api_base=environ.get("DISCORD_API_BASE", "").strip() or None,
@@ -67,6 +76,38 @@ class Settings:
                 ),
             ),
         )
+
+
+def _database_url(text: str) -> str | None:
+    url = text.strip()
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise SettingsError(
+            f"DATABASE_URL must be a postgresql:// URL (or unset, for the SQLite file in "
+            f"DATABASE_PATH), not one starting {url.split(':', 1)[0]!r}."
+        )
+    return url
+
+
+def _shards(count_text: str, ids_text: str) -> dict[str, Any]:
+    """``SHARD_COUNT`` (the bot's shards in all) and ``SHARD_IDS`` (this process's, e.g. 0,1)."""
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    if not count_text:
+        if ids_text:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT, the number of shards in all.")
+        return {}
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise SettingsError(f"SHARD_COUNT must be a whole number of shards, not {count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return {"shard_count": count}
+    parts = [part.strip() for part in ids_text.split(",")]
+    if not all(part.isdigit() and int(part) < count for part in parts):
+        raise SettingsError(
+            f"SHARD_IDS must list shard numbers from 0 to {count - 1}, like 0,1; not {ids_text!r}."
+        )
+    return {"shard_count": count, "shard_ids": tuple(sorted({int(part) for part in parts}))}
 
 
 def _proxy_url(text: str) -> str | None:

@@ -22,7 +22,7 @@ from typing import Protocol
 
 from bot.logs import fields
 from bot.referee import Notice, Referee, Report
-from bot.storage import WAIT_BATCH, ChallengeRecord, SqliteRepository, Wait
+from bot.storage import WAIT_BATCH, ChallengeRecord, Repository, Wait
 
 log = logging.getLogger("referee.timekeeping")
 
@@ -67,7 +67,7 @@ class Timekeeper:
     def __init__(
         self,
         referee: Referee,
-        repository: SqliteRepository,
+        repository: Repository,
         deadlines: Deadlines,
         batch: int = WAIT_BATCH,
     ) -> None:
@@ -81,8 +81,15 @@ class Timekeeper:
         for, end games on time.
 
         Each game is handled on its own: one that fails is logged and left for the next
-        sweep, and the others go on.
+        sweep, and the others go on. Of several processes sharing a database, one sweeps
+        at a time (the store's ``clock`` duty); the others find nothing to do.
         """
+        async with self.repository.duty("clock") as mine:
+            if not mine:
+                return Swept()
+            return await self._sweep(errands)
+
+    async def _sweep(self, errands: Errands) -> Swept:
         now = self.repository.clock()
         deadlines = self.deadlines
         swept = Swept()

@@ -20,6 +20,10 @@ from cogs.replies import answering_errors, nobody_asked
 TICK_SECONDS = 60.0
 """How often the clock is read; deadlines are hours, so a minute late is on time."""
 
+ORPHANED_SECONDS = 60.0
+"""How long notices wait on a shared database before any process delivers them: the
+process that stored them delivers them at once, unless it stopped."""
+
 
 class Timekeeping(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
@@ -43,8 +47,11 @@ class Timekeeping(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def sweep(self) -> None:
-        """Act on everything the time that passed calls for."""
+        """Act on everything the time that passed calls for. On a shared database, also
+        deliver what a process that stopped left undelivered for a minute."""
         await self.timekeeper.sweep(self.errands)
+        if self.bot.repository.shared:
+            await self.bot.deliverer.resume(before=self.bot.repository.clock() - ORPHANED_SECONDS)
 
 
 class ClockErrands:

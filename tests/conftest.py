@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import shutil
+import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -58,3 +61,45 @@ def alice(driver: DiscordDriver) -> FakeUser:
 @pytest.fixture
 def bob(driver: DiscordDriver) -> FakeUser:
     return driver.add_user("bob")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A private PostgreSQL 16 server for the whole run (pgserver's own binaries, no network:
+    a Unix socket in a temporary folder); its URL. Run as root, pgserver starts the server
+    as an unprivileged user, which must be able to reach the data folder."""
+    import pgserver  # a test dependency only: the bot itself never starts a server
+
+    folder = Path(tempfile.mkdtemp(prefix="referee-pg-"))
+    folder.chmod(0o755)
+    server = pgserver.get_server(folder, cleanup_mode="stop")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_schemas = itertools.count(1)
+
+
+@asynccontextmanager
+async def fresh_schema(server_url: str) -> AsyncIterator[str]:
+    """A database URL whose tables live in a new schema of their own, dropped afterwards."""
+    import asyncpg
+
+    schema = f"test_{next(_schemas)}"
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        separator = "&" if "?" in server_url else "?"
+        yield f"{server_url}{separator}search_path={schema}"
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
+    async with fresh_schema(postgres_server) as url:
+        yield url

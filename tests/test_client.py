@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.client import RefereeBot, intents
+from bot.client import RefereeBot, ShardedRefereeBot, build_bot, intents
 from bot.settings import DEFAULT_DATABASE, Settings, SettingsError
 from bot.timekeeping import HOUR, Deadlines
 from tests.conftest import make_bot
@@ -145,3 +145,39 @@ async def test_sync_global_publishes_every_command(database: Path) -> None:
         assert discord.AppCommandOptionType.user.value in {
             option["type"] for option in synced["play"]["options"]
         }
+
+
+def test_a_postgresql_url_selects_the_shared_store_and_anything_else_is_refused() -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": "abc"}).database_url is None
+    url = "postgresql://referee@db.internal/referee"
+    assert (
+        Settings.from_env({"DISCORD_TOKEN": "abc", "DATABASE_URL": f" {url} "}).database_url == url
+    )
+    with pytest.raises(SettingsError, match=r"DATABASE_URL must be a postgresql:// URL"):
+        Settings.from_env({"DISCORD_TOKEN": "abc", "DATABASE_URL": "mysql://x/y"})
+
+
+def test_shard_settings_name_the_shards_of_this_process() -> None:
+    plain = Settings.from_env({"DISCORD_TOKEN": "abc"})
+    assert (plain.shard_count, plain.shard_ids) == (None, None)
+    every = Settings.from_env({"DISCORD_TOKEN": "abc", "SHARD_COUNT": "4"})
+    assert (every.shard_count, every.shard_ids) == (4, None)
+    some = Settings.from_env({"DISCORD_TOKEN": "abc", "SHARD_COUNT": "4", "SHARD_IDS": "3, 1,1"})
+    assert (some.shard_count, some.shard_ids) == (4, (1, 3))
+    for count, ids, message in [
+        ("", "0", "SHARD_IDS needs SHARD_COUNT"),
+        ("0", "", "SHARD_COUNT must be a whole number"),
+        ("two", "", "SHARD_COUNT must be a whole number"),
+        ("2", "2", "from 0 to 1"),
+        ("2", "0;1", "from 0 to 1"),
+    ]:
+        with pytest.raises(SettingsError, match=message):
+            Settings.from_env({"DISCORD_TOKEN": "abc", "SHARD_COUNT": count, "SHARD_IDS": ids})
+
+
+def test_a_process_with_shards_runs_discord_pys_sharded_client(tmp_path: Path) -> None:
+    settings = Settings(token="t", database_path=tmp_path / "x")
+    assert type(build_bot(settings)) is RefereeBot
+    sharded = build_bot(replace(settings, shard_count=4, shard_ids=(2, 3)))
+    assert isinstance(sharded, ShardedRefereeBot) and isinstance(sharded, discord.AutoShardedClient)
+    assert (sharded.shard_count, sharded.shard_ids) == (4, [2, 3])

@@ -10,16 +10,35 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from bot.deliverer import Backoff, Deliverer, Undeliverable
 from bot.outbox import Lane, Parcel
 from bot.referee import Referee, Report
-from bot.storage import SqliteRepository
+from bot.storage import PostgresRepository, SqliteRepository
+from tests.conftest import fresh_schema
 from tests.test_referee import ALICE, BOB, start_game
 
 QUICK = Backoff(first=0.01, factor=2.0, longest=0.05)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def repo(
+    request: pytest.FixtureRequest, tmp_path: Path, postgres_server: str
+) -> AsyncIterator[SqliteRepository | PostgresRepository]:
+    """Every promise of delivery holds on both stores' outboxes."""
+    if request.param == "sqlite":
+        repository = await SqliteRepository.open(tmp_path / "referee.sqlite3")
+        yield repository
+        await repository.close()
+        return
+    async with fresh_schema(postgres_server) as url:
+        shared = await PostgresRepository.open(url)
+        yield shared
+        await shared.close()
 
 
 class Transport:

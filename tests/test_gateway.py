@@ -151,3 +151,33 @@ async def test_the_driven_client_really_speaks_over_the_websocket(driver: Discor
     assert isinstance(driver.client.ws, discord.gateway.DiscordWebSocket)
     assert driver.gateway.identifies == 1 and driver.gateway.heartbeats >= 1
     assert driver.client.ws.sequence == driver.gateway.last_seq
+
+
+async def test_shards_get_their_own_servers_and_dms_go_to_shard_0(server: FakeDiscord) -> None:
+    """Discord splits servers over shards by ``(guild_id >> 22) % shard_count`` and sends
+    DMs to shard 0; two processes on shards 0 and 1 each hear only their own."""
+    on = {0: 1000 << 22 | 7, 1: 1001 << 22 | 7}  # servers on shard 0 and 1 of 2
+    for shard, guild_id in on.items():
+        assert (guild_id >> 22) % 2 == shard
+        server.add_guild(guild_id, f"Harbour {shard}", int(server.owner_user["id"]))
+    async with aiohttp.ClientSession() as session:
+        clients = {}
+        for shard in (0, 1):
+            client = await connect(server, session)
+            assert (await client.receive())["op"] == 10
+            identify = {"token": "right-token", "intents": 1 | 1 << 12, "shard": [shard, 2]}
+            await client.send(2, {**identify, "properties": {}})
+            ready = await client.receive()
+            assert ready["d"]["shard"] == [shard, 2]
+            assert [g["id"] for g in ready["d"]["guilds"]] == [str(on[shard])]
+            created = await client.receive()
+            assert (created["t"], created["d"]["id"]) == ("GUILD_CREATE", str(on[shard]))
+            clients[shard] = client
+
+        server.gateway.dispatch("TYPING_START", {"channel_id": "9", "guild_id": str(on[1])})
+        server.gateway.dispatch("TYPING_START", {"channel_id": "8"})  # a DM channel
+        heard = await clients[1].receive()
+        assert heard["d"] == {"channel_id": "9", "guild_id": str(on[1])}
+        heard = await clients[0].receive()
+        assert heard["d"] == {"channel_id": "8"}, "a DM must reach shard 0 only"
+        assert (server.gateway.identifies, len(server.gateway.shards)) == (2, 2)

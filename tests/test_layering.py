@@ -177,7 +177,7 @@ PLANTED = [
     ("renderers/common.py", "from ..cogs import courier", "<relative import beyond"),
     ("bot/referee.py", "from cogs.courier import Courier", "never imports cogs"),
     ("bot/referee.py", "from ..cogs import moves", "<relative import beyond"),
-    ("bot/storage.py", "import discord", "only bot/client.py"),
+    ("bot/storage/sqlite.py", "import discord", "only bot/client.py"),
     ("bot/presenter.py", "from discord.ext import commands", "discord.ext.commands"),
     ("bot/client.py", "import cogs.moves", "never imports cogs"),
     ("bot/ai/seabattle.py", "from bot.referee import Referee", "bot/ai imports only"),

@@ -12,7 +12,7 @@ import json
 import random
 import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import closing
+from contextlib import AsyncExitStack, closing
 from pathlib import Path
 from typing import Any, cast
 
@@ -35,6 +35,8 @@ from bot.storage import (
     SqliteRepository,
     StaleGameError,
 )
+from bot.storage.postgres import PostgresRepository
+from tests.conftest import fresh_schema
 from tests.test_referee import (
     ALICE,
     BOB,
@@ -56,11 +58,26 @@ def path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "referee.sqlite3"
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return cast(str, request.param)
+
+
 @pytest.fixture
-async def repo(path: Path) -> AsyncIterator[SqliteRepository]:
-    repository = await SqliteRepository.open(path)
-    yield repository
-    await repository.close()
+async def repo(backend: str, path: Path, postgres_server: str) -> AsyncIterator[Repository]:
+    """Each promise holds on both stores: a SQLite file, and a real PostgreSQL server."""
+    async with AsyncExitStack() as stack:
+        if backend == "sqlite":
+            repository: SqliteRepository | PostgresRepository = await SqliteRepository.open(path)
+        else:
+            url = await stack.enter_async_context(fresh_schema(postgres_server))
+            repository = await PostgresRepository.open(url)
+        yield repository
+        await repository.close()
+
+
+sqlite_only = pytest.mark.parametrize("backend", ["sqlite"])
+"""For promises kept by SQLite's own means (its file, its thread, its lock)."""
 
 
 def sql(path: Path, statement: str, *params: Any) -> list[tuple[Any, ...]]:
@@ -98,6 +115,7 @@ async def play(
 # -- the file -----------------------------------------------------------------------------------
 
 
+@sqlite_only
 async def test_the_file_is_in_wal_mode(repo: SqliteRepository, path: Path) -> None:
     """WAL lets readers (a backup, a second process) work while the bot writes."""
     assert sql(path, "PRAGMA journal_mode") == [("wal",)]
@@ -295,6 +313,7 @@ class RacingRepository:
         return await self._inner.append(game, **fields)
 
 
+@sqlite_only  # PostgreSQL's game lock stops the race first: tests/test_storage_shared.py
 async def test_two_referees_racing_on_one_store_count_the_move_once(
     repo: SqliteRepository,
 ) -> None:
@@ -321,6 +340,7 @@ async def test_two_referees_racing_on_one_store_count_the_move_once(
 # -- atomicity ----------------------------------------------------------------------------------
 
 
+@sqlite_only
 async def test_a_move_that_fails_to_log_leaves_the_snapshot_untouched(
     repo: SqliteRepository, path: Path
 ) -> None:
@@ -350,6 +370,7 @@ async def test_a_move_that_fails_to_log_leaves_the_snapshot_untouched(
     assert [entry.text for entry in await repo.log(game.id)] == ["random", "random"]
 
 
+@sqlite_only
 async def test_a_write_cancelled_while_waiting_for_the_lock_does_not_wedge_the_store(
     repo: SqliteRepository, path: Path
 ) -> None:
@@ -370,6 +391,7 @@ async def test_a_write_cancelled_while_waiting_for_the_lock_does_not_wedge_the_s
     assert sql(path, "SELECT count(*) FROM challenges") == [(2,)]
 
 
+@sqlite_only
 async def test_a_move_whose_caller_gave_up_is_rolled_back_not_stored_untold(
     repo: SqliteRepository, path: Path
 ) -> None:
@@ -395,6 +417,7 @@ async def test_a_move_whose_caller_gave_up_is_rolled_back_not_stored_untold(
     assert report.game.ply == game.ply + 1, "the store is stuck after an abandoned move"
 
 
+@sqlite_only
 async def test_a_move_is_one_trip_to_the_database_thread_per_transaction(
     repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -580,6 +603,19 @@ async def test_notices_are_held_per_audience_with_their_change_and_released_per_
     channel = await repo.outbox.claim(Lane(game.id, None))
     assert channel is not None and channel.texts == (("Ready.", "Waiting."),)
     assert not channel.final
+
+
+async def test_lanes_waiting_since_a_moment_are_those_a_stopped_process_left(
+    repo: SqliteRepository,
+) -> None:
+    """On a shared database the clock wakes only lanes waiting a while: those the process
+    that stored them (it delivers them at once) left behind when it stopped."""
+    game = await start_game(Referee(repo))
+    stored = repo.clock()
+    everyone = [Lane(game.id, 0), Lane(game.id, 1), Lane(game.id, None)]
+    assert await repo.outbox.lanes(before=stored - 60) == []
+    assert await repo.outbox.lanes(before=stored + 60) == everyone
+    assert await repo.outbox.lanes() == everyone
 
 
 async def test_a_claim_survives_a_restart_so_a_retry_sends_the_same_message(path: Path) -> None:
@@ -791,6 +827,7 @@ async def test_closed_challenges_are_forgotten_after_two_expiry_periods(path: Pa
     assert sql(path, "SELECT COUNT(*) FROM challenges") == [(2,)]
 
 
+@sqlite_only
 async def test_challenge_sweeps_read_an_index(repo: SqliteRepository, path: Path) -> None:
     """The clock's minute sweeps must not scan every challenge ever made."""
     await challenge(repo)

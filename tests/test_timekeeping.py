@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator
-from typing import Any
+from contextlib import AsyncExitStack
+from typing import Any, cast
 
 import pytest
 
@@ -25,7 +26,9 @@ from bot.storage import (
     SqliteRepository,
     Wait,
 )
+from bot.storage.postgres import PostgresRepository
 from bot.timekeeping import HOUR, Deadlines, Timekeeper
+from tests.conftest import fresh_schema
 from tests.test_referee import start_game
 
 E = ENGINES["seabattle"]
@@ -68,11 +71,25 @@ def clock() -> Clock:
     return Clock()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return cast(str, request.param)
+
+
 @pytest.fixture
-async def store(clock: Clock) -> AsyncIterator[SqliteRepository]:
-    repository = await SqliteRepository.open(":memory:", clock)
-    yield repository
-    await repository.close()
+async def store(
+    backend: str, clock: Clock, postgres_server: str
+) -> AsyncIterator[SqliteRepository | PostgresRepository]:
+    """The clock's questions on both stores: in memory, and on a real PostgreSQL server."""
+    async with AsyncExitStack() as stack:
+        repository: SqliteRepository | PostgresRepository
+        if backend == "sqlite":
+            repository = await SqliteRepository.open(":memory:", clock)
+        else:
+            url = await stack.enter_async_context(fresh_schema(postgres_server))
+            repository = await PostgresRepository.open(url, clock)
+        yield repository
+        await repository.close()
 
 
 def referee_on(store: SqliteRepository) -> Referee:
@@ -145,6 +162,7 @@ async def test_waits_are_read_in_pages_longest_first(store: SqliteRepository, cl
     assert pages == [[made[4].id, made[3].id], [made[2].id, made[1].id], [made[0].id]]
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])
 @pytest.mark.parametrize(
     ("query", "index"),
     [(AWAITING_REMINDER, "games_awaiting_reminder"), (AWAITING_FORFEIT, "games_awaiting_forfeit")],

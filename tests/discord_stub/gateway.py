@@ -3,9 +3,11 @@
 It speaks the part of the protocol a bot meets: HELLO, IDENTIFY (token and intents
 checked), READY and a GUILD_CREATE per guild, heartbeats and their acks, RESUME with a
 replay of every event the client missed while it was away, RECONNECT, INVALID_SESSION and
-Discord's close codes. Payloads go out zlib-stream or zstd-stream compressed, whichever the
-client asks for (discord.py picks zstd when it can decompress it, zlib otherwise), or as
-plain JSON.
+Discord's close codes. It serves shards as Discord does: a session per shard named in
+IDENTIFY, each server's events on shard ``(guild_id >> 22) % shard_count`` and DMs on
+shard 0 (unsharded, everything goes to the one session). Payloads go out zlib-stream or
+zstd-stream compressed, whichever the client asks for (discord.py picks zstd when it can
+decompress it, zlib otherwise), or as plain JSON.
 
 Tests act on it through :meth:`FakeGateway.dispatch` (deliver an event to the bot) and the
 fault switches :meth:`FakeGateway.drop` and :meth:`FakeGateway.request_reconnect`.
@@ -151,9 +153,25 @@ class GatewaySession:
     events: list[JSONDict] = field(default_factory=list)
     connection: _Connection | None = None
     presences: list[JSONDict] = field(default_factory=list)
+    shard: tuple[int, int] = (0, 1)
+    """``[shard_id, shard_count]`` as IDENTIFY named it (``[0, 1]``: unsharded)."""
 
     def wants(self, bits: int) -> bool:
         return bool(self.intents & bits)
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """Discord's rule: a server's events go to ``(guild_id >> 22) % shard_count``, and
+    everything without a server (DMs) to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def _guild_of(event: str, data: JSONDict) -> int | None:
+    """The server an event belongs to: its ``guild_id``, or a server event's own id."""
+    guild_id = data.get("guild_id")
+    if guild_id is None and event in {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}:
+        guild_id = data.get("id")
+    return int(guild_id) if guild_id is not None else None
 
 
 class FakeGateway:
@@ -174,7 +192,9 @@ class FakeGateway:
         """The bot token IDENTIFY must carry; None accepts any token."""
         self.sessions: dict[str, GatewaySession] = {}
         self.session: GatewaySession | None = None
-        """The newest identified session: where events go."""
+        """The newest identified session."""
+        self.shards: dict[int, GatewaySession] = {}
+        """The current session of each shard id: where that shard's events go."""
         self.identifies = 0
         self.resumes = 0
         self.heartbeats = 0
@@ -207,12 +227,27 @@ class FakeGateway:
         """Sequence number of the newest event of the current session (0 before READY)."""
         return self.session.seq if self.session is not None else 0
 
-    def dispatch(self, event: str, data: JSONDict, *, intent: int = 0) -> None:
-        """Deliver one DISPATCH event to the current session, if its intents take it.
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The session of the shard a server's events (or, for None, DMs) go to."""
+        if self.session is None:
+            return None
+        return self.shards.get(shard_of(guild_id, self.session.shard[1]))
+
+    def dispatch(
+        self,
+        event: str,
+        data: JSONDict,
+        *,
+        intent: int = 0,
+        session: GatewaySession | None = None,
+    ) -> None:
+        """Deliver one DISPATCH event to its shard's session (or ``session``), if that
+        session's intents take it.
 
         A session whose connection dropped keeps the event and replays it on RESUME.
         """
-        session = self.session
+        if session is None:
+            session = self.session_for(_guild_of(event, data))
         if session is None or (intent and not session.wants(intent)):
             return
         session.seq += 1
@@ -229,7 +264,7 @@ class FakeGateway:
 
     def dispatch_message(self, event: str, message: StoredMessage) -> None:
         """MESSAGE_CREATE/UPDATE/DELETE as Discord sends it, honouring the intents."""
-        session = self.session
+        session = self.session_for(message.guild_id)
         if session is None:
             return
         intent = Intent.GUILD_MESSAGES if message.guild_id is not None else Intent.DIRECT_MESSAGES
@@ -241,7 +276,7 @@ class FakeGateway:
             data = self.server.message_event_payload(
                 message, message_content=session.wants(Intent.MESSAGE_CONTENT)
             )
-        self.dispatch(event, data, intent=intent)
+        self.dispatch(event, data, intent=intent, session=session)
 
     def drop(self, code: int = UNKNOWN_ERROR) -> None:
         """Close the connection as a network fault or Discord would; the session survives."""
@@ -347,26 +382,32 @@ class FakeGateway:
         if intents & Intent.PRIVILEGED & ~self.privileged_intents:
             connection.close(DISALLOWED_INTENTS)
             return
-        if self.session is not None and self.session.connection is not None:
-            # One bot, one session: a new identify ends the previous connection.
-            self.session.connection.close(UNKNOWN_ERROR)
-        session = GatewaySession(id=secrets.token_hex(16), intents=intents)
+        shard_id, shard_count = (int(n) for n in data.get("shard") or (0, 1))
+        previous = self.shards.get(shard_id)
+        if previous is not None and previous.connection is not None:
+            # One session per shard: a new identify ends the previous connection.
+            previous.connection.close(UNKNOWN_ERROR)
+        session = GatewaySession(
+            id=secrets.token_hex(16), intents=intents, shard=(shard_id, shard_count)
+        )
         self.identifies += 1
         self.sessions[session.id] = session
         self.session = session
+        self.shards[shard_id] = session
         session.connection = connection
         connection.session = session
         server = self.server
+        guilds = [g for g in server.guilds if shard_of(g, shard_count) == shard_id]
         self.dispatch(
             "READY",
             {
                 "v": 10,
                 "user": server.bot_user,
-                "guilds": [{"id": str(g), "unavailable": True} for g in server.guilds],
+                "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
                 "session_id": session.id,
                 "resume_gateway_url": self.url,
                 "session_type": "normal",
-                "shard": data.get("shard") or [0, 1],
+                "shard": [shard_id, shard_count],
                 "application": {"id": str(server.application_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -376,9 +417,10 @@ class FakeGateway:
                 "auth": {},
                 "user_settings": {},
             },
+            session=session,
         )
-        for guild_id in server.guilds:
-            self.dispatch("GUILD_CREATE", self.guild_create(guild_id, intents))
+        for guild_id in guilds:
+            self.dispatch("GUILD_CREATE", self.guild_create(guild_id, intents), session=session)
 
     def guild_create(self, guild_id: int, intents: int) -> JSONDict:
         """The GUILD_CREATE payload for a guild, as the session's intents shape it."""
@@ -388,7 +430,11 @@ class FakeGateway:
 
     def _resume(self, connection: _Connection, data: JSONDict) -> None:
         session = self.sessions.get(str(data.get("session_id")))
-        if session is None or not self._token_ok(data.get("token")) or session is not self.session:
+        if (
+            session is None
+            or not self._token_ok(data.get("token"))
+            or self.shards.get(session.shard[0]) is not session
+        ):
             connection.send({"op": INVALID_SESSION, "d": False})
             return
         if session.connection is not None:
@@ -400,7 +446,7 @@ class FakeGateway:
         for frame in session.events:
             if frame["s"] > seen:
                 connection.send(frame)
-        self.dispatch("RESUMED", {})
+        self.dispatch("RESUMED", {}, session=session)
 
     def _echo(self, event: str, message: StoredMessage) -> None:
         """Discord tells the bot about messages, its own included, over the gateway."""

@@ -1,9 +1,9 @@
-"""Persistence: challenges, game snapshots and an append-only action log in one SQLite file.
+"""The embedded store: challenges, game snapshots and an append-only action log in one
+SQLite file, the default for a bot in one process.
 
 Every change to a game is one transaction that appends to the log and replaces the
 snapshot, guarded by the ply number, so a double submission can never count twice and a
-crash leaves either the whole move or none of it. ``Repository`` is the small interface the
-referee depends on, so another database can serve a larger deployment later.
+crash leaves either the whole move or none of it.
 """
 
 from __future__ import annotations
@@ -13,19 +13,35 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from enum import Enum
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot import results
 from bot.checkpoints import CHECKPOINT_SECONDS, Checkpointer
 from bot.fairness import Seal
-from bot.games.core import EndReason
-from bot.outbox import Inbox, Outbox, SqliteInbox, SqliteOutbox, Tidings, hold
+from bot.outbox import SqliteInbox, SqliteOutbox, Tidings, hold
+from bot.storage.interface import (
+    WAIT_BATCH,
+    ChallengeRecord,
+    ChallengeStatus,
+    Clock,
+    Ending,
+    GameRecord,
+    GameStatus,
+    LogEntry,
+    LogKind,
+    OpenChallengeError,
+    StaleGameError,
+    Wait,
+)
+from bot.storage.interface import challenge_of as _challenge
+from bot.storage.interface import dump as _dump
+from bot.storage.interface import game_of as _game
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS challenges (
@@ -246,9 +262,6 @@ gets ``SCHEMA`` and then every migration, and an old one only those it lacks.
 
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
 
-WAIT_BATCH = 50
-"""Waiting games read per query: the clock handles them a batch at a time."""
-
 AWAITING_REMINDER = (
     "SELECT updated_at, id, ply FROM games INDEXED BY games_awaiting_reminder"
     " WHERE status = 'active' AND reminded_ply IS NOT ply AND updated_at <= ?"
@@ -259,7 +272,7 @@ AWAITING_FORFEIT = (
     " WHERE status = 'active' AND reminded_ply IS ply AND reminded_at <= ?"
     " AND (reminded_at, id) > (?, ?) ORDER BY reminded_at, id LIMIT ?"
 )
-"""The clock's two questions, each answered from its partial index alone (migration 6).
+"""The clock's two questions, each answered from its partial index alone (migration 8).
 
 ``INDEXED BY`` makes SQLite refuse the query, rather than quietly scan every game, should
 the index ever stop matching it. Parameters: until, then the last wait seen (its moment
@@ -267,247 +280,7 @@ and game id) to page on, and how many.
 """
 
 
-OPEN_TO_ANYONE = 0
-"""The opponent id of an open challenge: no Discord user has id 0."""
-
-
-class GameStatus(Enum):
-    ACTIVE = "active"
-    FINISHED = "finished"
-
-
-class ChallengeStatus(Enum):
-    OPEN = "open"
-    ACCEPTED = "accepted"
-    DECLINED = "declined"
-    WITHDRAWN = "withdrawn"
-    EXPIRED = "expired"
-
-
-class LogKind(Enum):
-    MOVE = "move"  # an action text in the game's notation
-    END = "end"  # an end from outside the rules: the outcome as JSON
-
-
-COMPUTER_SEAT = 1
-"""A game against the computer seats the person who asked for it first and the computer second."""
-
-
-class OpenChallengeError(Exception):
-    """The challenger already has an open challenge to this opponent."""
-
-    def __init__(self, challenge_id: int) -> None:
-        super().__init__(f"challenge {challenge_id} is still open")
-        self.challenge_id = challenge_id
-
-
-class StaleGameError(Exception):
-    """The game moved on since it was loaded: the submission is a duplicate or too late."""
-
-
-@dataclass(frozen=True)
-class ChallengeRecord:
-    id: int
-    game: str
-    rules: dict[str, Any]
-    guild_id: int | None
-    channel_id: int
-    challenger_id: int
-    opponent_id: int
-    message_id: int | None
-    status: ChallengeStatus
-    game_id: int | None
-    created_at: float
-    rated: bool = True
-    swapped: bool = False
-    """Whether the opponent takes the first seat (a rematch turns the seats round)."""
-
-    @property
-    def open_to_anyone(self) -> bool:
-        """A challenge without an opponent, which anyone but the challenger may accept."""
-        return self.opponent_id == OPEN_TO_ANYONE
-    names: tuple[str, str] = ("", "")
-    """The challenger's and the opponent's display names (cleaned; empty if unknown)."""
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: int
-    game: str
-    rules: dict[str, Any]
-    seed: int
-    guild_id: int | None
-    channel_id: int
-    seats: tuple[int, int]
-    """Discord user ids of seat 0 and seat 1."""
-    status: GameStatus
-    ply: int
-    """How many log entries the snapshot includes; the next entry gets ply + 1."""
-    state: dict[str, Any]
-    public_message_id: int | None
-    winner: int | None
-    end_reason: str | None
-    created_at: float
-    updated_at: float
-    rated: bool = True
-    """Whether the game's result changes ratings (chosen at ``/play``)."""
-    computer_level: str | None = None
-    """The computer's level when it plays seat 1 (``COMPUTER_SEAT``); None between people."""
-
-    @property
-    def computer_seat(self) -> int | None:
-        """The seat the computer plays, if it plays one."""
-        return None if self.computer_level is None else COMPUTER_SEAT
-
-    names: tuple[str, str] = ("", "")
-    """Display names of seat 0 and seat 1 when the game began, for board images; an empty
-    name (a game older than names) is drawn as "Player 1" or "Player 2"."""
-
-    def seat_of(self, user_id: int) -> int | None:
-        return self.seats.index(user_id) if user_id in self.seats else None
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    ply: int
-    seat: int | None
-    kind: LogKind
-    text: str
-
-
-@dataclass(frozen=True, order=True)
-class Wait:
-    """A game waiting at one ply since a moment: its last change, or its reminder.
-
-    Ordered by that moment first, so the longest waits are handled first and a sweep
-    can page through them (``after``) without reading any game whole.
-    """
-
-    since: float
-    game_id: int
-    ply: int
-
-
-@dataclass(frozen=True)
-class Ending:
-    """How a finished game ended, written in the same transaction as its last entry."""
-
-    winner: int | None
-    reason: str
-    rated: bool = False
-    """Whether this end changes ratings (``bot.ratings.counts_for_rating``)."""
-
-    @property
-    def has_result(self) -> bool:
-        """An aborted game has none: nothing goes into the players' records."""
-        return self.reason != EndReason.ABORTED.value
-
-
-class Repository(Protocol):
-    """What the referee needs from storage."""
-
-    records: results.Records
-
-    @property
-    def outbox(self) -> Outbox: ...
-
-    @property
-    def inbox(self) -> Inbox: ...
-
-    async def create_challenge(
-        self,
-        *,
-        game: str,
-        rules: dict[str, Any],
-        guild_id: int | None,
-        channel_id: int,
-        challenger_id: int,
-        opponent_id: int,
-        rated: bool = True,
-        names: tuple[str, str] = ("", ""),
-        swapped: bool = False,
-    ) -> ChallengeRecord:
-        """Store an open challenge; raises OpenChallengeError while the same challenger's
-        challenge to the same opponent is open, however many arrive at once."""
-        ...
-
-    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
-
-    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None: ...
-
-    async def close_challenge(
-        self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
-    ) -> bool: ...
-
-    async def accept_challenge(
-        self,
-        challenge_id: int,
-        *,
-        seed: int,
-        seats: tuple[int, int],
-        state: dict[str, Any],
-        tidings: Tidings = (),
-        computer_level: str | None = None,
-        seals: tuple[Seal, ...] = (),
-        names: tuple[str, str] = ("", ""),
-    ) -> GameRecord | None: ...
-
-    async def get_game(self, game_id: int) -> GameRecord | None: ...
-
-    async def append(
-        self,
-        game: GameRecord,
-        *,
-        seat: int | None,
-        kind: LogKind,
-        text: str,
-        state: dict[str, Any],
-        ending: Ending | None = None,
-        tidings: Tidings = (),
-        seals: tuple[Seal, ...] = (),
-    ) -> GameRecord: ...
-
-    async def log(self, game_id: int) -> list[LogEntry]: ...
-
-    async def seals(self, game_id: int) -> tuple[int, tuple[Seal, ...]] | None: ...
-
-    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]: ...
-
-    async def set_public_message(self, game_id: int, message_id: int) -> None: ...
-
-    async def active_games_of(self, user_id: int) -> list[GameRecord]: ...
-
-    async def active_games_in(self, guild_id: int) -> list[GameRecord]: ...
-
-    async def active_players(self) -> list[int]: ...
-
-    async def active_computer_games(self) -> list[GameRecord]: ...
-
-    async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None: ...
-
-    async def saved_setup(self, user_id: int, game: str, name: str) -> str | None: ...
-
-    async def saved_setup_names(self, user_id: int, game: str) -> list[str]: ...
-
-    async def awaiting_reminder(
-        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
-    ) -> list[Wait]: ...
-
-    async def awaiting_forfeit(
-        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
-    ) -> list[Wait]: ...
-
-    async def set_reminded(self, game_id: int, ply: int, at: float) -> None: ...
-
-    async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]: ...
-
-    async def forget_closed_challenges(self, before: float) -> int: ...
-
-
 T = TypeVar("T")
-
-Clock = Callable[[], float]
-"""Seconds since the epoch; tests pass a clock they move by hand."""
 
 
 class SqliteRepository:
@@ -518,7 +291,7 @@ class SqliteRepository:
         self._write_lock = asyncio.Lock()
         self.clock = clock
         """Stamps every change, so waiting times are measured by the same clock."""
-        self.records = results.Records(connection)
+        self.records = results.Records(self._rows)
         """Leaderboards, profiles and histories: reads that take no lock."""
         self.checkpointer: Checkpointer | None = None
         """Copies the write-ahead log back into the file on a timer (none in memory)."""
@@ -748,6 +521,19 @@ class SqliteRepository:
     async def get_game(self, game_id: int) -> GameRecord | None:
         rows = await self._rows("SELECT * FROM games WHERE id = ?", game_id)
         return _game(rows[0]) if rows else None
+
+    shared = False
+    """One process owns the file."""
+
+    @asynccontextmanager
+    async def duty(self, name: str) -> AsyncIterator[bool]:
+        """Always this process's: no other shares the file."""
+        yield True
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Nothing to take: one process owns the file, and the referee's own lock suffices."""
+        yield
 
     async def append(
         self,
@@ -1015,48 +801,3 @@ def _seal(db: sqlite3.Connection, game_id: int, ply: int, seals: tuple[Seal, ...
         [(game_id, ply, s.who, s.salt, s.digest, s.secret) for s in seals],
     )
 
-
-def _dump(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"), sort_keys=True)
-
-
-def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
-    return ChallengeRecord(
-        id=row["id"],
-        game=row["game"],
-        rules=json.loads(row["rules"]),
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        challenger_id=row["challenger_id"],
-        opponent_id=row["opponent_id"],
-        message_id=row["message_id"],
-        status=ChallengeStatus(row["status"]),
-        game_id=row["game_id"],
-        created_at=row["created_at"],
-        rated=bool(row["rated"]),
-        names=(row["challenger_name"], row["opponent_name"]),
-        swapped=bool(row["swapped"]),
-    )
-
-
-def _game(row: aiosqlite.Row) -> GameRecord:
-    return GameRecord(
-        id=row["id"],
-        game=row["game"],
-        rules=json.loads(row["rules"]),
-        seed=row["seed"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        seats=(row["seat0_id"], row["seat1_id"]),
-        status=GameStatus(row["status"]),
-        ply=row["ply"],
-        state=json.loads(row["state"]),
-        public_message_id=row["public_message_id"],
-        winner=row["winner"],
-        end_reason=row["end_reason"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        rated=bool(row["rated"]),
-        computer_level=row["computer_level"],
-        names=(row["seat0_name"], row["seat1_name"]),
-    )

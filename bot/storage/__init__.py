@@ -1,0 +1,70 @@
+"""Persistence behind one narrow interface, ``Repository``, so the referee never knows which
+database holds its games."""
+
+import time
+from pathlib import Path
+
+from bot.storage.interface import (
+    COMPUTER_SEAT,
+    OPEN_TO_ANYONE,
+    WAIT_BATCH,
+    ChallengeRecord,
+    ChallengeStatus,
+    Clock,
+    Ending,
+    GameRecord,
+    GameStatus,
+    LogEntry,
+    LogKind,
+    OpenChallengeError,
+    Repository,
+    StaleGameError,
+    Tidings,
+    Wait,
+)
+from bot.storage.postgres import PostgresRepository
+from bot.storage.sqlite import (
+    AWAITING_FORFEIT,
+    AWAITING_REMINDER,
+    MIGRATIONS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    SqliteRepository,
+)
+
+
+async def open_repository(
+    url: str | None, path: str | Path, clock: Clock = time.time
+) -> SqliteRepository | PostgresRepository:
+    """The shared PostgreSQL store when a ``postgresql://`` URL is given, else the file."""
+    if url:
+        return await PostgresRepository.open(url, clock)
+    return await SqliteRepository.open(path, clock)
+
+
+__all__ = [
+    "AWAITING_FORFEIT",
+    "AWAITING_REMINDER",
+    "COMPUTER_SEAT",
+    "MIGRATIONS",
+    "OPEN_TO_ANYONE",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "WAIT_BATCH",
+    "ChallengeRecord",
+    "ChallengeStatus",
+    "Clock",
+    "Ending",
+    "GameRecord",
+    "GameStatus",
+    "LogEntry",
+    "LogKind",
+    "OpenChallengeError",
+    "PostgresRepository",
+    "Repository",
+    "SqliteRepository",
+    "StaleGameError",
+    "Tidings",
+    "Wait",
+    "open_repository",
+]

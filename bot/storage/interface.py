@@ -1,0 +1,339 @@
+"""The records storage hands out, and ``Repository``: the one narrow interface the referee
+and the cogs depend on, served by SQLite (``bot.storage.sqlite``) or PostgreSQL
+(``bot.storage.postgres``) alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol
+
+from bot import results
+from bot.fairness import Seal
+from bot.games.core import EndReason
+from bot.outbox import Inbox, Outbox, Tidings
+
+WAIT_BATCH = 50
+"""Waiting games read per query: the clock handles them a batch at a time."""
+
+OPEN_TO_ANYONE = 0
+"""The opponent id of an open challenge: no Discord user has id 0."""
+
+
+class GameStatus(Enum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class ChallengeStatus(Enum):
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+
+
+class LogKind(Enum):
+    MOVE = "move"  # an action text in the game's notation
+    END = "end"  # an end from outside the rules: the outcome as JSON
+
+
+COMPUTER_SEAT = 1
+"""A game against the computer seats the person who asked for it first and the computer second."""
+
+
+class OpenChallengeError(Exception):
+    """The challenger already has an open challenge to this opponent."""
+
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"challenge {challenge_id} is still open")
+        self.challenge_id = challenge_id
+
+
+class StaleGameError(Exception):
+    """The game moved on since it was loaded: the submission is a duplicate or too late."""
+
+
+@dataclass(frozen=True)
+class ChallengeRecord:
+    id: int
+    game: str
+    rules: dict[str, Any]
+    guild_id: int | None
+    channel_id: int
+    challenger_id: int
+    opponent_id: int
+    message_id: int | None
+    status: ChallengeStatus
+    game_id: int | None
+    created_at: float
+    rated: bool = True
+    names: tuple[str, str] = ("", "")
+    """The challenger's and the opponent's display names (cleaned; empty if unknown)."""
+    swapped: bool = False
+    """Whether the opponent takes the first seat (a rematch turns the seats round)."""
+
+    @property
+    def open_to_anyone(self) -> bool:
+        """A challenge without an opponent, which anyone but the challenger may accept."""
+        return self.opponent_id == OPEN_TO_ANYONE
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    rules: dict[str, Any]
+    seed: int
+    guild_id: int | None
+    channel_id: int
+    seats: tuple[int, int]
+    """Discord user ids of seat 0 and seat 1."""
+    status: GameStatus
+    ply: int
+    """How many log entries the snapshot includes; the next entry gets ply + 1."""
+    state: dict[str, Any]
+    public_message_id: int | None
+    winner: int | None
+    end_reason: str | None
+    created_at: float
+    updated_at: float
+    rated: bool = True
+    """Whether the game's result changes ratings (chosen at ``/play``)."""
+    computer_level: str | None = None
+    """The computer's level when it plays seat 1 (``COMPUTER_SEAT``); None between people."""
+
+    @property
+    def computer_seat(self) -> int | None:
+        """The seat the computer plays, if it plays one."""
+        return None if self.computer_level is None else COMPUTER_SEAT
+
+    names: tuple[str, str] = ("", "")
+    """Display names of seat 0 and seat 1 when the game began, for board images; an empty
+    name (a game older than names) is drawn as "Player 1" or "Player 2"."""
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.seats.index(user_id) if user_id in self.seats else None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    ply: int
+    seat: int | None
+    kind: LogKind
+    text: str
+
+
+@dataclass(frozen=True, order=True)
+class Wait:
+    """A game waiting at one ply since a moment: its last change, or its reminder.
+
+    Ordered by that moment first, so the longest waits are handled first and a sweep
+    can page through them (``after``) without reading any game whole.
+    """
+
+    since: float
+    game_id: int
+    ply: int
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a finished game ended, written in the same transaction as its last entry."""
+
+    winner: int | None
+    reason: str
+    rated: bool = False
+    """Whether this end changes ratings (``bot.ratings.counts_for_rating``)."""
+
+    @property
+    def has_result(self) -> bool:
+        """An aborted game has none: nothing goes into the players' records."""
+        return self.reason != EndReason.ABORTED.value
+
+
+class Repository(Protocol):
+    """What the referee needs from storage."""
+
+    records: results.Records
+    clock: Clock
+    """Stamps every change, so waiting times are measured by the same clock."""
+
+    @property
+    def outbox(self) -> Outbox:
+        """Each audience's notices, waiting for the deliverer."""
+        ...
+
+    @property
+    def inbox(self) -> Inbox:
+        """The newest direct message handled per player."""
+        ...
+
+    async def create_challenge(
+        self,
+        *,
+        game: str,
+        rules: dict[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        rated: bool = True,
+        names: tuple[str, str] = ("", ""),
+        swapped: bool = False,
+    ) -> ChallengeRecord:
+        """Store an open challenge; raises OpenChallengeError while the same challenger's
+        challenge to the same opponent is open, however many arrive at once."""
+        ...
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None: ...
+
+    async def close_challenge(
+        self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
+    ) -> bool: ...
+
+    async def accept_challenge(
+        self,
+        challenge_id: int,
+        *,
+        seed: int,
+        seats: tuple[int, int],
+        state: dict[str, Any],
+        tidings: Tidings = (),
+        computer_level: str | None = None,
+        seals: tuple[Seal, ...] = (),
+        names: tuple[str, str] = ("", ""),
+    ) -> GameRecord | None: ...
+
+    async def get_game(self, game_id: int) -> GameRecord | None: ...
+
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """Held around every change to one game, so changes never interleave, whichever
+        process makes them (the ply guard of ``append`` stays the last word)."""
+        ...
+
+    async def append(
+        self,
+        game: GameRecord,
+        *,
+        seat: int | None,
+        kind: LogKind,
+        text: str,
+        state: dict[str, Any],
+        ending: Ending | None = None,
+        tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
+    ) -> GameRecord: ...
+
+    async def log(self, game_id: int) -> list[LogEntry]: ...
+
+    async def seals(self, game_id: int) -> tuple[int, tuple[Seal, ...]] | None:
+        """The ply at which play began and the seals made then (None: no seals kept)."""
+        ...
+
+    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]:
+        """What each audience was told of each change, by ply, kept for good."""
+        ...
+
+    shared: bool
+    """Whether other processes use the same database (then work is claimed, see below)."""
+
+    def duty(self, name: str) -> AbstractAsyncContextManager[bool]:
+        """Work one process must do at a time (the clock's sweep): yields whether this
+        process has it now. A process that dies while on duty gives it up with it."""
+        ...
+
+    async def set_public_message(self, game_id: int, message_id: int) -> None: ...
+
+    async def active_games_of(self, user_id: int) -> list[GameRecord]: ...
+
+    async def active_games_in(self, guild_id: int) -> list[GameRecord]: ...
+
+    async def active_players(self) -> list[int]: ...
+
+    async def active_computer_games(self) -> list[GameRecord]: ...
+
+    async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None: ...
+
+    async def saved_setup(self, user_id: int, game: str, name: str) -> str | None: ...
+
+    async def saved_setup_names(self, user_id: int, game: str) -> list[str]: ...
+
+    async def awaiting_reminder(
+        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]: ...
+
+    async def awaiting_forfeit(
+        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]: ...
+
+    async def set_reminded(self, game_id: int, ply: int, at: float) -> None: ...
+
+    async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]: ...
+
+    async def forget_closed_challenges(self, before: float) -> int: ...
+
+    async def fact(self, key: str) -> str | None:
+        """A small fact the bot keeps about itself (None: never set)."""
+        ...
+
+    async def set_fact(self, key: str, value: str) -> None: ...
+
+
+Clock = Callable[[], float]
+"""Seconds since the epoch; tests pass a clock they move by hand."""
+
+
+def dump(data: dict[str, Any]) -> str:
+    """A JSON column's text: compact and key-sorted, so equal data is stored alike."""
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def challenge_of(row: Any) -> ChallengeRecord:
+    """A challenge from a row of ``challenges`` (any driver's row read by column name)."""
+    return ChallengeRecord(
+        id=row["id"],
+        game=row["game"],
+        rules=json.loads(row["rules"]),
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        challenger_id=row["challenger_id"],
+        opponent_id=row["opponent_id"],
+        message_id=row["message_id"],
+        status=ChallengeStatus(row["status"]),
+        game_id=row["game_id"],
+        created_at=row["created_at"],
+        rated=bool(row["rated"]),
+        names=(row["challenger_name"], row["opponent_name"]),
+        swapped=bool(row["swapped"]),
+    )
+
+
+def game_of(row: Any) -> GameRecord:
+    """A game from a row of ``games`` (any driver's row read by column name)."""
+    return GameRecord(
+        id=row["id"],
+        game=row["game"],
+        rules=json.loads(row["rules"]),
+        seed=row["seed"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        seats=(row["seat0_id"], row["seat1_id"]),
+        status=GameStatus(row["status"]),
+        ply=row["ply"],
+        state=json.loads(row["state"]),
+        public_message_id=row["public_message_id"],
+        winner=row["winner"],
+        end_reason=row["end_reason"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        rated=bool(row["rated"]),
+        computer_level=row["computer_level"],
+        names=(row["seat0_name"], row["seat1_name"]),
+    )

@@ -1,0 +1,573 @@
+"""The shared store: PostgreSQL through asyncpg, for several bot processes on one database.
+
+It keeps ``Repository``'s promises as SQLite does, each through PostgreSQL's own means:
+a move is one transaction whose ``UPDATE … WHERE ply = …`` guard lets exactly one of two
+racing submissions count, even from two processes; the schema is migrated under an advisory
+lock so processes starting together migrate once; and a game's end locks its players'
+ratings so two games ending at once for one player both count.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from typing import Any, TypeVar
+
+import asyncpg
+
+from bot import results
+from bot.fairness import Seal
+from bot.outbox import Tidings
+from bot.ratings import Skill
+from bot.storage import postgres_schema as schema
+from bot.storage.interface import (
+    WAIT_BATCH,
+    ChallengeRecord,
+    ChallengeStatus,
+    Clock,
+    Ending,
+    GameRecord,
+    GameStatus,
+    LogEntry,
+    LogKind,
+    OpenChallengeError,
+    StaleGameError,
+    Wait,
+    challenge_of,
+    dump,
+    game_of,
+)
+from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
+
+SCHEMA_VERSION = 1 + len(schema.MIGRATIONS)
+
+MIGRATION_LOCK = 0x7265_6665_7265_6531
+"""The advisory lock key processes take while migrating, so only one migrates at a time."""
+
+POOL_SIZE = 10
+"""Connections per process: enough for its moves, sweeps and reads to overlap."""
+
+LOCK_POOL_SIZE = 10
+"""Connections per process that hold game locks: apart from the others, so games waiting
+for their locks can never take the connections the games holding them need to finish."""
+
+GAME_LOCKS = 0x6761_6D65
+"""The advisory lock space of games: a game's lock is the pair (this, its id)."""
+
+DUTIES = 0x6475_7479
+"""The advisory lock space of duties: a duty's lock is the pair (this, a hash of its name)."""
+
+T = TypeVar("T")
+
+
+def numbered(sql: str) -> str:
+    """SQL written with ``?`` placeholders (as for SQLite) with PostgreSQL's ``$1, $2, …``."""
+    counter = iter(range(1, 1 << 16))
+    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+
+
+class PostgresRepository:
+    """The networked store: a pool of connections to one PostgreSQL database."""
+
+    shared = True
+    """Any number of bot processes may use the database at once."""
+
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        lock_pool: asyncpg.Pool,
+        clock: Clock = time.time,
+    ) -> None:
+        self._pool = pool
+        self._lock_pool = lock_pool
+        self.clock = clock
+        """Stamps every change, so waiting times are measured by the same clock."""
+        self.records = results.Records(self._rows_numbered)
+        """Leaderboards, profiles and histories: plain reads."""
+        self.outbox = PostgresOutbox(pool)
+        """What each audience is still to be told (written with each change)."""
+        self.inbox = PostgresInbox(pool)
+
+    @classmethod
+    async def open(cls, url: str, clock: Clock = time.time) -> PostgresRepository:
+        """Connect to the database at ``url`` and bring its schema up to date."""
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        try:
+            lock_pool = await asyncpg.create_pool(url, min_size=0, max_size=LOCK_POOL_SIZE)
+        except BaseException:
+            await pool.close()
+            raise
+        repository = cls(pool, lock_pool, clock)
+        try:
+            await repository._migrate()
+        except BaseException:
+            await repository.close()
+            raise
+        return repository
+
+    async def close(self) -> None:
+        await self._lock_pool.close()
+        await self._pool.close()
+
+    async def _migrate(self) -> None:
+        """Create missing tables; refuse a database written by a newer bot."""
+        async with self._pool.acquire() as db, db.transaction():
+            await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+            version = await db.fetchval("SELECT version FROM schema_version") or 0
+            if version > SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"The database schema is version {version}, newer than this bot "
+                    f"({SCHEMA_VERSION}); upgrade the bot."
+                )
+            if version == 0:
+                await db.execute(schema.SCHEMA)
+                await db.execute("INSERT INTO schema_version VALUES (1)")
+                version = 1
+            for step in schema.MIGRATIONS[version - 1 :]:
+                await db.execute(step)
+                version += 1
+            await db.execute("UPDATE schema_version SET version = $1", version)
+
+    def connection(self) -> Any:
+        """One pooled connection, for tools that work on whole tables (``copy_database``)."""
+        return self._pool.acquire()
+
+    async def schema_version(self) -> int:
+        version: int = await self._pool.fetchval("SELECT version FROM schema_version")
+        return version
+
+    async def _transact(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """Run ``work`` in one transaction: committed whole, or rolled back on any error
+        (a caller cancelled meanwhile included), so nothing is ever stored half done."""
+        async with self._pool.acquire() as db, db.transaction():
+            return await work(db)
+
+    async def _rows(self, sql: str, *params: Any) -> list[asyncpg.Record]:
+        rows: list[asyncpg.Record] = await self._pool.fetch(sql, *params)
+        return rows
+
+    async def _rows_numbered(self, sql: str, *params: Any) -> Sequence[asyncpg.Record]:
+        return await self._rows(numbered(sql), *params)
+
+    async def _write(self, sql: str, *params: Any) -> None:
+        await self._pool.execute(sql, *params)
+
+    # -- challenges ---------------------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        game: str,
+        rules: dict[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        rated: bool = True,
+        names: tuple[str, str] = ("", ""),
+        swapped: bool = False,
+    ) -> ChallengeRecord:
+        try:
+            rows = await self._rows(
+                "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
+                " opponent_id, rated, created_at, challenger_name, opponent_name, swapped)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *",
+                game,
+                dump(rules),
+                guild_id,
+                channel_id,
+                challenger_id,
+                opponent_id,
+                int(rated),
+                self.clock(),
+                *names,
+                int(swapped),
+            )
+        except asyncpg.UniqueViolationError:  # the unique index of open challenges per pair
+            open_id = await self._pool.fetchval(
+                "SELECT id FROM challenges WHERE challenger_id = $1 AND opponent_id = $2"
+                " AND status = 'open'",
+                challenger_id,
+                opponent_id,
+            )
+            raise OpenChallengeError(int(open_id or 0)) from None
+        return challenge_of(rows[0])
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
+        rows = await self._rows("SELECT * FROM challenges WHERE id = $1", challenge_id)
+        return challenge_of(rows[0]) if rows else None
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        await self._write(
+            "UPDATE challenges SET message_id = $1 WHERE id = $2", message_id, challenge_id
+        )
+
+    async def close_challenge(
+        self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
+    ) -> bool:
+        """Close an open challenge; False when it was already closed (a second click)."""
+        outcome = await self._pool.execute(
+            "UPDATE challenges SET status = $1, game_id = $2 WHERE id = $3 AND status = 'open'",
+            status.value,
+            game_id,
+            challenge_id,
+        )
+        return bool(outcome == "UPDATE 1")
+
+    async def accept_challenge(
+        self,
+        challenge_id: int,
+        *,
+        seed: int,
+        seats: tuple[int, int],
+        state: dict[str, Any],
+        tidings: Tidings = (),
+        computer_level: str | None = None,
+        seals: tuple[Seal, ...] = (),
+        names: tuple[str, str] = ("", ""),
+    ) -> GameRecord | None:
+        """Create the game and close the challenge in one transaction; None if already closed.
+
+        ``names`` are the seats' display names, as the referee has them."""
+        now = self.clock()
+
+        async def accept(db: asyncpg.Connection) -> GameRecord | None:
+            row = await db.fetchrow(
+                "SELECT * FROM challenges WHERE id = $1 AND status = 'open' FOR UPDATE",
+                challenge_id,
+            )
+            if row is None:
+                return None
+            challenge = challenge_of(row)
+            game = await db.fetchrow(
+                "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
+                " status, state, rated, computer_level, created_at, updated_at,"
+                " seat0_name, seat1_name)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+                " RETURNING *",
+                challenge.game,
+                dump(challenge.rules),
+                seed,
+                challenge.guild_id,
+                challenge.channel_id,
+                seats[0],
+                seats[1],
+                GameStatus.ACTIVE.value,
+                dump(state),
+                int(challenge.rated),
+                computer_level,
+                now,
+                now,
+                *names,
+            )
+            await db.execute(
+                "UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2",
+                game["id"],
+                challenge_id,
+            )
+            await hold(db, game["id"], 0, tidings, final=False, now=now)
+            await _announce(db, game["id"], 0, tidings)
+            await _seal(db, game["id"], 0, seals)
+            return game_of(game)
+
+        return await self._transact(accept)
+
+    # -- games --------------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        rows = await self._rows("SELECT * FROM games WHERE id = $1", game_id)
+        return game_of(rows[0]) if rows else None
+
+    @asynccontextmanager
+    async def duty(self, name: str) -> AsyncIterator[bool]:
+        """The duty's advisory lock if no other process holds it, kept until the work is
+        done; a process that dies on duty loses its connection, and the lock with it."""
+        async with self._lock_pool.acquire() as db:
+            mine = await db.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))", DUTIES, name)
+            try:
+                yield bool(mine)
+            finally:
+                if mine:
+                    await db.execute("SELECT pg_advisory_unlock($1, hashtext($2))", DUTIES, name)
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """The game's advisory lock, held on a connection of its own until the change is
+        done; a process that dies holding it loses its connection, and with it the lock."""
+        async with self._lock_pool.acquire() as db:
+            await db.execute("SELECT pg_advisory_lock($1, $2)", GAME_LOCKS, game_id)
+            try:
+                yield
+            finally:
+                await db.execute("SELECT pg_advisory_unlock($1, $2)", GAME_LOCKS, game_id)
+
+    async def append(
+        self,
+        game: GameRecord,
+        *,
+        seat: int | None,
+        kind: LogKind,
+        text: str,
+        state: dict[str, Any],
+        ending: Ending | None = None,
+        tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
+    ) -> GameRecord:
+        """Log one entry, store the new snapshot and hold its tidings, atomically.
+
+        Raises StaleGameError when the stored game is no longer at ``game.ply``: the same
+        move sent twice (to one process or to two), and only the first one counts.
+        """
+        now = self.clock()
+        status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
+
+        async def log_and_store(db: asyncpg.Connection) -> int | None:
+            stored = await db.fetchrow(
+                "UPDATE games SET ply = ply + 1, state = $1, status = $2, winner = $3,"
+                " end_reason = $4, updated_at = $5"
+                " WHERE id = $6 AND ply = $7 AND status = 'active'"
+                " RETURNING public_message_id",
+                dump(state),
+                status.value,
+                ending.winner if ending else None,
+                ending.reason if ending else None,
+                now,
+                game.id,
+                game.ply,
+            )
+            if stored is None:
+                raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
+            await db.execute(
+                "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                game.id,
+                game.ply + 1,
+                seat,
+                kind.value,
+                text,
+                now,
+            )
+            await hold(db, game.id, game.ply + 1, tidings, final=ending is not None, now=now)
+            await _announce(db, game.id, game.ply + 1, tidings)
+            await _seal(db, game.id, game.ply + 1, seals)
+            if ending is not None and ending.has_result:
+                await _record_results(db, game, ending, now)
+            live_message_id: int | None = stored[0]
+            return live_message_id
+
+        live_message_id = await self._transact(log_and_store)
+        return replace(
+            game,
+            public_message_id=live_message_id,
+            ply=game.ply + 1,
+            state=state,
+            status=status,
+            winner=ending.winner if ending else None,
+            end_reason=ending.reason if ending else None,
+            updated_at=now,
+        )
+
+    async def log(self, game_id: int) -> list[LogEntry]:
+        rows = await self._rows(
+            "SELECT ply, seat, kind, text FROM actions WHERE game_id = $1 ORDER BY ply", game_id
+        )
+        return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
+
+    async def seals(self, game_id: int) -> tuple[int, tuple[Seal, ...]] | None:
+        """The ply at which the game was sealed and its seals; None if never sealed."""
+        rows = await self._rows(
+            "SELECT ply, who, salt, digest, secret FROM seals WHERE game_id = $1 ORDER BY who",
+            game_id,
+        )
+        if not rows:
+            return None
+        return rows[0][0], tuple(Seal(row[1], row[2], row[3], row[4]) for row in rows)
+
+    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]:
+        """Everything each audience was told of a game, by ply."""
+        rows = await self._rows(
+            "SELECT ply, tidings FROM announcements WHERE game_id = $1 ORDER BY ply", game_id
+        )
+        return [(row[0], tuple((a, tuple(t)) for a, t in json.loads(row[1]))) for row in rows]
+
+    async def set_public_message(self, game_id: int, message_id: int) -> None:
+        await self._write(
+            "UPDATE games SET public_message_id = $1 WHERE id = $2", message_id, game_id
+        )
+
+    async def active_games_of(self, user_id: int) -> list[GameRecord]:
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND seat0_id = $1"
+            " UNION SELECT * FROM games WHERE status = 'active' AND seat1_id = $1 ORDER BY id",
+            user_id,
+        )
+
+    async def active_games_in(self, guild_id: int) -> list[GameRecord]:
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND guild_id = $1 ORDER BY id", guild_id
+        )
+
+    async def active_players(self) -> list[int]:
+        """Everyone seated at a running game, each once."""
+        rows = await self._rows(
+            "SELECT seat0_id FROM games WHERE status = 'active'"
+            " UNION SELECT seat1_id FROM games WHERE status = 'active'"
+        )
+        return [row[0] for row in rows]
+
+    async def active_computer_games(self) -> list[GameRecord]:
+        """Running games against the computer (few, and read once per start)."""
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'active' AND computer_level IS NOT NULL"
+            " ORDER BY id"
+        )
+
+    async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
+        """Keep a player's setup under a name, replacing one saved before under that name."""
+        await self._write(
+            "INSERT INTO saved_setups (user_id, game, name, text, saved_at)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id, game, name) DO UPDATE"
+            " SET text = excluded.text, saved_at = excluded.saved_at",
+            user_id,
+            game,
+            name,
+            text,
+            self.clock(),
+        )
+
+    async def saved_setup(self, user_id: int, game: str, name: str) -> str | None:
+        text: str | None = await self._pool.fetchval(
+            "SELECT text FROM saved_setups WHERE user_id = $1 AND game = $2 AND name = $3",
+            user_id,
+            game,
+            name,
+        )
+        return text
+
+    async def saved_setup_names(self, user_id: int, game: str) -> list[str]:
+        rows = await self._rows(
+            "SELECT name FROM saved_setups WHERE user_id = $1 AND game = $2 ORDER BY name",
+            user_id,
+            game,
+        )
+        return [row[0] for row in rows]
+
+    # -- waiting times ------------------------------------------------------------------------
+
+    async def awaiting_reminder(
+        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]:
+        """Active games unchanged since ``idle_since`` whose players were not reminded of
+        this wait yet, longest wait first, from after ``after``; at most ``limit``."""
+        return await self._waits(schema.AWAITING_REMINDER, idle_since, after, limit)
+
+    async def awaiting_forfeit(
+        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
+    ) -> list[Wait]:
+        """Active games whose players were reminded of this very wait at or before
+        ``reminded_since`` (and have not moved since), longest first; at most ``limit``."""
+        return await self._waits(schema.AWAITING_FORFEIT, reminded_since, after, limit)
+
+    async def _waits(self, sql: str, until: float, after: Wait | None, limit: int) -> list[Wait]:
+        since, game_id = (after.since, after.game_id) if after else (float("-inf"), 0)
+        rows = await self._rows(sql, until, since, game_id, limit)
+        return [Wait(row[0], row[1], row[2]) for row in rows]
+
+    async def set_reminded(self, game_id: int, ply: int, at: float) -> None:
+        await self._write(
+            "UPDATE games SET reminded_ply = $1, reminded_at = $2 WHERE id = $3", ply, at, game_id
+        )
+
+    async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]:
+        """Open challenges made at or before ``before``."""
+        rows = await self._rows(
+            "SELECT * FROM challenges WHERE status = 'open' AND created_at <= $1 ORDER BY id",
+            before,
+        )
+        return [challenge_of(row) for row in rows]
+
+    async def forget_closed_challenges(self, before: float) -> int:
+        """Delete answered, withdrawn and expired challenges made at or before ``before``."""
+        outcome = await self._pool.execute(
+            "DELETE FROM challenges WHERE status <> 'open' AND created_at <= $1", before
+        )
+        return int(outcome.split()[-1])
+
+    # -- the bot's own facts -------------------------------------------------------------------
+
+    async def fact(self, key: str) -> str | None:
+        value: str | None = await self._pool.fetchval(
+            "SELECT value FROM bot_facts WHERE key = $1", key
+        )
+        return value
+
+    async def set_fact(self, key: str, value: str) -> None:
+        await self._write(
+            "INSERT INTO bot_facts (key, value) VALUES ($1, $2)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            key,
+            value,
+        )
+
+    async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
+        return [game_of(row) for row in await self._rows(sql, *params)]
+
+
+async def _announce(db: asyncpg.Connection, game_id: int, ply: int, tidings: Tidings) -> None:
+    """Keep what each audience is told of a change for good, as the game's announcements,
+    which ``/export`` publishes at the end (delivered notices are forgotten)."""
+    if tidings:
+        await db.execute(
+            "INSERT INTO announcements (game_id, ply, tidings) VALUES ($1, $2, $3)",
+            game_id,
+            ply,
+            json.dumps([[a, list(t)] for a, t in tidings]),
+        )
+
+
+async def _seal(db: asyncpg.Connection, game_id: int, ply: int, seals: tuple[Seal, ...]) -> None:
+    """Keep the seals made when play began, in the same transaction as that move."""
+    if seals:
+        await db.executemany(
+            "INSERT INTO seals (game_id, ply, who, salt, digest, secret)"
+            " VALUES ($1, $2, $3, $4, $5, $6)",
+            [(game_id, ply, s.who, s.salt, s.digest, s.secret) for s in seals],
+        )
+
+
+async def _record_results(
+    db: asyncpg.Connection, game: GameRecord, ending: Ending, now: float
+) -> None:
+    """Both players' results and new ratings, inside the transaction that ends the game.
+
+    Each player's rating is locked first (an advisory lock on player and game, taken in
+    one order), so two games ending at once for one player read one after the other.
+    """
+    before: tuple[Skill, Skill] | None = None
+    if ending.rated:
+        for user_id in sorted(set(game.seats)):
+            await db.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))",
+                game.game,
+                str(user_id),
+            )
+        skills = []
+        for user_id in game.seats:
+            row = await db.fetchrow(numbered(results.SKILL_QUERY), user_id, game.game)
+            skills.append(Skill(row[0], row[1]) if row else Skill())
+        before = (skills[0], skills[1])
+    for sql, params in results.result_statements(
+        game_id=game.id,
+        game=game.game,
+        guild_id=game.guild_id,
+        seats=game.seats,
+        winner=ending.winner,
+        before=before,
+        now=now,
+    ):
+        await db.execute(numbered(sql), *params)

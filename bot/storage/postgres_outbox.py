@@ -1,0 +1,129 @@
+"""The outbox and the inbox of ``bot.outbox`` kept in the shared PostgreSQL database.
+
+They keep the same promises as the SQLite ones, for any number of bot processes at once:
+a claim marks a lane's oldest notices in one transaction, and locks them with
+``FOR UPDATE SKIP LOCKED``, so while one process claims or releases a lane another passes
+it by instead of taking its notices out of order or twice.
+"""
+
+from __future__ import annotations
+
+import json
+
+import asyncpg
+
+from bot.outbox import Lane, Parcel, Tidings, audience_code, audience_of, first_message
+
+
+async def hold(
+    db: asyncpg.Connection,
+    game_id: int,
+    ply: int,
+    tidings: Tidings,
+    *,
+    final: bool,
+    now: float,
+) -> None:
+    """Keep a change's notices, one per audience, inside the change's own transaction."""
+    if tidings:
+        await db.executemany(
+            "INSERT INTO notices (game_id, audience, ply, texts, final, created_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6)",
+            [
+                (game_id, audience_code(audience), ply, json.dumps(list(texts)), int(final), now)
+                for audience, texts in tidings
+            ],
+        )
+
+
+class PostgresOutbox:
+    """Each audience's waiting notices in the shared database."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def lanes(self, before: float | None = None) -> list[Lane]:
+        rows = await self._pool.fetch(
+            "SELECT game_id, audience FROM notices GROUP BY game_id, audience"
+            " HAVING $1::DOUBLE PRECISION IS NULL OR min(created_at) <= $1"
+            " ORDER BY game_id, audience < 0, audience",
+            before,
+        )
+        return [Lane(row[0], audience_of(row[1])) for row in rows]
+
+    async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
+        """As ``Outbox.claim``; None also while another process is claiming or releasing
+        the lane's oldest notices (that process delivers them)."""
+        code = audience_code(lane.audience)
+        channel = lane.audience is None
+        async with self._pool.acquire() as db, db.transaction():
+            mine = await db.fetch(
+                "SELECT ply, texts, final, claimed FROM notices"
+                " WHERE game_id = $1 AND audience = $2 ORDER BY ply FOR UPDATE SKIP LOCKED",
+                lane.game_id,
+                code,
+            )
+            oldest = await db.fetchval(
+                "SELECT min(ply) FROM notices WHERE game_id = $1 AND audience = $2",
+                lane.game_id,
+                code,
+            )
+            if not mine or mine[0]["ply"] != oldest:
+                return None
+            rows = [row for row in mine if row["claimed"]]
+            if not rows or channel:
+                waiting = [row for row in mine if not row["claimed"]]
+                taken = first_message(waiting, channel=channel, merge=merge)
+                if taken:
+                    await db.execute(
+                        "UPDATE notices SET claimed = 1"
+                        " WHERE game_id = $1 AND audience = $2 AND ply BETWEEN $3 AND $4",
+                        lane.game_id,
+                        code,
+                        taken[0]["ply"],
+                        taken[-1]["ply"],
+                    )
+                rows += taken
+        if not rows:
+            return None
+        return Parcel(
+            lane,
+            tuple(row["ply"] for row in rows),
+            tuple(tuple(json.loads(row["texts"])) for row in rows),
+            any(row["final"] for row in rows),
+        )
+
+    async def release(self, parcel: Parcel) -> None:
+        await self._pool.execute(
+            "DELETE FROM notices WHERE game_id = $1 AND audience = $2 AND ply BETWEEN $3 AND $4",
+            parcel.game_id,
+            audience_code(parcel.audience),
+            parcel.plies[0],
+            parcel.last_ply,
+        )
+
+    async def waiting(self) -> int:
+        count: int = await self._pool.fetchval("SELECT count(*) FROM notices")
+        return count
+
+
+class PostgresInbox:
+    """The newest handled direct message per player, in the shared database."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def last_read(self, user_id: int) -> int | None:
+        message_id: int | None = await self._pool.fetchval(
+            "SELECT message_id FROM read_dms WHERE user_id = $1", user_id
+        )
+        return message_id
+
+    async def mark_read(self, user_id: int, message_id: int) -> None:
+        await self._pool.execute(
+            "INSERT INTO read_dms (user_id, message_id) VALUES ($1, $2)"
+            " ON CONFLICT (user_id) DO UPDATE SET message_id = excluded.message_id"
+            " WHERE excluded.message_id > read_dms.message_id",
+            user_id,
+            message_id,
+        )
