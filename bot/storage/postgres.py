@@ -42,6 +42,7 @@ from bot.storage.interface import (
     game_of,
 )
 from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
+from bot.storage.postgres_queue import MoveQueue, unqueue
 
 SCHEMA_VERSION = 1 + len(schema.MIGRATIONS)
 
@@ -81,6 +82,7 @@ class PostgresRepository:
         pool: asyncpg.Pool,
         lock_pool: asyncpg.Pool,
         clock: Clock = time.time,
+        url: str = "",
     ) -> None:
         self._pool = pool
         self._lock_pool = lock_pool
@@ -91,17 +93,21 @@ class PostgresRepository:
         self.outbox = PostgresOutbox(pool)
         """What each audience is still to be told (written with each change)."""
         self.inbox = PostgresInbox(pool)
+        self.queue = MoveQueue(pool, url, lambda: self.clock())
+        """Moves received by one process, waiting for a worker to play them."""
 
     @classmethod
     async def open(cls, url: str, clock: Clock = time.time) -> PostgresRepository:
         """Connect to the database at ``url`` and bring its schema up to date."""
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=POOL_SIZE, reset=_session_left_clean
+        )
         try:
             lock_pool = await asyncpg.create_pool(url, min_size=0, max_size=LOCK_POOL_SIZE)
         except BaseException:
             await pool.close()
             raise
-        repository = cls(pool, lock_pool, clock)
+        repository = cls(pool, lock_pool, clock, url)
         try:
             await repository._migrate()
         except BaseException:
@@ -110,6 +116,7 @@ class PostgresRepository:
         return repository
 
     async def close(self) -> None:
+        await self.queue.close()
         await self._lock_pool.close()
         await self._pool.close()
 
@@ -317,6 +324,7 @@ class PostgresRepository:
         ending: Ending | None = None,
         tidings: Tidings = (),
         seals: tuple[Seal, ...] = (),
+        queued: int | None = None,
     ) -> GameRecord:
         """Log one entry, store the new snapshot and hold its tidings, atomically.
 
@@ -342,6 +350,8 @@ class PostgresRepository:
             )
             if stored is None:
                 raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
+            if queued is not None and not await unqueue(db, queued):
+                raise StaleGameError(f"queued move {queued} was already played")
             await db.execute(
                 "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
                 " VALUES ($1, $2, $3, $4, $5, $6)",
@@ -516,6 +526,16 @@ class PostgresRepository:
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
         return [game_of(row) for row in await self._rows(sql, *params)]
+
+
+async def _session_left_clean(db: asyncpg.Connection) -> None:
+    """How a connection of the main pool is reset when it is handed back: not at all.
+
+    asyncpg otherwise sends a reset query (advisory locks, cursors, listeners, settings) on
+    every release, a round trip each time a move's statements borrow a connection. Nothing
+    on this pool leaves any of those behind: every lock held across statements is taken on
+    the lock pool, which keeps the full reset, and a transaction still open is rolled back
+    by asyncpg all the same."""
 
 
 async def _announce(db: asyncpg.Connection, game_id: int, ply: int, tidings: Tidings) -> None:
