@@ -41,7 +41,7 @@ from bot.deliverer import SEATS_AND_CHANNEL, Deliverer
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.outbox import Lane, Parcel
-from bot.presenter import present
+from bot.presenter import presented
 from bot.referee import Referee, Report
 from bot.storage import PostgresRepository, SqliteRepository
 from bot.storage.postgres_queue import QueuedMove
@@ -61,7 +61,7 @@ class Rendering:
 
     async def send(self, report: Report, parcel: Parcel) -> None:
         for notice in report.notices:
-            present(notice)
+            await presented(notice)
 
 
 class Silent:

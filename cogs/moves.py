@@ -17,7 +17,7 @@ from bot.deliverer import SEATS_AND_CHANNEL
 from bot.games import ENGINES
 from bot.games.grid import shorten
 from bot.outbox import Lane
-from bot.presenter import present
+from bot.presenter import presented
 from bot.referee import Report
 from bot.storage.postgres_queue import MoveQueue
 from cogs.buttons import BoardButton, MoveButton, ResignButton
@@ -158,7 +158,7 @@ class Moves(commands.Cog):
                 self.bot.deliverer.wake(report.game.id)
             else:
                 (notice,) = report.notices
-                said = present(notice)
+                said = await presented(notice)
                 await message.channel.send(said.content, file=as_file(said))
 
     # -- slash commands -----------------------------------------------------------------------
@@ -235,7 +235,7 @@ class Moves(commands.Cog):
 
     async def show_board(self, interaction: discord.Interaction, game_id: int | None) -> None:
         notice = await self.bot.referee.board(interaction.user.id, game_id)
-        await self.courier.answer(interaction, notice.game, present(notice))
+        await self.courier.answer(interaction, notice.game, await presented(notice))
 
     # -- shared -------------------------------------------------------------------------------
 
@@ -272,7 +272,7 @@ class Moves(commands.Cog):
         seat = game.seat_of(interaction.user.id)
         if not report.stored:
             (notice,) = report.notices
-            await self.courier.answer(interaction, game, present(notice))
+            await self.courier.answer(interaction, game, await presented(notice))
             return
         deliverer = self.bot.deliverer
         deliverer.wake(game.id, tuple(a for a in SEATS_AND_CHANNEL if a != seat))

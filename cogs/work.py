@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.client import RefereeBot
 from bot.deliverer import SEATS_AND_CHANNEL, Sender
 from bot.outbox import Lane, Parcel
-from bot.presenter import present
+from bot.presenter import presented
 from bot.referee import Report
 from bot.storage.postgres_queue import QueuedMove
 from bot.worker import MoveWorker
@@ -67,7 +67,7 @@ class QueuedAnswers:
 
     async def answer(self, move: QueuedMove, report: Report) -> None:
         (notice,) = report.notices
-        message = present(notice)
+        message = await presented(notice)
         hook = self._follow_up(move)
         if hook is not None:
             await hook.send(
@@ -89,7 +89,7 @@ class QueuedAnswers:
 
         async def send(report: Report, parcel: Parcel) -> None:
             (notice,) = report.notices
-            message = present(notice)
+            message = await presented(notice)
             await hook.send(
                 message.content,
                 file=as_file(message),
