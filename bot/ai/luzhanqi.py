@@ -192,6 +192,8 @@ class Judge:
         return THREAT * VALUE[kind] * (1.0 - safe)
 
     def move(self, start: Station, target: Station) -> float:
+        """The worth of moving ``start``-``target``: a clash's expected gain, the danger the
+        piece leaves and meets, and how far it gets on toward its goal."""
         mover = self.board[start]
         assert mover is not None and mover.kind is not None
         kind = mover.kind
@@ -232,6 +234,7 @@ class Judge:
         return self.to_prey[kind]
 
     def positional(self, kind: Kind, start: Station, target: Station) -> float:
+        """Progress toward the goal (stronger pieces press harder), engineers on railways."""
         to_goal = self.goal_distances(kind)
         nearer = to_goal[start] - to_goal[target]
         weight = ADVANCE * min(VALUE[kind], 8.0) / 5.0
