@@ -1,7 +1,8 @@
 """Benchmark: whole moves through the referee, a real database and the renderers.
 
 Plays random games of every preset the way players do (``random``, ``ready``, then shots
-by text), renders every image each move sends, confirms its delivery as the bot does, and
+by text), renders every image each move sends (side by side on the drawing threads, as
+the bot does), confirms its delivery as the bot does, and
 prints per-move p50 / p95 times split into rules, storage and rendering, moves per second,
 and image sizes. ``cpu`` is the processor time a whole move took (every thread of the
 process): unlike the wall-clock figures, other processes on the machine barely change it.
@@ -27,7 +28,7 @@ from typing import Any
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.outbox import Lane
-from bot.presenter import present_all
+from bot.presenter import presented_all
 from bot.referee import Referee
 from bot.storage import PostgresRepository, SqliteRepository
 
@@ -120,7 +121,7 @@ async def _play(
             start = time.perf_counter()
             report = await referee.act(players[seat], f"#{game.id} {text}")
             acted = time.perf_counter()
-            sizes = [len(m.board.png) for m in present_all(report.notices)]
+            sizes = [len(m.board.png) for m in await presented_all(report.notices)]
             rendered = time.perf_counter()
             for notice in report.notices:  # the deliverer claims and releases each lane
                 lane = Lane(report.game.id, notice.audience)

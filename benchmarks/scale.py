@@ -10,7 +10,9 @@ once more within the same minute (nothing due: the cost of 10,000 games merely w
 sweeps after a two-hour outage (a backlog of reminders and losses on time), and plays
 random moves the way players do, rendering every image they send. The same moves on a
 file with 10 games give the cost to compare with. "loop ms" is the event loop's own
-processor time during a sweep; "stall ms" the longest gap between the probe's wake-ups.
+processor time during a sweep; "stall ms" the longest gap between the probe's wake-ups;
+"busy ms" the most processor time the loop's thread spent between two wake-ups (its own
+work, without the time the process waited for a core on a shared machine).
 
     python -m benchmarks.scale [--games 10000] [--moves 400]
 """
@@ -29,9 +31,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.__main__ import settle_memory
 from bot.games import ENGINES
 from bot.outbox import Lane
-from bot.presenter import present, present_all
+from bot.presenter import presented, presented_all
 from bot.referee import Notice, Referee, Report
 from bot.storage import ChallengeRecord, Repository, SqliteRepository
 from bot.timekeeping import HOUR, Deadlines, Swept, Timekeeper
@@ -133,23 +136,30 @@ def build(path: Path, games: int, played: int = TEMPLATES, seed: int = 2026) -> 
 
 class LoopProbe:
     """Wakes every millisecond and notes the longest gap between two wake-ups: the
-    longest stretch in which the event loop could not run anything else."""
+    longest stretch in which the event loop could not run anything else.
+
+    On a machine other processes share, a gap also holds the time the process waited
+    for a core; ``busiest`` is the most processor time the loop's own thread spent
+    between two wake-ups, the part of a stall that the bot's own work on the loop made.
+    """
 
     def __init__(self) -> None:
         self.longest = 0.0
+        self.busiest = 0.0
         self._task: asyncio.Task[None] | None = None
 
     async def _run(self) -> None:
-        last = time.perf_counter()
+        last, last_cpu = time.perf_counter(), time.thread_time()
         while True:
             await asyncio.sleep(0.001)
-            now = time.perf_counter()
+            now, cpu = time.perf_counter(), time.thread_time()
             self.longest = max(self.longest, now - last)
-            last = now
+            self.busiest = max(self.busiest, cpu - last_cpu)
+            last, last_cpu = now, cpu
 
     @contextmanager
     def watching(self) -> Iterator[LoopProbe]:
-        self.longest = 0.0
+        self.longest = self.busiest = 0.0
         self._task = asyncio.create_task(self._run())
         try:
             yield self
@@ -158,19 +168,19 @@ class LoopProbe:
 
 
 class RenderingErrands:
-    """The cog's errands without Discord: every board is drawn as it would be sent, and
-    a game's end is confirmed delivered as the courier does."""
+    """The cog's errands without Discord: every board is drawn as it would be sent (on the
+    drawing threads, as the courier does), and a game's end is confirmed delivered."""
 
     def __init__(self, referee: Referee) -> None:
         self.referee = referee
         self.images = 0
 
     async def remind(self, notice: Notice) -> None:
-        present(notice)
+        await presented(notice)
         self.images += 1
 
     async def end(self, report: Report) -> None:
-        self.images += len(present_all(report.notices))
+        self.images += len(await presented_all(report.notices))
         await delivered(self.referee.repository, report)
 
     async def expired(self, challenge: ChallengeRecord) -> None:
@@ -182,6 +192,7 @@ class Sweep:
     wall: float
     loop_cpu: float
     stall: float
+    busiest: float
     swept: Swept
     images: int
 
@@ -205,11 +216,12 @@ async def _sweep(timekeeper: Timekeeper, referee: Referee, probe: LoopProbe) -> 
         swept = await timekeeper.sweep(errands)
         wall, loop_cpu = time.perf_counter() - start, time.thread_time() - cpu
         await asyncio.sleep(0.005)
-    return Sweep(wall, loop_cpu, probe.longest, swept, errands.images)
+    return Sweep(wall, loop_cpu, probe.longest, probe.busiest, swept, errands.images)
 
 
 async def measure(path: Path, moves: int, sweeps: int, seed: int = 7) -> Figures:
     """A restarted bot on ``path``: ready, a few sweeps a minute apart, a backlog, moves."""
+    settle_memory()  # as ``python -m bot`` does before it connects
     figures = Figures()
     clock = Clock()
     started = time.perf_counter()
@@ -250,7 +262,7 @@ async def _moves(
         text = str(rng.choice(list(engine.legal_actions(state, seat))))
         start = time.perf_counter()
         report = await referee.act(record.seats[seat], f"#{record.id} {text}")
-        present_all(report.notices)
+        await presented_all(report.notices)
         await delivered(repository, report)
         times.append(time.perf_counter() - start)
     return times
@@ -284,7 +296,9 @@ def _ms(seconds: float) -> str:
 def report(games: int, figures: Figures, small: Figures) -> None:
     print(f"{games} live games: ready after a restart in {figures.ready * 1000:.0f} ms")
     print(f"resident memory after sweeps and moves: {figures.rss_mb:.0f} MB")
-    print("sweep                        wall ms  loop ms  stall ms  reminded  ended  images")
+    print(
+        "sweep                        wall ms  loop ms  stall ms  busy ms  reminded  ended  images"
+    )
     rows = [(f"tick {n + 1}", s) for n, s in enumerate(figures.sweeps)]
     if figures.idle is not None:
         rows.append(("again, nothing due", figures.idle))
@@ -292,7 +306,7 @@ def report(games: int, figures: Figures, small: Figures) -> None:
         rows.append(("after a 2-hour outage", figures.backlog))
     for name, s in rows:
         print(
-            f"{name:<28}{_ms(s.wall)}  {_ms(s.loop_cpu)}  {_ms(s.stall)}"
+            f"{name:<28}{_ms(s.wall)}  {_ms(s.loop_cpu)}  {_ms(s.stall)}  {_ms(s.busiest)}"
             f"  {s.swept.reminded:8d}  {s.swept.ended:5d}  {s.images:6d}"
         )
     print(f"{'whole move (ms)':<28}{'p50':>7}  {'p95':>7}  {'max':>8}")

@@ -7,7 +7,7 @@ announcement of an exported game and compare it with what was sent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.games.core import EndReason, Engine, Event, Outcome, Phase, View, name_of, other
 
@@ -43,20 +43,28 @@ def status_line(view: View, outcome: Outcome | None) -> str:
     return "Your move." if seat in movers else "Your opponent's move."
 
 
-def tidings(engine: Engine, state: object, events: Sequence[Event]) -> Tidings:
+def tidings(
+    engine: Engine,
+    state: object,
+    events: Sequence[Event],
+    view_for: Callable[[int | None], View] | None = None,
+) -> Tidings:
     """What each audience the events speak to is told: the events and a status line.
 
     An audience with no event learns nothing new and is left alone: a ship placed in
     secret neither messages the opponent nor touches the channel. During setup a
     player's own events already say what to do next, so they get no status line.
+    ``view_for`` gives an audience's view of ``state``, for a caller that builds them
+    once for texts and boards alike.
     """
+    view_for = view_for or (lambda audience: engine.view(state, audience))
     outcome = engine.outcome(state)
     told = []
     for audience in AUDIENCES:
         texts = [event.text for event in events if event.audience == audience]
         if not texts:
             continue
-        view = engine.view(state, audience)
+        view = view_for(audience)
         if audience is None or view.phase is not Phase.SETUP:
             texts.append(status_line(view, outcome))
         told.append((audience, tuple(texts)))

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.core import Engine, Event, Phase
+from bot.games.core import Engine, Event, Phase, View
 
 SEALED = "🔒 Sealed before play"
 OPENED = "🔓 Seals opened"
@@ -61,11 +61,20 @@ def secrets_of(engine: Engine, state: object, seed: int) -> dict[str, str]:
     }
 
 
-def play_begins(engine: Engine, before: object | None, after: object) -> bool:
-    """Whether this change starts play: setup (or nothing yet) before, play after."""
-    if engine.view(after, None).phase is not Phase.PLAY:
+def play_begins(
+    engine: Engine,
+    before: object | None,
+    after: object,
+    public: Callable[[object], View] | None = None,
+) -> bool:
+    """Whether this change starts play: setup (or nothing yet) before, play after.
+
+    ``public`` gives a state's public view, for a caller that has it built already.
+    """
+    public = public or (lambda state: engine.view(state, None))
+    if public(after).phase is not Phase.PLAY:
         return False
-    return before is None or engine.view(before, None).phase is Phase.SETUP
+    return before is None or public(before).phase is Phase.SETUP
 
 
 def seal(engine: Engine, state: object, seed: int, salt: Callable[[], str]) -> tuple[Seal, ...]:

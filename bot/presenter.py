@@ -6,10 +6,12 @@ the channel's placeholders, so nothing here can leak a hidden fact.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import io
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from PIL import Image
@@ -175,11 +177,42 @@ def present(notice: Notice) -> Message:
 
 
 def present_all(notices: Sequence[Notice]) -> list[Message]:
-    """``present`` every notice of a report.
-
-    Boards render on the event loop itself: measured in ``benchmarks/moves.py``, a
-    report's three boards take ~9 ms there, ~12 ms through a worker thread and ~13 ms
-    through worker processes (Pillow's drawing holds the GIL, and caches go cold on the
-    other core), so a hand-off would only make every move slower.
-    """
+    """``present`` every notice of a report, here and now (tools and tests; the bot
+    renders through ``presented``)."""
     return [present(notice) for notice in notices]
+
+
+RENDER_THREADS = 3
+"""A move's three boards are drawn side by side."""
+
+_drawing: ThreadPoolExecutor | None = None
+
+
+def drawing() -> ThreadPoolExecutor:
+    """The threads boards are drawn and encoded on, made on first use.
+
+    Pillow lets go of the interpreter lock in its C work (copies, pastes, PNG encoding:
+    most of a board's cost), so drawing there leaves the event loop free to answer
+    players, and a move's three boards share the machine's cores. A report's boards
+    drawn on the loop itself kept it busy 5-9 ms at a stretch, and a backlog of
+    reminders and losses on time after an outage stalled it for over 100 ms.
+    """
+    global _drawing
+    if _drawing is None:
+        _drawing = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
+    return _drawing
+
+
+async def presented(notice: Notice) -> Message:
+    """``present`` off the event loop, on the drawing threads."""
+    return await asyncio.get_running_loop().run_in_executor(drawing(), present, notice)
+
+
+async def presented_all(notices: Sequence[Notice]) -> list[Message]:
+    """``present`` every notice of a report off the event loop, side by side."""
+    return list(await asyncio.gather(*(presented(notice) for notice in notices)))
+
+
+async def board_drawn(game: GameRecord, view: View) -> Board:
+    """``render_board`` off the event loop, on the drawing threads."""
+    return await asyncio.get_running_loop().run_in_executor(drawing(), render_board, game, view)

@@ -146,7 +146,7 @@ class Referee:
     ) -> None:
         self.repository = repository
         self._seed_source = seed_source
-        self._states: dict[int, tuple[int, object]] = {}
+        self._states: dict[int, tuple[int, _Views]] = {}
         self._memories: dict[int, tuple[int, object, tuple[str, ...]]] = {}
         """Per game against the computer: the ply, the state replayed to it, and what the
         computer's seat was told up to it (its memory, rebuilt from the log after a restart)."""
@@ -326,9 +326,9 @@ class Referee:
         rules = engine.rules_from_json(challenge.rules)
         state = engine.new_game(rules, seed)
         events = game_begun(engine, rules, state)
-        seals = self._seals(engine, None, state, seed)
-        events = events + sealed_events(seals)
         views = _Views(engine, state)
+        seals = self._seals(engine, None, views, seed)
+        events = events + sealed_events(seals)
         tidings = self._tidings(views, events)
         game = await self.repository.accept_challenge(
             challenge.id,
@@ -346,13 +346,33 @@ class Referee:
 
     # -- moves --------------------------------------------------------------------------------
 
+    async def aim(self, user_id: int, text: str, game_id: int | None = None) -> int:
+        """The game a move is for, checked as far as it can be without playing it: what a
+        process that queues moves for a worker answers at once (no game, several games,
+        not the player's game, a game that is over). Whether the move is legal is for
+        ``act`` to say, when the move is played."""
+        if len(text) > MAX_MOVE_LENGTH:
+            raise RefereeError("That message is too long to be a move.")
+        game_id, _ = self._split_prefix(text, game_id)
+        game_id = await self._game_id(user_id, game_id, purpose="move")
+        await self._load(game_id, user_id)
+        return game_id
+
     async def act(
-        self, user_id: int, text: str, game_id: int | None = None, *, at_ply: int | None = None
+        self,
+        user_id: int,
+        text: str,
+        game_id: int | None = None,
+        *,
+        at_ply: int | None = None,
+        queued: int | None = None,
     ) -> Report:
         """Play one move written in the game's notation, optionally prefixed ``#<id>``.
 
         ``at_ply`` refuses the move unless the game still stands where its mover saw it:
         the computer's move, decided while the game waited, counts once or not at all.
+        ``queued`` names the queued move being played (``bot.worker``): it leaves the
+        queue with the move, once.
         """
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
@@ -372,7 +392,7 @@ class Referee:
             action = engine.parse_action(state, seat, move)
             transition = engine.apply(state, seat, action)
             return await self._commit(
-                table, LogKind.MOVE, str(action), transition.state, transition.events
+                table, LogKind.MOVE, str(action), transition.state, transition.events, queued
             )
 
     async def _save_setup(self, table: _Table, name: str) -> Report:
@@ -474,7 +494,7 @@ class Referee:
         if record is None or record.end_reason is not None or record.ply != ply:
             return ()
         engine = _engine(record.game)
-        state = self._state_of(engine, record)
+        state = self._state_of(engine, record, keep=False)
         waiting = [s for s in sorted(engine.view(state, None).movers) if s != record.computer_seat]
         return tuple(Notice(record, seat, (text,), engine.view(state, seat)) for seat in waiting)
 
@@ -723,21 +743,33 @@ class Referee:
             return int(match.group(1)), match.group(2)
         return game_id, text
 
-    def _state_of(self, engine: Engine, record: GameRecord) -> object:
+    def _state_of(self, engine: Engine, record: GameRecord, *, keep: bool = True) -> object:
         """The game's state, decoded and validated once per stored ply.
 
         A ply number names one snapshot for good (the storage guard makes each ply unique),
-        so a state this process decoded or produced at that ply can be reused as it is.
+        so a state this process decoded or produced at that ply can be reused as it is,
+        with the views already built of it. Without ``keep``, a state decoded now is not
+        kept: the clock reads idle games once, and after an outage over a thousand of them,
+        which would only crowd the games being played out of memory and lengthen the
+        garbage collector's walks over it.
         """
         cached = self._states.get(record.id)
         if cached is not None and cached[0] == record.ply:
-            return cached[1]
+            return cached[1].state
         state = engine.from_json(record.state)
-        self._remember(record, state)
+        if keep:
+            self._remember(record, _Views(engine, state))
         return state
 
-    def _remember(self, record: GameRecord, state: object) -> None:
-        self._states[record.id] = (record.ply, state)
+    def _views_of(self, engine: Engine, record: GameRecord, state: object) -> _Views:
+        """The views of ``state``, the game's state at ``record``'s ply, built once."""
+        cached = self._states.get(record.id)
+        if cached is not None and cached[0] == record.ply and cached[1].state is state:
+            return cached[1]
+        return _Views(engine, state)
+
+    def _remember(self, record: GameRecord, views: _Views) -> None:
+        self._states[record.id] = (record.ply, views)
         while len(self._states) > STATE_CACHE_SIZE:
             self._states.pop(next(iter(self._states)))
 
@@ -752,7 +784,13 @@ class Referee:
             yield
 
     async def _commit(
-        self, table: _Table, kind: LogKind, text: str, state: object, events: tuple[Event, ...]
+        self,
+        table: _Table,
+        kind: LogKind,
+        text: str,
+        state: object,
+        events: tuple[Event, ...],
+        queued: int | None = None,
     ) -> Report:
         """Log ``text``, store ``state`` and hold what each audience is to be told, at once.
 
@@ -770,7 +808,8 @@ class Referee:
                 outcome.reason.value,
                 rated=counts_for_rating(table.record.rated, outcome, started),
             )
-        seals = self._seals(engine, table.state, state, table.record.seed)
+        before = self._views_of(engine, table.record, table.state)
+        seals = self._seals(engine, before, views, table.record.seed)
         events = events + sealed_events(seals)
         if outcome is not None and outcome.unplayed is None:  # an unplayed end stays sealed
             found = await self.repository.seals(table.record.id)
@@ -787,24 +826,31 @@ class Referee:
                 ending=ending,
                 tidings=tidings,
                 seals=seals,
+                queued=queued,
             )
         except StaleGameError:
             raise RefereeError(
                 "That move arrived twice or crossed another one; it was not counted again. "
                 "Check your latest board with `/board`."
             ) from None
-        self._remember(stored, state)
+        self._remember(stored, views)
         return Report(
             stored, self._notices(stored, views, tidings), results=await self._results(stored)
         )
 
     def _seals(
-        self, engine: Engine, before: object | None, after: object, seed: int
+        self, engine: Engine, before: _Views | None, after: _Views, seed: int
     ) -> tuple[Seal, ...]:
         """Fresh seals when this change begins play (``bot.fairness``), else none."""
-        if not play_begins(engine, before, after):
+
+        def public(state: object) -> View:
+            built = after if state is after.state else before
+            assert built is not None
+            return built[None]
+
+        if not play_begins(engine, None if before is None else before.state, after.state, public):
             return ()
-        return seal(engine, after, seed, lambda: secrets.token_hex(16))
+        return seal(engine, after.state, seed, lambda: secrets.token_hex(16))
 
     async def export(self, game_id: int) -> dict[str, object]:
         """A finished game's whole record for ``python -m bot.verify``: rules, seed,
@@ -870,7 +916,7 @@ class Referee:
 
     def _tidings(self, views: _Views, events: tuple[Event, ...]) -> Tidings:
         """What each audience is told of a change (``bot.announcements.tidings``)."""
-        return tidings(views.engine, views.state, events)
+        return tidings(views.engine, views.state, events, views.__getitem__)
 
     def _notices(self, game: GameRecord, views: _Views, tidings: Tidings) -> tuple[Notice, ...]:
         """The tidings with each audience's view of the board as it stands."""
@@ -890,7 +936,7 @@ class Referee:
         if game is None:
             return None
         engine = _engine(game.game)
-        views = _Views(engine, self._state_of(engine, game))
+        views = self._views_of(engine, game, self._state_of(engine, game))
         if parcel.audience is None:
             texts = parcel.texts[-1]
         else:

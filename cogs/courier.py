@@ -22,7 +22,7 @@ from bot.fairness import lasting
 from bot.games.core import EndReason
 from bot.logs import fields
 from bot.outbox import Parcel
-from bot.presenter import Message, fill_names, present, title
+from bot.presenter import Message, fill_names, presented, title
 from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
@@ -137,7 +137,7 @@ class Courier:
             # only tells it to look at the game.
             self.bot.computer.wake(game, self.computer_moved)
             return
-        message = present(notice)
+        message = await presented(notice)
         try:
             if notice.audience is None:
                 live_message_id = await self.show_in_channel(
@@ -178,7 +178,7 @@ class Courier:
 
         async def send(report: Report, parcel: Parcel) -> None:
             (notice,) = report.notices
-            await self.answer(interaction, report.game, present(notice))
+            await self.answer(interaction, report.game, await presented(notice))
 
         return send
 

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot import records
 from bot.client import RefereeBot
 from bot.games import ENGINES
-from bot.presenter import fill_names, render_board
+from bot.presenter import board_drawn, fill_names
 from bot.results import Records as RecordStore
 from cogs.challenges import GAME_CHOICES
 from cogs.replies import answering_errors, tell
@@ -143,7 +143,7 @@ class Records(commands.Cog):
         variant = engine.variant_name(engine.rules_from_json(record.rules))
         results = await self._records.results_of(record.id)
         content = records.game_summary(record, fill_names(status, record), variant, results)
-        board = render_board(record, view)
+        board = await board_drawn(record, view)
         file = discord.File(io.BytesIO(board.png), board.filename, description=board.alt)
         await interaction.response.send_message(
             content, file=file, ephemeral=interaction.guild_id is not None

@@ -9,7 +9,7 @@ from discord.ext import commands, tasks
 
 from bot.client import RefereeBot
 from bot.deliverer import Undeliverable
-from bot.presenter import present
+from bot.presenter import presented
 from bot.referee import Notice, Report
 from bot.storage import ChallengeRecord
 from bot.timekeeping import Timekeeper
@@ -65,7 +65,7 @@ class ClockErrands:
         """A reminder goes once: its nonce names the game, the wait and the seat."""
         with contextlib.suppress(Undeliverable):  # the channel was told why
             nonce = f"r.{notice.game.id}.{notice.game.ply}.{notice.audience}"
-            await self.courier.send_dm(notice, present(notice), nonce=nonce)
+            await self.courier.send_dm(notice, await presented(notice), nonce=nonce)
 
     async def end(self, report: Report) -> None:
         """A game lost on time was stored with its notices: the deliverer sends them."""

@@ -5,12 +5,16 @@ The bot's clock is a hand-moved fake, so a day passes in a line and no test slee
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot import presenter
 from bot.games.core import EndReason
+from bot.games.seabattle.view import SeaBattleView
 from bot.storage import ChallengeStatus, GameStatus
 from bot.timekeeping import HOUR
 from tests.cog_helpers import (
@@ -194,3 +198,41 @@ async def test_a_closed_challenge_is_forgotten_two_expiry_periods_later(
     clock.advance(24)
     await tick(driver)
     assert await repository(driver).get_challenge(1) is None
+
+
+async def test_boards_are_drawn_off_the_event_loop(
+    driver: DiscordDriver,
+    alice: FakeUser,
+    bob: FakeUser,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Moves, answers, reminders and a loss on time after an outage draw every board on
+    the drawing threads, so no board holds up the bot's other players."""
+    render, alt = presenter.RENDERERS["seabattle"]
+    drawn: list[tuple[str, bool]] = []
+
+    def watched(view: SeaBattleView, names: tuple[str, str]) -> bytes:
+        drawn.append((threading.current_thread().name, on_an_event_loop()))
+        return render(view, names)
+
+    monkeypatch.setitem(presenter.RENDERERS, "seabattle", (watched, alt))
+    record = await game_in_play(driver, alice, bob)
+    await driver.slash(alice, "board")
+    clock.advance(72)
+    await tick(driver)  # the reminder
+    at_reminder = len(drawn)
+    clock.advance(24.1)
+    await tick(driver)  # the loss on time, told to both players and the channel
+    assert (await stored_game(driver, record.id)).end_reason == EndReason.TIMEOUT.value
+
+    assert len(drawn) >= at_reminder + 3 > 10
+    assert all(name.startswith("render") and not looped for name, looped in drawn), drawn
+
+
+def on_an_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from bot.games.core import NotationError, shorten  # games import it from here too
 
@@ -20,7 +21,9 @@ def column_letter(column: int) -> str:
     return chr(ord("A") + column)
 
 
+@lru_cache(maxsize=1024)
 def cell_name(cell: Cell) -> str:
+    """``B7`` for ``(1, 6)``; remembered, since every stored state names each of its cells."""
     column, row = cell
     return f"{column_letter(column)}{row + 1}"
 

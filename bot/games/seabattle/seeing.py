@@ -74,34 +74,31 @@ def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
                 clear.update(neighbours(cell, rules.size, rules.size, diagonal=diagonal))
     if rules.dutchman:
         return _dutchman_field(state, owner, show_all)
-    rows = []
-    for row in range(rules.size):
-        marks = []
-        for column in range(rules.size):
-            cell = (column, row)
-            ship = ship_at.get(cell)
-            if cell in shots and blind:
-                mark = Mark.SHOT
-            elif cell in shots and cell in mines:
-                mark = Mark.MINE_HIT
-            elif cell in shots and cell in sweepers:
-                mark = Mark.SWEEPER_HIT
-            elif cell in shots:
-                mark = Mark.MISS if ship is None else Mark.SUNK if ship in wrecks else Mark.HIT
-            elif show_all and ship is not None:
-                mark = Mark.SHIP
-            elif show_all and cell in mines:
-                mark = Mark.MINE
-            elif show_all and cell in sweepers:
-                mark = Mark.SWEEPER
-            elif cell in disclosed:
-                mark = Mark.DISCLOSED if ship is not None else Mark.KNOWN_MINE
-            elif cell in clear and ship is None:
-                mark = Mark.CLEAR
-            else:
-                mark = Mark.SEA
-            marks.append(mark)
-        rows.append(tuple(marks))
+    # Each cell shows the strongest thing known of it: the marks are painted from the
+    # weakest to the strongest, a few cells at a time instead of testing every cell.
+    size = rules.size
+    grid = [[Mark.SEA] * size for _ in range(size)]
+    for column, row in clear:
+        if (column, row) not in ship_at:
+            grid[row][column] = Mark.CLEAR
+    for column, row in disclosed:
+        grid[row][column] = Mark.DISCLOSED if (column, row) in ship_at else Mark.KNOWN_MINE
+    if show_all:
+        for painted, cells in ((Mark.SWEEPER, sweepers), (Mark.MINE, mines), (Mark.SHIP, ship_at)):
+            for column, row in cells:
+                grid[row][column] = painted
+    for cell in shots:
+        ship = ship_at.get(cell)
+        if blind:
+            mark = Mark.SHOT
+        elif cell in mines:
+            mark = Mark.MINE_HIT
+        elif cell in sweepers:
+            mark = Mark.SWEEPER_HIT
+        else:
+            mark = Mark.MISS if ship is None else Mark.SUNK if ship in wrecks else Mark.HIT
+        grid[cell[1]][cell[0]] = mark
+    rows = [tuple(marks) for marks in grid]
     outlines = tuple(
         ShipOutline(rules.fleet[ship.kind], ship.cells, ship in sunk)
         for ship in side.ships

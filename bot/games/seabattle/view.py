@@ -30,6 +30,11 @@ class Mark(Enum):
     DISCLOSED = "!"  # an enemy ship cell disclosed to the viewer after a mine (§4.6)
     KNOWN_MINE = "@"  # an enemy mine disclosed to the viewer after a minesweeper (§4.7)
 
+    # Each mark is one object for good, so its identity is its hash: a field's hundreds
+    # of marks are hashed whenever a board looks up its cached drawing, and ``Enum``'s
+    # own hash is a Python call per mark.
+    __hash__ = object.__hash__
+
 
 Report = tuple[tuple[str, int], ...]
 """A blind salvo report (§4.3): how many hits each ship, by name, took; empty if none."""
