@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.ai.core import DEFAULT_LEVEL, LEVELS, Player, Seen
 from bot.ai.generic import RandomPlayer
-from bot.ai.luzhanqi import LuzhanqiRaider
+from bot.ai.luzhanqi import LuzhanqiCommander
 from bot.ai.marine import MarineSearcher
 from bot.ai.seabattle import CasualShooter, DensityShooter
 
@@ -23,7 +23,7 @@ def _players(game: str) -> dict[str, Player]:
     if game == "seabattle":
         return {"casual": CasualShooter(), "strong": DensityShooter()}
     if game == "luzhanqi":
-        return {"casual": RandomPlayer(game), "strong": LuzhanqiRaider()}
+        return {"casual": RandomPlayer(game), "strong": LuzhanqiCommander()}
     if game == "marine":
         return {
             "casual": MarineSearcher(depth=1, budget=1_000),
