@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 
 from benchmarks.ai_duels import LuzhanqiGreedy, MarineGreedy, Tally, play_series
+from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
 from benchmarks.ai_seabattle import report as seabattle_report
 from bot.ai import LEVELS, player
 from bot.ai.core import Player
@@ -35,17 +36,21 @@ def baselines(game: str) -> dict[str, Player]:
         found["greedy"] = MarineGreedy()
     if game == "luzhanqi":
         found["greedy"] = LuzhanqiGreedy()
+    if game == "warships":
+        found["greedy"] = WarshipsGreedy()
+    if game == "seachess":
+        found["greedy"] = SeachessGreedy()
     return found
 
 
-def duel_report(game: str, games: int) -> Iterator[str]:
+def duel_report(game: str, games: int, levels: tuple[str, ...] = LEVELS) -> Iterator[str]:
     """The table's lines, each as soon as it is measured."""
     yield f"{game}: {games} seeded games per pairing, sides alternating"
     yield (
         f"{'level':8} {'against':8} {'won':>6} {'drawn':>6} {'lost':>6} {'win %':>6} "
         f"{'think p95 ms':>13}"
     )
-    for level in LEVELS:
+    for level in levels:
         for name, rival in baselines(game).items():
             tally: Tally = play_series(game, None, games, player(game, level), rival)
             rate = 100 * tally.wins / tally.games
@@ -61,6 +66,7 @@ def main() -> None:
     parser.add_argument("--game", help="one game only (seabattle, marine, luzhanqi, ...)")
     parser.add_argument("--fleets", type=int, help="Sea Battle fleets per row")
     parser.add_argument("--games", type=int, help="games per pairing in the other games")
+    parser.add_argument("--level", choices=LEVELS, help="one level only (the other games)")
     args = parser.parse_args()
     counts = dict(FULL if args.full else QUICK)
     counts["fleets"] = args.fleets or counts["fleets"]
@@ -75,7 +81,7 @@ def main() -> None:
         lines = (
             seabattle_report(counts["fleets"])
             if game == "seabattle"
-            else duel_report(game, counts["games"])
+            else duel_report(game, counts["games"], (args.level,) if args.level else LEVELS)
         )
         for line in lines:
             print(line, flush=True)
