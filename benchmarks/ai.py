@@ -4,6 +4,7 @@
     python -m benchmarks.ai --full     # the counts the README reports (10,000 fleets,
                                        # 200 games per pairing; an hour or more)
     python -m benchmarks.ai --game marine
+    python -m benchmarks.ai --game warships --level strong --games 200
 
 Sea Battle: mean shots the density shooter needs to sink a whole fleet, against uniform
 random fleets and against the computer's own fleets. The other games: the computer's wins,
