@@ -3,7 +3,8 @@
 Discord sends each server's events to its shard's process and every DM to shard 0, so a
 game challenged in a server on shard 1 is set up and played by DM through the other
 process: any process acts on any game, a move that reaches both at once counts once, and
-a process killed mid-delivery loses and doubles nothing.
+a process killed mid-delivery loses and doubles nothing, whether it comes back to deliver
+what it left or the other process delivers it first.
 """
 
 from __future__ import annotations
@@ -183,6 +184,48 @@ async def test_sigkill_of_one_process_mid_delivery_loses_and_doubles_nothing(
     seat, shooter = shards.shooter(after)  # the game goes on, by DM through shard 0
     await driver.dm(shooter, open_water(after, 1 - seat)[0])
     assert (await shards.game(record.id)).ply == after.ply + 1
+
+
+async def test_while_one_process_is_down_the_other_delivers_what_it_left_once(
+    shards: ShardedWorld,
+) -> None:
+    driver = shards.driver
+    lagoon = shards.servers[1]
+    record = await shards.game_in_play(newcomers(shards, "ivan", "judy"), lagoon)
+    live_id = record.public_message_id
+    assert live_id is not None
+    seat, shooter = shards.shooter(record)
+    rival = shards.seated(record, 1 - seat)
+    target = open_water(record, 1 - seat)[0]
+    shown_before = driver.message(live_id).content
+    since = driver.server.last_seq
+    driver.server.fail_next("PATCH", rf"^/channels/\d+/messages/{live_id}$", 429, retry_after=60)
+    shot = asyncio.create_task(driver.slash(shooter, "move", guild=lagoon, text=target))
+    await until(lambda: _dm_count_is(shards, rival, target, since, 1))
+    await asyncio.sleep(0.3)
+    await shards.second.kill()  # it claimed the channel's notice and never sent it
+
+    # The rival answers by DM while the shard-1 process is down: the shard-0 process
+    # stores the answer and tells the channel both moves in one edit.
+    answer = open_water(await shards.game(record.id), seat)[0]
+    typed = driver.server.store_user_message(driver.dm_channel_id(rival), rival.id, answer)
+    driver.gateway.dispatch_message("MESSAGE_CREATE", typed)
+    await until(lambda: _ply_is(shards, record.id, record.ply + 2))
+    await until(lambda: _changed(shards, live_id, shown_before))
+    shown = driver.message(live_id).content
+
+    await shards.second.start()
+    await shot
+    await driver.settle()
+    assert driver.message(live_id).content == shown
+    edits = [s for s in driver.server.sent if s.seq > since and s.message_id == live_id]
+    assert [s.kind for s in edits] == ["edit"]
+    # The rival heard of the shot and of her own answer, the shooter of the answer: once each.
+    assert len(dms_naming(shards, rival, "", since)) == 2
+    assert len(dms_naming(shards, shooter, "", since)) == 1
+    assert [entry.text for entry in await shards.log(record.id)][-2:] == [target, answer]
+    async with shards.store() as repository:
+        assert await repository.outbox.waiting() == 0
 
 
 async def _changed(world: ShardedWorld, message_id: int, text: str) -> bool:
