@@ -3,7 +3,8 @@
 The bot runs in its own process against the loopback Discord (REST and gateway), on a
 temporary database, configured only through its environment. The test plays the people
 (slash commands, buttons, DMs) and reads the database file the bot writes to aim at known
-hits and misses, as the cog tests do.
+hits and misses, as the cog tests do. :func:`running_shards` runs two such processes, on
+shards 0 and 1 of one PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -166,10 +167,6 @@ class ShardedWorld(World):
 
     second: BotProcess
     servers: tuple[FakeGuild, FakeGuild]
-
-    @property
-    def processes(self) -> tuple[BotProcess, BotProcess]:
-        return self.bot, self.second
 
 
 @asynccontextmanager
