@@ -3,7 +3,8 @@
 Plays one random game of each game through the referee (a real SQLite file), resigned at
 ``--plies`` moves if it lasts that long, then builds its replay for the channel, a seat and
 the whole truth: rebuilding the states from the log, drawing the frames and encoding the
-GIF, timed apart. With ``--webp`` it also encodes the same frames as animated WebP.
+GIF, timed apart. The games are seeded (``--seed``), so runs replay the same games. With
+``--webp`` it also encodes the same frames as animated WebP.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ from bot.storage import SqliteRepository
 from renderers import replay
 
 
-async def measure(key: str, plies: int, webp: bool, database: Path) -> None:
+async def measure(key: str, plies: int, webp: bool, database: Path, seed: int) -> None:
     repository = await SqliteRepository.open(database)
     try:
-        referee = Referee(repository)
-        game = await play_out(referee, key, max_plies=plies, players=(7001, 7002))
+        referee = Referee(repository, seed_source=lambda: seed)
+        game = await play_out(referee, key, max_plies=plies, players=(7001, 7002), seed=seed)
         engine = ENGINES[key]
         entries = await repository.log(game.id)
         start = time.perf_counter()
@@ -74,10 +75,12 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=300)
     parser.add_argument("--game", choices=sorted(ENGINES), action="append")
     parser.add_argument("--webp", action="store_true", help="also time animated WebP")
+    parser.add_argument("--seed", type=int, default=11, help="the games' seed")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         for key in options.game or list(ENGINES):
-            asyncio.run(measure(key, options.plies, options.webp, Path(folder) / f"{key}.db"))
+            database = Path(folder) / f"{key}.db"
+            asyncio.run(measure(key, options.plies, options.webp, database, options.seed))
 
 
 if __name__ == "__main__":

@@ -92,6 +92,31 @@ def aborted(seat: int) -> tuple[Event, ...]:
     )
 
 
+CALLED_OFF = "called off"
+"""The detail of an abort the referee made itself: a player it cannot send DMs to."""
+
+
+def called_off(seat: int) -> tuple[Event, ...]:
+    """A game the bot cannot referee, since ``seat``'s DMs are closed, ended before it began.
+
+    The closed seat is told nothing (nothing can reach it); the channel names the player
+    who must open their DMs, and a Rematch from the end announcement starts it again.
+    """
+    return (
+        Event(
+            other(seat),
+            "I cannot send your opponent direct messages, so the game is called off before "
+            "it began, without a result.",
+        ),
+        Event(
+            None,
+            f"I cannot send {name_of(seat)} direct messages, so the game is called off before "
+            f"it began: {name_of(seat)} must allow direct messages from this server's members "
+            "(server menu → Privacy Settings), then press **Rematch**.",
+        ),
+    )
+
+
 def timed_out(late: Sequence[int]) -> tuple[Outcome, tuple[Event, ...]]:
     """How a game ends when ``late`` (the seats it waited for) ran out of time."""
     if len(late) == 1:
@@ -114,7 +139,7 @@ def conclusion_events(outcome: Outcome, seat: int | None, late: Sequence[int]) -
     if outcome.reason is EndReason.RESIGNATION and seat is not None:
         return resigned(seat)
     if outcome.reason is EndReason.ABORTED and seat is not None:
-        return aborted(seat)
+        return called_off(seat) if outcome.detail == CALLED_OFF else aborted(seat)
     if outcome.reason is EndReason.TIMEOUT:
         return timed_out(late)[1]
     raise ValueError(f"no announcement for an end by {outcome.reason.value}")

@@ -6,6 +6,7 @@ the channel's placeholders, so nothing here can leak a hidden fact.
 
 from __future__ import annotations
 
+import inspect
 import io
 import sys
 from collections.abc import Callable, Sequence
@@ -108,6 +109,9 @@ def frame_renderer(key: str, names: Names) -> replay.FrameRenderer:
     render = RENDERERS[key][0]
     drawn = getattr(sys.modules[render.__module__], "render_image", None)
     if callable(drawn):
+        if "replay" in inspect.signature(drawn).parameters:
+            # Labels drawn to be read at a replay's size (one bold glyph per piece).
+            return lambda view: drawn(view, names, replay=True)
         return lambda view: drawn(view, names)
     return lambda view: Image.open(io.BytesIO(render(view, names)))
 

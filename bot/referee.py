@@ -21,7 +21,9 @@ from weakref import WeakValueDictionary
 
 from bot.ai import LEVELS, Seen
 from bot.announcements import (
+    CALLED_OFF,
     aborted,
+    called_off,
     game_begun,
     resigned,
     status_line,
@@ -269,7 +271,8 @@ class Referee:
         return refreshed
 
     async def accept(self, challenge_id: int, user_id: int, name: str | None = None) -> Report:
-        """Create the game from an open challenge. The caller has checked both DMs work.
+        """Create the game from an open challenge. Its first DMs are its reachability
+        check: a player whose DMs are closed has the game called off (``call_off``).
 
         ``name`` is the accepting player's display name now, if the caller knows it."""
         challenge = await self.open_challenge(challenge_id, user_id)
@@ -420,6 +423,24 @@ class Referee:
                 )
             outcome = Outcome(None, EndReason.ABORTED, "aborted")
             return await self._conclude(table, outcome, aborted(table.seat))
+
+    async def call_off(self, game_id: int, seat: int) -> Report | None:
+        """End a game the bot cannot referee: ``seat``'s DMs are closed and no real move
+        was made yet. It ends unplayed (nothing hidden is revealed, no rating changes) and
+        the channel is told who must open their DMs. None if the game already began or
+        ended: then a closed DM costs the game nothing, and the player uses ``/board``.
+        """
+        async with self._lock(game_id):
+            record = await self.repository.get_game(game_id)
+            if record is None or record.end_reason is not None:
+                return None
+            engine = _engine(record.game)
+            state = self._state_of(engine, record)
+            if engine.has_started(state):
+                return None
+            table = _Table(record, engine, state, seat)
+            outcome = Outcome(None, EndReason.ABORTED, CALLED_OFF)
+            return await self._conclude(table, outcome, called_off(seat))
 
     # -- waiting times ------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.announcements import CALLED_OFF
 from bot.games.core import CorruptStateError, EndReason, Engine, Outcome, Phase, View, name_of
 from bot.storage import GameRecord, LogEntry, LogKind
 
@@ -97,7 +98,10 @@ def move_list(
             lines.append(line if setup is None or setup == entry.text else f"{line}  [{setup}]")
         else:
             outcome = Outcome.from_json(json.loads(entry.text))
-            lines.append(f"{entry.ply:>4}. {who}: {_ENDS.get(outcome.reason, outcome.detail)}")
+            ended = _ENDS.get(outcome.reason, outcome.detail)
+            if outcome.detail == CALLED_OFF:
+                ended = "cannot be sent direct messages: the game is called off"
+            lines.append(f"{entry.ply:>4}. {who}: {ended}")
     return "\n".join(lines) + "\n"
 
 

@@ -1,4 +1,4 @@
-"""``/play`` and its challenge: Accept and Decline buttons, and the DM check before a game."""
+"""``/play`` and its challenge: Accept and Decline buttons, and the game they start."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from bot.games.core import GameError
 from bot.logs import fields
 from bot.storage import ChallengeRecord
 from cogs.buttons import AcceptButton, DeclineButton, RematchButton
-from cogs.courier import CANNOT_DM
 from cogs.replies import tell
 
 log = logging.getLogger("referee.challenges")
@@ -146,25 +145,11 @@ class Challenges(commands.Cog):
         options: str | None,
         level: str,
     ) -> None:
-        """A game against the computer starts at once, unrated, once the player can get DMs."""
+        """A game against the computer starts at once, unrated; its first DM is its welcome
+        (a player whose DMs are closed has it called off, see ``Courier.cannot_dm``)."""
         engine = ENGINES[game]
-        engine.configure(variant, options or "")  # a wrong variant is refused before any DM
+        engine.configure(variant, options or "")  # a wrong variant is refused before the defer
         await interaction.response.defer()
-        try:
-            channel = await self.bot.create_dm(discord.Object(interaction.user.id))
-            await channel.send(
-                f"I can reach you here: this is where we play **{engine.title}**, you against "
-                f"me, the computer ({level})."
-            )
-        except discord.Forbidden as error:
-            if error.code != CANNOT_DM:
-                raise
-            await interaction.edit_original_response(
-                content=f"⚠️ I cannot send you direct messages, where {engine.title} is played. "
-                "Allow direct messages from this server's members (server menu → Privacy "
-                "Settings), then use `/play` again."
-            )
-            return
         report = await self.bot.referee.play_computer(
             game=game,
             variant=variant,
@@ -221,24 +206,14 @@ class Challenges(commands.Cog):
         ][:25]
 
     async def accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
-        """The challenged player accepts: check both DMs work, then start the game."""
+        """The challenged player (or anyone, for an open challenge) accepts: the game starts.
+
+        No message goes out only to check that both players can get DMs: each player's
+        first DM is the game's welcome with their board, and a player whose DMs are closed
+        has the game called off unplayed, the channel told who must open them.
+        """
         challenge = await self.bot.referee.open_challenge(challenge_id, interaction.user.id)
         await interaction.response.defer()
-        closed = await self._closed_dms(challenge, interaction.user.id)
-        if closed:
-            who = " and ".join(f"<@{user_id}>" for user_id in closed)
-            note = (
-                f"⚠️ I cannot send direct messages to {who}. Allow direct messages from this "
-                "server's members (server menu → Privacy Settings), then press **Accept** again."
-            )
-            await interaction.edit_original_response(
-                content=challenge_text(challenge, note),
-                view=challenge_buttons(challenge.id),
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(user_id) for user_id in closed]
-                ),
-            )
-            return
         report = await self.bot.referee.accept(
             challenge_id, interaction.user.id, shown_name(interaction.user)
         )
@@ -254,26 +229,6 @@ class Challenges(commands.Cog):
             view=None,
         )
         self.bot.deliverer.wake(report.game.id)
-
-    async def _closed_dms(self, challenge: ChallengeRecord, accepter_id: int) -> list[int]:
-        """Players the bot cannot DM, found by sending each the game's first message."""
-        engine = ENGINES[challenge.game]
-        closed = []
-        for user_id, rival in (
-            (challenge.challenger_id, accepter_id),
-            (accepter_id, challenge.challenger_id),
-        ):
-            try:
-                channel = await self.bot.create_dm(discord.Object(user_id))
-                await channel.send(
-                    f"I can reach you here: this is where I will referee your **{engine.title}** "
-                    f"game against <@{rival}>, once both of you can receive my messages."
-                )
-            except discord.Forbidden as error:
-                if error.code != CANNOT_DM:
-                    raise
-                closed.append(user_id)
-        return closed
 
     async def decline(self, interaction: discord.Interaction, challenge_id: int) -> None:
         challenge = await self.bot.referee.decline(challenge_id, interaction.user.id)

@@ -19,6 +19,7 @@ import discord
 from bot.client import RefereeBot
 from bot.deliverer import Sender, Undeliverable
 from bot.fairness import lasting
+from bot.games.core import EndReason
 from bot.logs import fields
 from bot.outbox import Parcel
 from bot.presenter import Message, fill_names, present, title
@@ -203,12 +204,34 @@ class Courier:
                 notice.audience,
                 extra=fields(notice.game.id),
             )
-            await self.channel(notice.game).send(
-                f"<@{user_id}>, I cannot send you your board for {title(notice.game)}: allow "
-                "direct messages from this server's members, then use `/board`.",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-            )
+            await self.cannot_dm(notice)
             raise Undeliverable(f"{CANNOT_DM} {REFUSED_FOR_GOOD[CANNOT_DM]}") from error
+
+    async def cannot_dm(self, notice: Notice) -> None:
+        """A player's DMs are closed. Before the first real move the game is called off
+        (its end announcement names who must open their DMs); during play the move stands
+        and the channel asks them to open their DMs; after the end nothing more is said.
+
+        The game's first DM is thus also the check that a player can be reached: no
+        message is sent only to find out.
+        """
+        game, seat = notice.game, notice.audience
+        if game.end_reason is not None or seat is None:
+            return
+        called_off = await self.bot.referee.call_off(game.id, seat)
+        if called_off is not None:
+            log.info("game %s: called off, no DMs to seat %s", game.id, seat, extra=fields(game.id))
+            self.bot.deliverer.wake(game.id)
+            return
+        now = await self.bot.repository.get_game(game.id)
+        if now is None or now.end_reason is not None:
+            return  # called off meanwhile (both players' DMs closed) or over: nothing to ask
+        user_id = game.seats[seat]
+        await self.channel(game).send(
+            f"<@{user_id}>, I cannot send you your board for {title(game)}: allow "
+            "direct messages from this server's members, then use `/board`.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+        )
 
     def channel(self, game: GameRecord) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
@@ -271,7 +294,10 @@ class Courier:
                 f" Final board: https://discord.com/channels/{game.guild_id}/"
                 f"{game.channel_id}/{live_message_id}"
             )
-        outcome = notice.texts[-1] if notice.texts else ""
+        # An aborted game's first text says who ended it and why; otherwise the last one
+        # (the result) is the news.
+        aborted = game.end_reason == EndReason.ABORTED.value
+        outcome = (notice.texts[0] if aborted else notice.texts[-1]) if notice.texts else ""
         text = f"🏁 {title(game)} is over. {fill_names(outcome, game)}{link}"
         changes = rating_changes(report.results)
         await self.channel(game).send(

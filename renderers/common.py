@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -221,8 +221,33 @@ class Sprite:
     offset: tuple[int, int] = (0, 0)
 
     def stamp(self, target: Image.Image, xy: tuple[int, int]) -> None:
+        """Paste the sprite through its mask, its top left at ``xy`` plus its offset.
+
+        ``Image.paste`` checks modes, sizes and loading on every call, which measured
+        several times the copying itself for a board's hundreds of small stamps (a replay
+        draws thousands). A sprite and its mask are "P" and "L" and loaded, and a board is
+        a "P" image of its own, so the check is made once per board by ``_pasted_onto``
+        and the pixels go straight to Pillow's core paste, which clips at the edges.
+        """
         x, y = xy[0] + self.offset[0], xy[1] + self.offset[1]
-        target.paste(self.image, (x, y), self.mask)
+        pixels = _pasted_onto(target)
+        if pixels is None:
+            target.paste(self.image, (x, y), self.mask)
+            return
+        width, height = self.image.size
+        pixels.paste(self.image.im, (x, y, x + width, y + height), self.mask.im)
+
+
+def _pasted_onto(target: Image.Image) -> Any:
+    """``target``'s pixels, ready to paste into (loaded, and its own rather than shared),
+    or None where ``Image.paste`` must decide: a board not in "P", or a Pillow whose image
+    internals differ from the releases this was measured with."""
+    make_own = getattr(target, "_ensure_mutable", None)
+    if target.mode != "P" or make_own is None:
+        return None
+    target.load()
+    make_own()
+    return target.im
 
 
 _UNSET = 255

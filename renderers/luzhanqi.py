@@ -272,8 +272,32 @@ def _labelled_token(piece: Piece) -> Sprite:
     return Sprite(image, blank.mask, blank.offset)
 
 
-def _draw_piece(image: Image.Image, where: Station, piece: Piece, bottom: Colour) -> None:
-    _labelled_token(piece).stamp(image, centre_of(where, bottom))
+REPLAY_LABEL = 42
+"""The one glyph a token shows in a replay frame, in px: a replay shows the board at two
+fifths or less (a phone then shows it at about a third), where the rank, the Chinese name
+and the English one would be a blur; one bold glyph nearly the token's height stays legible."""
+REPLAY_CHIP_LABEL = 28
+"""The same for the chips of the lost pieces' strips."""
+
+
+@lru_cache(maxsize=128)
+def _replay_token(piece: Piece) -> Sprite:
+    """A token with its kind's one-glyph code alone (the rank, or B, L, F), for replays."""
+    blank = _token(piece)
+    image = blank.image.copy()
+    fill, _ = _token_colours(piece)
+    label = "?" if not piece.face_up else (piece.kind.value if piece.kind is not None else "")
+    if label:
+        centre = (TOKEN[0] // 2, TOKEN[1] // 2 + 1)
+        PALETTE.text(image, centre, label, REPLAY_LABEL, "text", fill, "mm", "glyphs")
+    return Sprite(image, blank.mask, blank.offset)
+
+
+def _draw_piece(
+    image: Image.Image, where: Station, piece: Piece, bottom: Colour, replay: bool = False
+) -> None:
+    token = _replay_token(piece) if replay else _labelled_token(piece)
+    token.stamp(image, centre_of(where, bottom))
 
 
 def _highlight(draw: ImageDraw.ImageDraw, view: LuzhanqiView) -> None:
@@ -367,9 +391,10 @@ def _players(view: LuzhanqiView, names: Names) -> str:
     return f"You play{mine} against {opponent}"
 
 
-def _draw_strip(image: Image.Image, losses: Losses, top: int) -> None:
+def _draw_strip(image: Image.Image, losses: Losses, top: int, replay: bool = False) -> None:
     """One side's lost pieces: a label, then a chip per kind known (with its count) and a
-    blank chip for those the audience may not know, wrapping onto a second line."""
+    blank chip for those the audience may not know, wrapping onto a second line. In a
+    replay a chip shows its kind's one glyph, large, like the tokens."""
     colour = losses.colour.value
     label = (
         f"{colour.title()} lost {losses.count}" if losses.count else f"{colour.title()}: none lost"
@@ -393,7 +418,10 @@ def _draw_strip(image: Image.Image, losses: Losses, top: int) -> None:
         piece = Piece(losses.colour, kind)
         centre = (x + CHIP[0] // 2, y)
         _token(piece, CHIP).stamp(image, centre)
-        if kind is None:
+        if replay:
+            glyph = "?" if kind is None else kind.value
+            PALETTE.text(image, centre, glyph, REPLAY_CHIP_LABEL, "text", colour, "mm", "glyphs")
+        elif kind is None:
             PALETTE.text(image, centre, "?", 18, "text", colour, "mm")
         else:
             _name_line(image, centre, kind, 16, colour)
@@ -404,13 +432,16 @@ def _draw_strip(image: Image.Image, losses: Losses, top: int) -> None:
         x += width + 8
 
 
-def render_image(view: LuzhanqiView, names: Names = NO_NAMES) -> Image.Image:
+def render_image(
+    view: LuzhanqiView, names: Names = NO_NAMES, *, replay: bool = False
+) -> Image.Image:
+    """The board as a palette image; ``replay`` labels each piece for a small replay frame."""
     image = _static_layer(view.bottom).copy()
     draw = ImageDraw.Draw(image)
     _highlight(draw, view)
     for where, piece in enumerate(view.pieces):
         if piece is not None:
-            _draw_piece(image, where, piece, view.bottom)
+            _draw_piece(image, where, piece, view.bottom, replay)
     title = f"Luzhanqi · {view.variant}"
     PALETTE.text(image, (MARGIN, MARGIN + 24), title, 24, "text", "background", "ls")
     players = _players(view, names)
@@ -430,8 +461,8 @@ def render_image(view: LuzhanqiView, names: Names = NO_NAMES) -> Image.Image:
     )
     by_colour = {losses.colour: losses for losses in view.losses}
     top = Colour.BLUE if view.bottom is Colour.RED else Colour.RED
-    _draw_strip(image, by_colour[top], TOP_STRIP)
-    _draw_strip(image, by_colour[view.bottom], BOTTOM_STRIP)
+    _draw_strip(image, by_colour[top], TOP_STRIP, replay)
+    _draw_strip(image, by_colour[view.bottom], BOTTOM_STRIP, replay)
     footer_y = BOTTOM_STRIP + STRIP + 14
     PALETTE.text(image, (MARGIN, footer_y), _footer(view), 17, "text", "background", "lm")
     # A standing draw offer takes the legend's line: it matters more for a ply or two.

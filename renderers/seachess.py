@@ -145,8 +145,18 @@ def _screen_direction(piece: Piece, flipped: bool) -> int:
     return (facing + 2) % 4 if flipped else facing
 
 
+REPLAY_LETTER = 26
+"""A ship's letter in a replay frame, in px: nearly the hull's height, bold, so it stays
+legible at the two fifths or less a replay shows the board at."""
+
+
 def _ship(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: SeachessView, sq: int, piece: Piece
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: SeachessView,
+    sq: int,
+    piece: Piece,
+    replay: bool = False,
 ) -> None:
     flipped = _flipped(view)
     box = _box(sq, flipped)
@@ -160,7 +170,11 @@ def _ship(
     )
     x0, y0, x1, y1 = box
     centre = ((x0 + x1) / 2, (y0 + y1) / 2 + 1)
-    PALETTE.text(image, centre, piece.kind.value, 15, letter_colour, fill, "mm")
+    if replay:
+        letter = piece.kind.value
+        PALETTE.text(image, centre, letter, REPLAY_LETTER, letter_colour, fill, "mm", "glyphs")
+    else:
+        PALETTE.text(image, centre, piece.kind.value, 15, letter_colour, fill, "mm")
     loaded = piece.loaded and view.knows_load(piece)
     if piece.kind in (Kind.TORPEDO_BOAT, Kind.CARRIER, Kind.CRUISER) and loaded:
         draw.ellipse(
@@ -262,7 +276,10 @@ def _players(image: Image.Image, names: Names) -> None:
         )
 
 
-def render_image(view: SeachessView, names: Names = NO_NAMES) -> Image.Image:
+def render_image(
+    view: SeachessView, names: Names = NO_NAMES, *, replay: bool = False
+) -> Image.Image:
+    """The board as a palette image; ``replay`` letters ships for a small replay frame."""
     flipped = _flipped(view)
     image = _board_layer(flipped).copy()
     draw = ImageDraw.Draw(image)
@@ -279,7 +296,7 @@ def render_image(view: SeachessView, names: Names = NO_NAMES) -> Image.Image:
     for sq in view.last:
         _frame(draw, _box(sq, flipped), "accent")
     for sq, piece in view.pieces:
-        _ship(image, draw, view, sq, piece)
+        _ship(image, draw, view, sq, piece, replay)
         if piece.kind is Kind.COMMANDO and view.checks[piece.owner]:
             _frame(draw, _box(sq, flipped), "check", 3)
     for sq, _ in view.mines:

@@ -268,15 +268,23 @@ def _shape(kind: Kind | None, size: int, colour: str, edge: str) -> Sprite:
     )
 
 
-def _token(image: Image.Image, view: WarshipsView, token: TokenView, turned: bool) -> None:
+REPLAY_CODE = 20
+"""A unit's code in a replay frame, in px: as wide as a cell holds, and the firing range
+left out (a replay shows the board at two fifths or less, where 13 px is a blur)."""
+
+
+def _token(
+    image: Image.Image, view: WarshipsView, token: TokenView, turned: bool, replay: bool = False
+) -> None:
     x0, y0, x1, y1 = _box(token.cell, turned)
     colour = "south" if token.owner == view.south else "north"
     own = view.seat == token.owner and view.phase is not Phase.FINISHED
     if token.kind is Kind.MINE and not own:
         # A mine in the open is a hazard for both sides: drawn dark, rimmed in its colour.
         _shape(Kind.MINE, CELL, "mine", colour).stamp(image, (x0, y0))
+        size = REPLAY_CODE if replay else 13
         PALETTE.text(
-            image, ((x0 + x1) / 2, (y0 + y1) / 2), "MN", 13, "text", "mine", "mm", "glyphs"
+            image, ((x0 + x1) / 2, (y0 + y1) / 2), "MN", size, "text", "mine", "mm", "glyphs"
         )
         return
     _shape(token.kind, CELL, colour, "ink").stamp(image, (x0, y0))
@@ -284,9 +292,10 @@ def _token(image: Image.Image, view: WarshipsView, token: TokenView, turned: boo
         return
     centre_x = (x0 + x1) / 2
     reach = view.rules.range_of(token.kind)
-    ranged = reach and view.seat == token.owner
+    ranged = reach and view.seat == token.owner and not replay
     code_y = y0 + (13 if ranged else CELL / 2)
-    PALETTE.text(image, (centre_x, code_y), token.kind.value, 17, "ink", colour, "mm", "glyphs")
+    size = REPLAY_CODE if replay else 17
+    PALETTE.text(image, (centre_x, code_y), token.kind.value, size, "ink", colour, "mm", "glyphs")
     if ranged:
         PALETTE.text(image, (centre_x, y0 + 27), str(reach), 13, "ink", colour, "mm", "glyphs")
     if token.known and view.phase is not Phase.FINISHED:
@@ -518,7 +527,10 @@ def _legend(image: Image.Image, ranges: tuple[int, ...]) -> None:
         PALETTE.text(image, (MARGIN + 30, y + 11), label, 15, "muted", "background", "lm")
 
 
-def render_image(view: WarshipsView, names: Names = NO_NAMES) -> Image.Image:
+def render_image(
+    view: WarshipsView, names: Names = NO_NAMES, *, replay: bool = False
+) -> Image.Image:
+    """The board as a palette image; ``replay`` labels units for a small replay frame."""
     turned = _turned(view)
     ranges = tuple(view.rules.range_of(kind) if kind else 0 for kind in KEY)
     image = _board_layer(turned, ranges).copy()
@@ -526,7 +538,7 @@ def render_image(view: WarshipsView, names: Names = NO_NAMES) -> Image.Image:
     _zones(draw, view, turned)
     _manoeuvre_area(draw, view, turned)
     for token in view.tokens:
-        _token(image, view, token, turned)
+        _token(image, view, token, turned, replay)
         _neutral_count(image, token, turned)
     _last(draw, view, turned)
     PALETTE.text(image, (MARGIN, MARGIN + 12), "Warships", 22, "text", "background", "lm")

@@ -27,6 +27,7 @@ from tests.cog_helpers import (
     repository,
     seen_by,
     stored_game,
+    stored_log,
 )
 from tests.discord_stub import DiscordDriver, FakeUser
 
@@ -255,12 +256,8 @@ async def test_accept_starts_the_game_by_dm_and_posts_the_live_message(
     assert closed.content.endswith("\n✅ Accepted: game #1 is on.")
     assert closed.custom_ids == []
 
-    for seat, (user, rival) in enumerate(((alice, bob), (bob, alice))):
-        hello, setup = driver.dms_to(user)
-        assert hello.content == (
-            "I can reach you here: this is where I will referee your **Sea Battle** game "
-            f"against {rival.mention}, once both of you can receive my messages."
-        )
+    for seat, user in enumerate((alice, bob)):
+        (setup,) = driver.dms_to(user)  # one DM each: the welcome with the board, nothing else
         assert setup.content.startswith("**Sea Battle #1**\nYour Sea Battle game has begun.")
         assert setup.content.endswith("`/rules` has the full rules.")
         assert "**Random fleet**" in setup.content and "`A1 A4`" in setup.content
@@ -283,44 +280,72 @@ async def test_accept_starts_the_game_by_dm_and_posts_the_live_message(
     assert png_of(driver, live.id) == render_for(game, None)
 
 
-@pytest.mark.parametrize("closed_side", ["opponent", "challenger", "both"])
-async def test_closed_dms_hold_the_game_until_they_open(
+@pytest.mark.parametrize("closed_side", ["opponent", "challenger"])
+async def test_closed_dms_call_the_game_off_unplayed_and_name_who_must_open_them(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, closed_side: str
 ) -> None:
-    """No game may start that the bot cannot referee; the challenge says who must act."""
-    closed = {"opponent": [bob], "challenger": [alice], "both": [alice, bob]}[closed_side]
-    for user in closed:
-        driver.close_dms(user)
+    """The game's welcome DM is its reachability check: refused (50007), the game is called
+    off before it began, revealing nothing, and the channel says who must open their DMs."""
+    closed, reachable = (bob, alice) if closed_side == "opponent" else (alice, bob)
+    driver.close_dms(closed)
+    # The welcome is the only DM a start sends: the refused one is the reachability check.
     message = await challenge_message(driver, alice, bob)
 
     await accept(driver, bob, message)
 
-    waiting = driver.message(message.id)
-    who = " and ".join(user.mention for user in closed)
-    assert f"⚠️ I cannot send direct messages to {who}. Allow direct messages" in waiting.content
-    assert "press **Accept** again" in waiting.content
-    assert waiting.custom_ids == ["challenge:accept:1", "challenge:decline:1"]
-    assert {m["id"] for m in waiting.mentions} == {str(user.id) for user in closed}
-    assert await repository(driver).get_game(1) is None
-    assert await repository(driver).active_games_of(bob.id) == []
-    pending = await repository(driver).get_challenge(1)
-    assert pending is not None and pending.status is ChallengeStatus.OPEN
-    assert len(channel_messages(driver)) == 1  # no live game message either
-    for user in closed:
-        assert driver.dms_to(user) == []
+    game = await stored_game(driver, 1)
+    assert game.status is GameStatus.FINISHED and game.end_reason == "aborted"
+    assert game.winner is None
+    assert await repository(driver).records.results_of(game.id) == []  # no rating moved
+    assert await repository(driver).active_games_of(closed.id) == []
+    assert driver.dms_to(closed) == []
+    welcome, called_off = driver.dms_to(reachable)
+    assert welcome.content.startswith("**Sea Battle #1**\nYour Sea Battle game has begun.")
+    assert called_off.content == (
+        "**Sea Battle #1**\nI cannot send your opponent direct messages, so the game is "
+        "called off before it began, without a result.\nThe game was aborted."
+    )
+    seat = game.seats.index(reachable.id)
+    assert called_off.attachments[0].data == render_for(game, seat)  # still only their fleet
 
-    for user in closed:
-        driver.open_dms(user)
-    await accept(driver, bob, driver.message(message.id))
+    challenge_post, live, announcement = channel_messages(driver, seals=True)
+    assert challenge_post.id == message.id
+    assert announcement.content.startswith(
+        f"🏁 **Sea Battle #1** is over. I cannot send {closed.mention} direct messages, so the "
+        f"game is called off before it began: {closed.mention} must allow direct messages from "
+        "this server's members (server menu → Privacy Settings), then press **Rematch**."
+    )
+    assert announcement.custom_ids == ["replay:1", "rematch:1"]
+    assert png_of(driver, live.id) == render_for(game, None)  # no fleet revealed
+    posted = "".join(m.content for m in channel_messages(driver))
+    assert "I cannot send you your board" not in posted  # the announcement says it all
+
+    driver.open_dms(closed)
+    await driver.click(bob, announcement.id, "rematch:1")
+    rematch = channel_messages(driver)[-1]
+    await accept(driver, alice, rematch)
+    again = await stored_game(driver, 2)
+    assert again.status is GameStatus.ACTIVE
+    for user in (alice, bob):
+        assert driver.dms_to(user)[-1].content.startswith("**Sea Battle #2**\nYour Sea Battle")
+
+
+async def test_both_players_with_closed_dms_get_one_called_off_game_and_no_other_note(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Both welcomes refused at once: the game is called off once, in one announcement."""
+    driver.close_dms(alice)
+    driver.close_dms(bob)
+    message = await challenge_message(driver, alice, bob)
+
+    await accept(driver, bob, message)
 
     game = await stored_game(driver, 1)
-    assert game.status is GameStatus.ACTIVE and game.seats == (alice.id, bob.id)
-    assert driver.message(message.id).content.endswith("\n✅ Accepted: game #1 is on.")
-    for user in (alice, bob):
-        setup = driver.dms_to(user)[-1]
-        assert setup.custom_ids == ["move:1:random"]
-        assert setup.content.startswith("**Sea Battle #1**\nYour Sea Battle game has begun.")
-    assert len(channel_messages(driver)) == 2
+    assert game.status is GameStatus.FINISHED and game.end_reason == "aborted"
+    assert driver.dms_to(alice) == [] and driver.dms_to(bob) == []
+    _, _, announcement = channel_messages(driver, seals=True)
+    assert "so the game is called off before it began" in announcement.content
+    assert len(await stored_log(driver, 1)) == 1  # a single end, logged once
 
 
 async def test_a_second_accept_on_a_stale_button_starts_no_second_game(

@@ -13,7 +13,7 @@ import pytest
 
 from bot.games import ENGINES
 from bot.games.core import Phase
-from bot.storage import COMPUTER_SEAT
+from bot.storage import COMPUTER_SEAT, LogKind
 from tests.cog_helpers import channel_messages, repository, resign, stored_game, stored_log
 from tests.discord_stub import DiscordDriver, FakeUser
 
@@ -79,3 +79,31 @@ async def test_another_bot_still_cannot_be_challenged(
     result = await driver.slash(alice, "play", game="seabattle", opponent=other_bot)
     assert result.content is not None and "Other bots cannot play" in result.content
     assert await repository(driver).active_games_of(alice.id) == []
+
+
+async def test_a_game_against_the_computer_starts_with_one_dm(
+    driver: DiscordDriver, alice: FakeUser
+) -> None:
+    """The welcome with the board is the person's only DM at the start."""
+    await start_against_computer(driver, alice, "seabattle")
+    (welcome,) = driver.dms_to(alice)
+    assert welcome.content.startswith("**Sea Battle #1**\nYour Sea Battle game has begun.")
+
+
+async def test_closed_dms_call_a_game_against_the_computer_off(
+    driver: DiscordDriver, alice: FakeUser
+) -> None:
+    """A person the bot cannot DM has the game called off unplayed, told in the channel."""
+    driver.close_dms(alice)
+    result = await driver.slash(alice, "play", game="luzhanqi", opponent=driver.bot_account())
+    assert result.content is not None and "game #1 is on" in result.content
+
+    record = await stored_game(driver, 1)
+    assert (record.end_reason, record.winner) == ("aborted", None)
+    announcement = channel_messages(driver)[-1]
+    assert announcement.content.startswith(
+        f"🏁 **Luzhanqi #1** is over. I cannot send {alice.mention} direct messages, so the "
+        "game is called off before it began"
+    )
+    ending = (await stored_log(driver, 1))[-1]
+    assert (ending.kind, ending.seat) == (LogKind.END, 0)  # the computer set up, no more

@@ -662,7 +662,7 @@ async def test_abort_before_the_first_shot_ends_without_result(
     assert f"{bob.mention} aborted the game; it ends without a result." in live.content
     assert live.custom_ids == []
     assert channel_messages(driver)[-1].content.startswith(
-        "🏁 **Sea Battle #1** is over. The game was aborted."
+        f"🏁 **Sea Battle #1** is over. {bob.mention} aborted the game; it ends without a result."
     )
 
 

@@ -170,19 +170,21 @@ async def test_strangers_get_a_private_answer_and_change_nothing(world: World) -
     assert all(s.ephemeral or s.channel_id == driver.dm_channel_id(carol) for s in told)
 
 
-async def test_closed_dms_at_the_challenge_create_no_game(world: World) -> None:
+async def test_closed_dms_at_the_start_call_the_game_off(world: World) -> None:
     driver = world.driver
     driver.close_dms(world.bob)
     challenge = await world.challenge(world.alice, world.bob)
     await world.accept(world.bob, challenge)
+    await driver.settle()
 
-    text = driver.message(challenge.id).content
-    assert f"I cannot send direct messages to <@{world.bob.id}>" in text
-    assert not await world.has_game(1)
-
-    driver.open_dms(world.bob)
-    await world.accept(world.bob, challenge)
-    assert "game #1 is on" in driver.message(challenge.id).content
+    record = await world.game(1)
+    assert (record.status, record.end_reason) == (GameStatus.FINISHED, "aborted")
+    ended = [m.content or "" for m in driver.server.messages_in(driver.channel_id)]
+    assert any(
+        f"I cannot send <@{world.bob.id}> direct messages, so the game is called off" in text
+        for text in ended
+    )
+    assert driver.dms_to(world.bob) == []
 
 
 async def test_closed_dms_mid_game_keep_the_move_and_say_who_must_open_them(

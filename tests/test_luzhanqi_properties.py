@@ -24,7 +24,7 @@ from bot.games.luzhanqi import actions as act
 from bot.games.luzhanqi.board import name
 from bot.games.luzhanqi.pieces import COUNTS, Kind, Piece
 from bot.games.luzhanqi.state import LuzhanqiState
-from renderers.luzhanqi import alt_text, render
+from renderers.luzhanqi import alt_text, render, render_image
 from tests.luzhanqi_positions import ENGINE
 from tests.presented import presented
 
@@ -146,7 +146,15 @@ NAMES = ("Zoë \u202eevil", "Борис")
 def shown_to(state: LuzhanqiState, audience: int | None) -> tuple[object, ...]:
     view = E.view(state, audience)
     presented_message = presented("luzhanqi", state, audience)
-    return view, view.text(), alt_text(view, NAMES), render(view, NAMES), presented_message
+    replay_frame = render_image(view, NAMES, replay=True).tobytes()  # the replay's labels
+    return (
+        view,
+        view.text(),
+        alt_text(view, NAMES),
+        render(view, NAMES),
+        presented_message,
+        replay_frame,
+    )
 
 
 def disguise(state: LuzhanqiState, hidden: int, rng: random.Random) -> LuzhanqiState:

@@ -433,6 +433,30 @@ async def test_abort_is_refused_after_the_first_shot(
     await refused(repo, lambda: referee.abort(BOB), "`/resign`")
 
 
+async def test_a_seat_without_dms_calls_the_game_off_only_before_the_first_shot(
+    repo: SqliteRepository, referee: Referee
+) -> None:
+    """Called off in setup, a game ends unplayed, unrated and silent to the closed seat;
+    after the first shot a closed DM costs the game nothing."""
+    game = await start_game(referee)
+    await referee.act(ALICE, "random")
+    report = await referee.call_off(game.id, 1)
+    assert report is not None and report.game.end_reason == EndReason.ABORTED.value
+    assert {n.audience for n in report.notices} == {0, None}  # nothing for the closed seat
+    assert "{seat1} direct messages, so the game is called off" in told(report, None).texts[0]
+    outcome = ENGINES["seabattle"].outcome(state_of(report.game))
+    assert outcome is not None and outcome.unplayed is not None
+    assert await repo.records.results_of(game.id) == []
+    assert await referee.call_off(game.id, 0) is None  # over: called off once
+
+    started = await set_fleets(referee, await start_game(referee))
+    shooter = state_of(started).turn
+    assert shooter is not None
+    await referee.act(started.seats[shooter], "A1")
+    assert await referee.call_off(started.id, 1 - shooter) is None
+    assert (await repo.get_game(started.id)).end_reason is None  # type: ignore[union-attr]
+
+
 async def test_resign_gives_the_opponent_the_win(repo: SqliteRepository, referee: Referee) -> None:
     """Resigning is a result: the other seat wins, for the reason `resignation`."""
     game = await set_fleets(referee, await start_game(referee))

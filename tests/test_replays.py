@@ -13,6 +13,7 @@ from bot.presenter import frame_renderer, names_of, present_replay
 from bot.referee import Referee, RefereeError
 from bot.replays import TRUTH, Replay, moments, states_of
 from bot.storage import SqliteRepository
+from renderers import luzhanqi
 from renderers import replay as animation
 from tests.cog_helpers import KNOWN_FLEET
 
@@ -185,3 +186,41 @@ async def test_a_300_ply_replay_stays_under_a_megabyte_for_every_audience(
     for audience in (0, None, TRUTH):
         gif = animation.animate(animation.draw_frames(draw, moments(engine, states, audience)))
         assert len(gif) < 1024 * 1024, (audience, len(gif))
+
+
+def ink_lines(image: Image.Image, index: int) -> tuple[int, ...]:
+    """The heights of the runs of rows holding palette ``index``: one per line of text."""
+    width, height = image.size
+    pixels = image.load()
+    assert pixels is not None
+    inked = [any(pixels[x, y] == index for x in range(width)) for y in range(height)]
+    runs: list[int] = []
+    run = 0
+    for row in [*inked, False]:
+        if row:
+            run += 1
+        elif run:
+            runs.append(run)
+            run = 0
+    return tuple(runs)
+
+
+@pytest.mark.parametrize("replay", [False, True])
+def test_luzhanqi_replay_labels_are_one_glyph_legible_on_a_phone(replay: bool) -> None:
+    """Shown both sides at once and 360 px wide (a phone), a replay's Luzhanqi tokens must
+    be readable: each carries one line, its glyph at least 8 px tall there. The names a
+    player's own board shows (rank, Chinese and English) are a blur at that size."""
+    engine = ENGINES["luzhanqi"]
+    view = engine.view(engine.new_game(engine.presets["classic"], 3), 0)
+    image = luzhanqi.render_image(view, ("", ""), replay=replay)
+    truth_width = (2 * luzhanqi.WIDTH + animation.GAP) * animation.SCALES[2]
+    on_phone = 360 / truth_width * animation.SCALES[2]
+    half_w, half_h = luzhanqi.TOKEN[0] // 2, luzhanqi.TOKEN[1] // 2
+    labels = set()
+    for where, piece in enumerate(view.pieces):
+        if piece is not None:
+            x, y = luzhanqi.centre_of(where, view.bottom)
+            token = image.crop((x - half_w, y - half_h, x + half_w, y + half_h))
+            labels.add(ink_lines(token, luzhanqi.PALETTE["text"]))
+    legible = all(len(lines) == 1 and lines[0] * on_phone >= 8 for lines in labels)
+    assert legible == replay, sorted(labels)

@@ -24,7 +24,7 @@ from bot.games.seachess import actions as act
 from bot.games.seachess.board import SQUARES, name
 from bot.games.seachess.pieces import Kind
 from bot.games.seachess.state import SeachessState
-from renderers.seachess import alt_text, render
+from renderers.seachess import alt_text, render, render_image
 from tests.seachess_positions import ENGINE as E
 from tests.seachess_positions import random_game
 
@@ -147,7 +147,8 @@ def test_corrupted_json_is_refused() -> None:
 
 def shown_to(state: SeachessState, audience: int | None) -> tuple[Any, ...]:
     view = E.view(state, audience)
-    return view, view.text(), alt_text(view), render(view)
+    replay_frame = render_image(view, replay=True).tobytes()  # a replay frame's labels
+    return view, view.text(), alt_text(view), render(view), replay_frame
 
 
 def disguise(state: SeachessState, owner: int, rng: random.Random) -> SeachessState:

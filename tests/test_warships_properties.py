@@ -25,7 +25,7 @@ from bot.games.warships.actions import Move
 from bot.games.warships.rules import WarshipsRules
 from bot.games.warships.state import WarshipsState
 from bot.games.warships.units import Kind
-from renderers.warships import alt_text, render
+from renderers.warships import alt_text, render, render_image
 from tests.presented import presented
 from tests.warships_positions import ENGINE as E
 from tests.warships_positions import play_step, random_game
@@ -217,6 +217,7 @@ def shown_to(state: WarshipsState, audience: int | None) -> tuple[Any, ...]:
         alt_text(view, NAMES),
         render(view, NAMES),
         presented("warships", state, audience),
+        render_image(view, NAMES, replay=True).tobytes(),  # a replay frame's labels
     )
 
 
