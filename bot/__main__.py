@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import signal
 import sys
+from dataclasses import replace
 
 import aiohttp
 import discord
 import yarl
 
 from bot import logs
-from bot.client import build_bot
+from bot.client import RefereeBot, build_bot, run_worker
 from bot.settings import Settings, SettingsError
 
 
@@ -24,9 +27,19 @@ def main(argv: list[str] | None = None) -> int:
         help="publish the slash commands to every server (needed once, and after a command "
         "changes; Discord may take up to an hour to show them)",
     )
+    parser.add_argument(
+        "--worker",
+        action="store_true",
+        help="play moves queued by the gateway processes, without a gateway connection "
+        "(the same as ROLE=worker; needs DATABASE_URL)",
+    )
     options = parser.parse_args(argv)
     try:
         settings = Settings.from_env()
+        if options.worker:
+            settings = replace(settings, role="worker")
+            if settings.database_url is None:
+                raise SettingsError("--worker needs DATABASE_URL: workers share the move queue.")
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -39,7 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
     bot = build_bot(settings, sync_global=options.sync_global)
     try:
-        bot.run(settings.token, log_handler=None)
+        if settings.role == "worker":
+            asyncio.run(_work(bot, settings.token))
+        else:
+            bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:
         print("error: Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
         return 2
@@ -50,6 +66,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot reach Discord ({error}).", file=sys.stderr)
         return 1
     return 0
+
+
+async def _work(bot: RefereeBot, token: str) -> None:
+    """Run a worker until SIGTERM or SIGINT, then stop it cleanly."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    await run_worker(bot, token, stop)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -16,6 +17,7 @@ from bot.deliverer import Deliverer
 from bot.referee import Referee
 from bot.settings import Settings
 from bot.storage import Clock, PostgresRepository, SqliteRepository, open_repository
+from bot.storage.postgres_queue import MoveQueue
 
 log = logging.getLogger("referee.client")
 
@@ -29,6 +31,9 @@ EXTENSIONS = (
     "cogs.replays",
     "cogs.timekeeping",
 )
+
+WORKER_EXTENSIONS = ("cogs.delivery", "cogs.work")
+"""A worker's: it plays queued moves and delivers them, and serves no command."""
 
 
 def intents() -> discord.Intents:
@@ -83,9 +88,20 @@ class RefereeBot(commands.Bot):
         )
         self.referee = Referee(self.repository)
         self.computer = Computer(self.referee)
+        if self.settings.role == "worker":
+            for extension in WORKER_EXTENSIONS:
+                await self.load_extension(extension)
+            return
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+
+    @property
+    def move_queue(self) -> MoveQueue | None:
+        """Where moves go for the workers, when this process hands them on."""
+        if self.settings.role == "all" or not isinstance(self.repository, PostgresRepository):
+            return None
+        return self.repository.queue
 
     async def sync_commands(self) -> None:
         """Publish the command tree where it is used, when it differs from the last sync.
@@ -154,8 +170,17 @@ class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
         super().__init__(settings, shard_count=settings.shard_count, shard_ids=shard_ids, **options)
 
 
+async def run_worker(bot: RefereeBot, token: str, stop: asyncio.Event) -> None:
+    """A worker process: log in over REST only (no gateway connection, no shard), play
+    queued moves and deliver them until ``stop`` is set."""
+    async with bot:
+        await bot.login(token)
+        log.info("worker started: playing queued moves")
+        await stop.wait()
+
+
 def build_bot(settings: Settings, **options: Any) -> RefereeBot:
     """The client ``settings`` call for: sharded when ``SHARD_COUNT`` is set."""
-    if settings.shard_count is not None:
+    if settings.shard_count is not None and settings.role != "worker":
         return ShardedRefereeBot(settings, **options)
     return RefereeBot(settings, **options)

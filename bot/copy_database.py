@@ -21,6 +21,7 @@ from bot.storage import PostgresRepository, SqliteRepository
 TABLES = (
     "challenges",
     "games",
+    "queued_moves",
     "actions",
     "notices",
     "seals",
@@ -34,7 +35,7 @@ TABLES = (
 )
 """Every table, parents before the tables that refer to them."""
 
-COUNTED = ("challenges", "games")
+COUNTED = ("challenges", "games", "queued_moves")
 """Tables whose ids the target's counters must continue after."""
 
 

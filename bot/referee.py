@@ -346,13 +346,33 @@ class Referee:
 
     # -- moves --------------------------------------------------------------------------------
 
+    async def aim(self, user_id: int, text: str, game_id: int | None = None) -> int:
+        """The game a move is for, checked as far as it can be without playing it: what a
+        process that queues moves for a worker answers at once (no game, several games,
+        not the player's game, a game that is over). Whether the move is legal is for
+        ``act`` to say, when the move is played."""
+        if len(text) > MAX_MOVE_LENGTH:
+            raise RefereeError("That message is too long to be a move.")
+        game_id, _ = self._split_prefix(text, game_id)
+        game_id = await self._game_id(user_id, game_id, purpose="move")
+        await self._load(game_id, user_id)
+        return game_id
+
     async def act(
-        self, user_id: int, text: str, game_id: int | None = None, *, at_ply: int | None = None
+        self,
+        user_id: int,
+        text: str,
+        game_id: int | None = None,
+        *,
+        at_ply: int | None = None,
+        queued: int | None = None,
     ) -> Report:
         """Play one move written in the game's notation, optionally prefixed ``#<id>``.
 
         ``at_ply`` refuses the move unless the game still stands where its mover saw it:
         the computer's move, decided while the game waited, counts once or not at all.
+        ``queued`` names the queued move being played (``bot.worker``): it leaves the
+        queue with the move, once.
         """
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
@@ -372,7 +392,7 @@ class Referee:
             action = engine.parse_action(state, seat, move)
             transition = engine.apply(state, seat, action)
             return await self._commit(
-                table, LogKind.MOVE, str(action), transition.state, transition.events
+                table, LogKind.MOVE, str(action), transition.state, transition.events, queued
             )
 
     async def _save_setup(self, table: _Table, name: str) -> Report:
@@ -752,7 +772,13 @@ class Referee:
             yield
 
     async def _commit(
-        self, table: _Table, kind: LogKind, text: str, state: object, events: tuple[Event, ...]
+        self,
+        table: _Table,
+        kind: LogKind,
+        text: str,
+        state: object,
+        events: tuple[Event, ...],
+        queued: int | None = None,
     ) -> Report:
         """Log ``text``, store ``state`` and hold what each audience is to be told, at once.
 
@@ -787,6 +813,7 @@ class Referee:
                 ending=ending,
                 tidings=tidings,
                 seals=seals,
+                queued=queued,
             )
         except StaleGameError:
             raise RefereeError(

@@ -14,6 +14,12 @@ from bot.timekeeping import HOUR, Deadlines
 
 DEFAULT_DATABASE = Path("data") / "referee.sqlite3"
 
+ROLES = {
+    "all": "receive moves on the gateway and play them (the default; the only role on SQLite)",
+    "gateway": "receive moves on the gateway and queue them for the workers",
+    "worker": "play queued moves, render and deliver; no gateway connection",
+}
+
 
 class SettingsError(ValueError):
     """A setting is missing or malformed; the message says which and how to fix it."""
@@ -40,6 +46,14 @@ class Settings:
     """An HTTP proxy every connection to Discord goes through (REST and gateway)."""
     deadlines: Deadlines = field(default_factory=Deadlines)
     """How long players and challenges may wait."""
+    role: str = "all"
+    """What this process does (``ROLES``): everything, or on a shared database either the
+    gateway's half (receive and queue moves) or a worker's (play queued moves)."""
+
+    @property
+    def queues_moves(self) -> bool:
+        """Whether moves this process receives go to the move queue for the workers."""
+        return self.role == "gateway"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -58,10 +72,20 @@ class Settings:
         level = environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        role = environ.get("ROLE", "").strip().lower() or "all"
+        if role not in ROLES:
+            raise SettingsError(f"ROLE must be all, gateway or worker, not {role!r}.")
+        database_url = _database_url(environ.get("DATABASE_URL", ""))
+        if role != "all" and database_url is None:
+            raise SettingsError(
+                f"ROLE={role} needs DATABASE_URL: gateways and workers share the move "
+                "queue in PostgreSQL."
+            )
         return cls(
             token=token,
+            role=role,
             database_path=Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
-            database_url=_database_url(environ.get("DATABASE_URL", "")),
+            database_url=database_url,
             **_shards(environ.get("SHARD_COUNT", ""), environ.get("SHARD_IDS", "")),
             dev_guild_id=int(guild) if guild else None,
             log_level=level,

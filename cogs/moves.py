@@ -19,9 +19,11 @@ from bot.games.grid import shorten
 from bot.outbox import Lane
 from bot.presenter import present
 from bot.referee import Report
+from bot.storage.postgres_queue import MoveQueue
 from cogs.buttons import BoardButton, MoveButton, ResignButton
 from cogs.courier import Courier, as_file
-from cogs.replies import answering_errors, deferred_if_slow, nobody_asked, tell
+from cogs.replies import answering_errors, deferred_if_slow, nobody_asked, responding, tell
+from cogs.work import dm_reply, interaction_reply
 
 log = logging.getLogger("referee.moves")
 
@@ -32,6 +34,8 @@ CATCH_UP_ATTEMPTS = 5
 MISSED_DMS = 20
 """Direct messages read per player at start: more than anyone sends while waiting."""
 HELP_WORDS = {"help", "rules", "?", "/help"}
+RECEIVED = "\N{INCOMING ENVELOPE}"
+"""The reaction that tells a player their DM move was received and handed to a worker."""
 _PREFIXED_WORD = re.compile(r"^\s*(?:#\s*(\d{1,9})\s+)?(resign|abort)\s*$", re.I)
 """``resign`` and ``abort`` as DM words, optionally after a game number: ``#12 resign``."""
 
@@ -133,6 +137,13 @@ class Moves(commands.Cog):
 
         async with answering_errors(reply, f"DM move by {message.author.id}"):
             word = _PREFIXED_WORD.match(text)
+            queue = self.bot.move_queue
+            if word is None and queue is not None and not missed:
+                aimed = await self.bot.referee.aim(message.author.id, text)
+                await queue.put(aimed, message.author.id, text, dm_reply(message.channel.id))
+                with contextlib.suppress(discord.HTTPException):  # the board says it all
+                    await message.add_reaction(RECEIVED)
+                return
             if word is None:
                 report = await self.bot.referee.act(message.author.id, text)
             elif word.group(2).lower() == "abort":
@@ -229,9 +240,26 @@ class Moves(commands.Cog):
     # -- shared -------------------------------------------------------------------------------
 
     async def _play(self, interaction: discord.Interaction, text: str, game_id: int | None) -> None:
+        queue = self.bot.move_queue
+        if queue is not None:
+            await self._queue(queue, interaction, text, game_id)
+            return
         async with deferred_if_slow(interaction):
             report = await self.bot.referee.act(interaction.user.id, text, game_id)
             await self._deliver_answering(interaction, report)
+
+    async def _queue(
+        self, queue: MoveQueue, interaction: discord.Interaction, text: str, game_id: int | None
+    ) -> None:
+        """Hand the move to a worker: what can be refused without playing it is refused
+        here; the worker answers the rest as the follow-up of this interaction, deferred
+        first so that its answer can never arrive before the deferral."""
+        game_id = await self.bot.referee.aim(interaction.user.id, text, game_id)
+        async with responding(interaction):
+            await interaction.response.defer(
+                ephemeral=interaction.guild_id is not None, thinking=True
+            )
+        await queue.put(game_id, interaction.user.id, text, interaction_reply(interaction))
 
     async def _deliver_answering(self, interaction: discord.Interaction, report: Report) -> None:
         """Deliver a stored change; the acting player's notice answers their interaction.

@@ -175,9 +175,41 @@ def test_shard_settings_name_the_shards_of_this_process() -> None:
             Settings.from_env({"DISCORD_TOKEN": "abc", "SHARD_COUNT": count, "SHARD_IDS": ids})
 
 
+def test_the_role_setting_splits_receiving_moves_from_playing_them() -> None:
+    plain = Settings.from_env({"DISCORD_TOKEN": "abc"})
+    assert plain.role == "all" and not plain.queues_moves
+    url = "postgresql://referee@db/referee"
+    gateway = Settings.from_env({"DISCORD_TOKEN": "abc", "DATABASE_URL": url, "ROLE": "Gateway"})
+    assert gateway.role == "gateway" and gateway.queues_moves
+    worker = Settings.from_env({"DISCORD_TOKEN": "abc", "DATABASE_URL": url, "ROLE": "worker"})
+    assert worker.role == "worker" and not worker.queues_moves
+    with pytest.raises(SettingsError, match="ROLE=worker needs DATABASE_URL"):
+        Settings.from_env({"DISCORD_TOKEN": "abc", "ROLE": "worker"})
+    with pytest.raises(SettingsError, match="ROLE must be all, gateway or worker"):
+        Settings.from_env({"DISCORD_TOKEN": "abc", "DATABASE_URL": url, "ROLE": "boss"})
+
+
+def test_a_worker_never_joins_the_gateway_shards(tmp_path: Path) -> None:
+    settings = Settings(token="t", database_path=tmp_path / "x", shard_count=4, shard_ids=(0,))
+    assert type(build_bot(replace(settings, role="worker"))) is RefereeBot
+
+
 def test_a_process_with_shards_runs_discord_pys_sharded_client(tmp_path: Path) -> None:
     settings = Settings(token="t", database_path=tmp_path / "x")
     assert type(build_bot(settings)) is RefereeBot
     sharded = build_bot(replace(settings, shard_count=4, shard_ids=(2, 3)))
     assert isinstance(sharded, ShardedRefereeBot) and isinstance(sharded, discord.AutoShardedClient)
     assert (sharded.shard_count, sharded.shard_ids) == (4, [2, 3])
+
+
+def test_a_worker_started_without_a_shared_database_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("ROLE", raising=False)
+    assert main(["--worker"]) == 2
+    assert "--worker needs DATABASE_URL" in capsys.readouterr().err

@@ -23,13 +23,13 @@ from bot.storage.interface import (
     Wait,
 )
 from bot.storage.postgres import PostgresRepository
-from bot.storage.sqlite import (
+from bot.storage.sqlite import SqliteRepository
+from bot.storage.sqlite_schema import (
     AWAITING_FORFEIT,
     AWAITING_REMINDER,
     MIGRATIONS,
     SCHEMA,
     SCHEMA_VERSION,
-    SqliteRepository,
 )
 
 

@@ -229,7 +229,13 @@ class Repository(Protocol):
         ending: Ending | None = None,
         tidings: Tidings = (),
         seals: tuple[Seal, ...] = (),
-    ) -> GameRecord: ...
+        queued: int | None = None,
+    ) -> GameRecord:
+        """Log one entry and store the new snapshot, atomically; StaleGameError when the
+        game is no longer at ``game.ply``. ``queued`` names the queued move this entry
+        plays: it leaves the queue in the same transaction, and a move already gone from
+        the queue (played by another worker) raises StaleGameError too."""
+        ...
 
     async def log(self, game_id: int) -> list[LogEntry]: ...
 

@@ -10,9 +10,8 @@ ratings so two games ending at once for one player both count.
 from __future__ import annotations
 
 import json
-import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -25,23 +24,22 @@ from bot.outbox import Tidings
 from bot.ratings import Skill
 from bot.storage import postgres_schema as schema
 from bot.storage.interface import (
-    WAIT_BATCH,
     ChallengeRecord,
     ChallengeStatus,
     Clock,
     Ending,
     GameRecord,
     GameStatus,
-    LogEntry,
     LogKind,
     OpenChallengeError,
     StaleGameError,
-    Wait,
     challenge_of,
     dump,
     game_of,
 )
 from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
+from bot.storage.postgres_queue import MoveQueue, unqueue
+from bot.storage.queries import SharedQueries, numbered
 
 SCHEMA_VERSION = 1 + len(schema.MIGRATIONS)
 
@@ -64,14 +62,14 @@ DUTIES = 0x6475_7479
 T = TypeVar("T")
 
 
-def numbered(sql: str) -> str:
-    """SQL written with ``?`` placeholders (as for SQLite) with PostgreSQL's ``$1, $2, …``."""
-    counter = iter(range(1, 1 << 16))
-    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+class PostgresRepository(SharedQueries):
+    """The networked store: a pool of connections to one PostgreSQL database.
 
+    Statements are written with ``?`` placeholders or PostgreSQL's own ``$1, $2, …``: the
+    first are numbered on their way (``numbered``), the second pass as they are."""
 
-class PostgresRepository:
-    """The networked store: a pool of connections to one PostgreSQL database."""
+    awaiting_reminder_sql = schema.AWAITING_REMINDER
+    awaiting_forfeit_sql = schema.AWAITING_FORFEIT
 
     shared = True
     """Any number of bot processes may use the database at once."""
@@ -81,27 +79,32 @@ class PostgresRepository:
         pool: asyncpg.Pool,
         lock_pool: asyncpg.Pool,
         clock: Clock = time.time,
+        url: str = "",
     ) -> None:
         self._pool = pool
         self._lock_pool = lock_pool
         self.clock = clock
         """Stamps every change, so waiting times are measured by the same clock."""
-        self.records = results.Records(self._rows_numbered)
+        self.records = results.Records(self._rows)
         """Leaderboards, profiles and histories: plain reads."""
         self.outbox = PostgresOutbox(pool)
         """What each audience is still to be told (written with each change)."""
         self.inbox = PostgresInbox(pool)
+        self.queue = MoveQueue(pool, url, lambda: self.clock())
+        """Moves received by one process, waiting for a worker to play them."""
 
     @classmethod
     async def open(cls, url: str, clock: Clock = time.time) -> PostgresRepository:
         """Connect to the database at ``url`` and bring its schema up to date."""
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=POOL_SIZE, reset=_session_left_clean
+        )
         try:
             lock_pool = await asyncpg.create_pool(url, min_size=0, max_size=LOCK_POOL_SIZE)
         except BaseException:
             await pool.close()
             raise
-        repository = cls(pool, lock_pool, clock)
+        repository = cls(pool, lock_pool, clock, url)
         try:
             await repository._migrate()
         except BaseException:
@@ -110,6 +113,7 @@ class PostgresRepository:
         return repository
 
     async def close(self) -> None:
+        await self.queue.close()
         await self._lock_pool.close()
         await self._pool.close()
 
@@ -148,14 +152,14 @@ class PostgresRepository:
             return await work(db)
 
     async def _rows(self, sql: str, *params: Any) -> list[asyncpg.Record]:
-        rows: list[asyncpg.Record] = await self._pool.fetch(sql, *params)
+        rows: list[asyncpg.Record] = await self._pool.fetch(numbered(sql), *params)
         return rows
 
-    async def _rows_numbered(self, sql: str, *params: Any) -> Sequence[asyncpg.Record]:
-        return await self._rows(numbered(sql), *params)
+    async def _scalar(self, sql: str, *params: Any) -> Any:
+        return await self._pool.fetchval(numbered(sql), *params)
 
     async def _write(self, sql: str, *params: Any) -> None:
-        await self._pool.execute(sql, *params)
+        await self._pool.execute(numbered(sql), *params)
 
     # -- challenges ---------------------------------------------------------------------------
 
@@ -197,15 +201,6 @@ class PostgresRepository:
             )
             raise OpenChallengeError(int(open_id or 0)) from None
         return challenge_of(rows[0])
-
-    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
-        rows = await self._rows("SELECT * FROM challenges WHERE id = $1", challenge_id)
-        return challenge_of(rows[0]) if rows else None
-
-    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        await self._write(
-            "UPDATE challenges SET message_id = $1 WHERE id = $2", message_id, challenge_id
-        )
 
     async def close_challenge(
         self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
@@ -279,10 +274,6 @@ class PostgresRepository:
 
     # -- games --------------------------------------------------------------------------------
 
-    async def get_game(self, game_id: int) -> GameRecord | None:
-        rows = await self._rows("SELECT * FROM games WHERE id = $1", game_id)
-        return game_of(rows[0]) if rows else None
-
     @asynccontextmanager
     async def duty(self, name: str) -> AsyncIterator[bool]:
         """The duty's advisory lock if no other process holds it, kept until the work is
@@ -317,6 +308,7 @@ class PostgresRepository:
         ending: Ending | None = None,
         tidings: Tidings = (),
         seals: tuple[Seal, ...] = (),
+        queued: int | None = None,
     ) -> GameRecord:
         """Log one entry, store the new snapshot and hold its tidings, atomically.
 
@@ -342,6 +334,8 @@ class PostgresRepository:
             )
             if stored is None:
                 raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
+            if queued is not None and not await unqueue(db, queued):
+                raise StaleGameError(f"queued move {queued} was already played")
             await db.execute(
                 "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
                 " VALUES ($1, $2, $3, $4, $5, $6)",
@@ -372,125 +366,6 @@ class PostgresRepository:
             updated_at=now,
         )
 
-    async def log(self, game_id: int) -> list[LogEntry]:
-        rows = await self._rows(
-            "SELECT ply, seat, kind, text FROM actions WHERE game_id = $1 ORDER BY ply", game_id
-        )
-        return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
-
-    async def seals(self, game_id: int) -> tuple[int, tuple[Seal, ...]] | None:
-        """The ply at which the game was sealed and its seals; None if never sealed."""
-        rows = await self._rows(
-            "SELECT ply, who, salt, digest, secret FROM seals WHERE game_id = $1 ORDER BY who",
-            game_id,
-        )
-        if not rows:
-            return None
-        return rows[0][0], tuple(Seal(row[1], row[2], row[3], row[4]) for row in rows)
-
-    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]:
-        """Everything each audience was told of a game, by ply."""
-        rows = await self._rows(
-            "SELECT ply, tidings FROM announcements WHERE game_id = $1 ORDER BY ply", game_id
-        )
-        return [(row[0], tuple((a, tuple(t)) for a, t in json.loads(row[1]))) for row in rows]
-
-    async def set_public_message(self, game_id: int, message_id: int) -> None:
-        await self._write(
-            "UPDATE games SET public_message_id = $1 WHERE id = $2", message_id, game_id
-        )
-
-    async def active_games_of(self, user_id: int) -> list[GameRecord]:
-        return await self._games(
-            "SELECT * FROM games WHERE status = 'active' AND seat0_id = $1"
-            " UNION SELECT * FROM games WHERE status = 'active' AND seat1_id = $1 ORDER BY id",
-            user_id,
-        )
-
-    async def active_games_in(self, guild_id: int) -> list[GameRecord]:
-        return await self._games(
-            "SELECT * FROM games WHERE status = 'active' AND guild_id = $1 ORDER BY id", guild_id
-        )
-
-    async def active_players(self) -> list[int]:
-        """Everyone seated at a running game, each once."""
-        rows = await self._rows(
-            "SELECT seat0_id FROM games WHERE status = 'active'"
-            " UNION SELECT seat1_id FROM games WHERE status = 'active'"
-        )
-        return [row[0] for row in rows]
-
-    async def active_computer_games(self) -> list[GameRecord]:
-        """Running games against the computer (few, and read once per start)."""
-        return await self._games(
-            "SELECT * FROM games WHERE status = 'active' AND computer_level IS NOT NULL"
-            " ORDER BY id"
-        )
-
-    async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
-        """Keep a player's setup under a name, replacing one saved before under that name."""
-        await self._write(
-            "INSERT INTO saved_setups (user_id, game, name, text, saved_at)"
-            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id, game, name) DO UPDATE"
-            " SET text = excluded.text, saved_at = excluded.saved_at",
-            user_id,
-            game,
-            name,
-            text,
-            self.clock(),
-        )
-
-    async def saved_setup(self, user_id: int, game: str, name: str) -> str | None:
-        text: str | None = await self._pool.fetchval(
-            "SELECT text FROM saved_setups WHERE user_id = $1 AND game = $2 AND name = $3",
-            user_id,
-            game,
-            name,
-        )
-        return text
-
-    async def saved_setup_names(self, user_id: int, game: str) -> list[str]:
-        rows = await self._rows(
-            "SELECT name FROM saved_setups WHERE user_id = $1 AND game = $2 ORDER BY name",
-            user_id,
-            game,
-        )
-        return [row[0] for row in rows]
-
-    # -- waiting times ------------------------------------------------------------------------
-
-    async def awaiting_reminder(
-        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
-    ) -> list[Wait]:
-        """Active games unchanged since ``idle_since`` whose players were not reminded of
-        this wait yet, longest wait first, from after ``after``; at most ``limit``."""
-        return await self._waits(schema.AWAITING_REMINDER, idle_since, after, limit)
-
-    async def awaiting_forfeit(
-        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
-    ) -> list[Wait]:
-        """Active games whose players were reminded of this very wait at or before
-        ``reminded_since`` (and have not moved since), longest first; at most ``limit``."""
-        return await self._waits(schema.AWAITING_FORFEIT, reminded_since, after, limit)
-
-    async def _waits(self, sql: str, until: float, after: Wait | None, limit: int) -> list[Wait]:
-        since, game_id = (after.since, after.game_id) if after else (float("-inf"), 0)
-        rows = await self._rows(sql, until, since, game_id, limit)
-        return [Wait(row[0], row[1], row[2]) for row in rows]
-
-    async def set_reminded(self, game_id: int, ply: int, at: float) -> None:
-        await self._write(
-            "UPDATE games SET reminded_ply = $1, reminded_at = $2 WHERE id = $3", ply, at, game_id
-        )
-
-    async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]:
-        """Open challenges made at or before ``before``."""
-        rows = await self._rows(
-            "SELECT * FROM challenges WHERE status = 'open' AND created_at <= $1 ORDER BY id",
-            before,
-        )
-        return [challenge_of(row) for row in rows]
-
     async def forget_closed_challenges(self, before: float) -> int:
         """Delete answered, withdrawn and expired challenges made at or before ``before``."""
         outcome = await self._pool.execute(
@@ -498,24 +373,15 @@ class PostgresRepository:
         )
         return int(outcome.split()[-1])
 
-    # -- the bot's own facts -------------------------------------------------------------------
 
-    async def fact(self, key: str) -> str | None:
-        value: str | None = await self._pool.fetchval(
-            "SELECT value FROM bot_facts WHERE key = $1", key
-        )
-        return value
+async def _session_left_clean(db: asyncpg.Connection) -> None:
+    """How a connection of the main pool is reset when it is handed back: not at all.
 
-    async def set_fact(self, key: str, value: str) -> None:
-        await self._write(
-            "INSERT INTO bot_facts (key, value) VALUES ($1, $2)"
-            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            key,
-            value,
-        )
-
-    async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
-        return [game_of(row) for row in await self._rows(sql, *params)]
+    asyncpg otherwise sends a reset query (advisory locks, cursors, listeners, settings) on
+    every release, a round trip each time a move's statements borrow a connection. Nothing
+    on this pool leaves any of those behind: every lock held across statements is taken on
+    the lock pool, which keeps the full reset, and a transaction still open is rolled back
+    by asyncpg all the same."""
 
 
 async def _announce(db: asyncpg.Connection, game_id: int, ply: int, tidings: Tidings) -> None:

@@ -26,265 +26,35 @@ from bot.checkpoints import CHECKPOINT_SECONDS, Checkpointer
 from bot.fairness import Seal
 from bot.outbox import SqliteInbox, SqliteOutbox, Tidings, hold
 from bot.storage.interface import (
-    WAIT_BATCH,
     ChallengeRecord,
     ChallengeStatus,
     Clock,
     Ending,
     GameRecord,
     GameStatus,
-    LogEntry,
     LogKind,
     OpenChallengeError,
     StaleGameError,
-    Wait,
 )
 from bot.storage.interface import challenge_of as _challenge
 from bot.storage.interface import dump as _dump
-from bot.storage.interface import game_of as _game
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS challenges (
-    id            INTEGER PRIMARY KEY AUTOINCREMENT,
-    game          TEXT    NOT NULL,
-    rules         TEXT    NOT NULL,
-    guild_id      INTEGER,
-    channel_id    INTEGER NOT NULL,
-    challenger_id INTEGER NOT NULL,
-    opponent_id   INTEGER NOT NULL,
-    message_id    INTEGER,
-    status        TEXT    NOT NULL DEFAULT 'open',
-    game_id       INTEGER,
-    created_at    REAL    NOT NULL
-);
-CREATE TABLE IF NOT EXISTS games (
-    id                INTEGER PRIMARY KEY AUTOINCREMENT,
-    game              TEXT    NOT NULL,
-    rules             TEXT    NOT NULL,
-    seed              INTEGER NOT NULL,
-    guild_id          INTEGER,
-    channel_id        INTEGER NOT NULL,
-    seat0_id          INTEGER NOT NULL,
-    seat1_id          INTEGER NOT NULL,
-    status            TEXT    NOT NULL,
-    ply               INTEGER NOT NULL DEFAULT 0,
-    state             TEXT    NOT NULL,
-    public_message_id INTEGER,
-    winner            INTEGER,
-    end_reason        TEXT,
-    created_at        REAL    NOT NULL,
-    updated_at        REAL    NOT NULL
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id    INTEGER NOT NULL REFERENCES games(id),
-    ply        INTEGER NOT NULL,
-    seat       INTEGER,
-    kind       TEXT    NOT NULL,
-    text       TEXT    NOT NULL,
-    created_at REAL    NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS outbox (
-    game_id    INTEGER NOT NULL REFERENCES games(id),
-    ply        INTEGER NOT NULL,
-    notices    TEXT    NOT NULL,
-    created_at REAL    NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE INDEX IF NOT EXISTS games_by_status_seat0 ON games (status, seat0_id);
-CREATE INDEX IF NOT EXISTS games_by_status_seat1 ON games (status, seat1_id);
-CREATE INDEX IF NOT EXISTS games_by_status_guild ON games (status, guild_id);
-"""
-"""The first schema, as version 1 created it; every later change is a migration below."""
-
-MIGRATIONS: tuple[str, ...] = (
-    # 2: setups players keep by name ("save fortress") to load in later games
-    """
-    CREATE TABLE saved_setups (
-        user_id  INTEGER NOT NULL,
-        game     TEXT    NOT NULL,
-        name     TEXT    NOT NULL,
-        text     TEXT    NOT NULL,
-        saved_at REAL    NOT NULL,
-        PRIMARY KEY (user_id, game, name)
-    );
-    """,
-    # 3: rated games; ratings per player and game; each side's result of every finished
-    # game; and who played rated in which server (the server scope of leaderboards)
-    """
-    ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
-    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
-    CREATE TABLE ratings (
-        user_id    INTEGER NOT NULL,
-        game       TEXT    NOT NULL,
-        mu         REAL    NOT NULL,
-        sigma      REAL    NOT NULL,
-        games      INTEGER NOT NULL,
-        wins       INTEGER NOT NULL,
-        losses     INTEGER NOT NULL,
-        draws      INTEGER NOT NULL,
-        streak     INTEGER NOT NULL,
-        updated_at REAL    NOT NULL,
-        PRIMARY KEY (user_id, game)
-    );
-    CREATE INDEX ratings_by_game ON ratings (game, mu, sigma);
-    CREATE TABLE results (
-        game_id      INTEGER NOT NULL REFERENCES games(id),
-        seat         INTEGER NOT NULL,
-        user_id      INTEGER NOT NULL,
-        opponent_id  INTEGER NOT NULL,
-        game         TEXT    NOT NULL,
-        guild_id     INTEGER,
-        score        REAL    NOT NULL,
-        rated        INTEGER NOT NULL,
-        mu_before    REAL,
-        sigma_before REAL,
-        mu_after     REAL,
-        sigma_after  REAL,
-        ended_at     REAL    NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX results_by_player ON results (user_id, ended_at);
-    CREATE INDEX results_by_player_game ON results (user_id, game, ended_at);
-    CREATE TABLE rated_in_servers (
-        guild_id INTEGER NOT NULL,
-        game     TEXT    NOT NULL,
-        user_id  INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, game, user_id)
-    ) WITHOUT ROWID;
-    """,
-    # 4: the ply at which the players to move were last reminded, so each wait reminds once
-    """
-    ALTER TABLE games ADD COLUMN reminded_ply INTEGER;
-    CREATE INDEX games_by_status_updated ON games (status, updated_at);
-    """,
-    # 5: when the reminder went out, so a loss on time always follows a reminder by the
-    # full waiting time, even after the bot was down for longer than both waits
-    """
-    ALTER TABLE games ADD COLUMN reminded_at REAL;
-    """,
-    # 6: the players' display names as the challenge found them, for board images
-    """
-    ALTER TABLE challenges ADD COLUMN challenger_name TEXT NOT NULL DEFAULT '';
-    ALTER TABLE challenges ADD COLUMN opponent_name TEXT NOT NULL DEFAULT '';
-    ALTER TABLE games ADD COLUMN seat0_name TEXT NOT NULL DEFAULT '';
-    ALTER TABLE games ADD COLUMN seat1_name TEXT NOT NULL DEFAULT '';
-    """,
-    # 7: one open challenge per challenger and opponent (older duplicates of a burst are
-    # closed as expired, the first kept), and the index the clock's sweeps read: open
-    # challenges by age, and closed ones by age to forget them
-    """
-    UPDATE challenges SET status = 'expired'
-    WHERE status = 'open' AND id NOT IN (
-        SELECT MIN(id) FROM challenges WHERE status = 'open' GROUP BY challenger_id, opponent_id
-    );
-    CREATE UNIQUE INDEX challenges_open_per_pair ON challenges (challenger_id, opponent_id)
-        WHERE status = 'open';
-    CREATE INDEX challenges_by_status_age ON challenges (status, created_at);
-    """,
-    # 8: the clock's two questions each read a partial index holding only the games that
-    # can answer it: not yet reminded of their wait (by when they last changed), or
-    # reminded of it (by when), so a sweep over thousands of idle games reads none of them
-    # whole and skips those still within their wait
-    """
-    DROP INDEX games_by_status_updated;
-    CREATE INDEX games_awaiting_reminder ON games (updated_at)
-        WHERE status = 'active' AND reminded_ply IS NOT ply;
-    CREATE INDEX games_awaiting_forfeit ON games (reminded_at)
-        WHERE status = 'active' AND reminded_ply IS ply;
-    """,
-    # 9: small facts the bot keeps about itself, like the hash of the last command sync
-    """
-    CREATE TABLE bot_facts (
-        key   TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    ) WITHOUT ROWID;
-    """,
-    # 10: provable fairness: the seals made when play began, and every announcement kept
-    # for good (the outbox forgets what it delivered), so a game can be exported and checked
-    """
-    CREATE TABLE seals (
-        game_id INTEGER NOT NULL REFERENCES games(id),
-        ply     INTEGER NOT NULL,
-        who     TEXT    NOT NULL,
-        salt    TEXT    NOT NULL,
-        digest  TEXT    NOT NULL,
-        secret  TEXT    NOT NULL,
-        PRIMARY KEY (game_id, who)
-    );
-    ALTER TABLE challenges ADD COLUMN swapped INTEGER NOT NULL DEFAULT 0;
-    CREATE TABLE announcements (
-        game_id INTEGER NOT NULL REFERENCES games(id),
-        ply     INTEGER NOT NULL,
-        tidings TEXT    NOT NULL,
-        PRIMARY KEY (game_id, ply)
-    );
-    """,
-    # 11: delivery progress per audience: one notice per audience and change, claimed for
-    # the message it goes out in, so a retry resends nothing an audience already has; the
-    # waiting notices of the old outbox move over (the end of a finished game is marked
-    # final, so it is announced once); and the newest direct message read per player
-    """
-    CREATE TABLE notices (
-        game_id    INTEGER NOT NULL REFERENCES games(id),
-        audience   INTEGER NOT NULL,
-        ply        INTEGER NOT NULL,
-        texts      TEXT    NOT NULL,
-        final      INTEGER NOT NULL DEFAULT 0,
-        claimed    INTEGER NOT NULL DEFAULT 0,
-        created_at REAL    NOT NULL,
-        PRIMARY KEY (game_id, audience, ply)
-    );
-    INSERT INTO notices (game_id, audience, ply, texts, final, created_at)
-    SELECT outbox.game_id,
-           coalesce(json_extract(told.value, '$[0]'), -1),
-           outbox.ply,
-           json_extract(told.value, '$[1]'),
-           games.status = 'finished' AND games.ply = outbox.ply,
-           outbox.created_at
-    FROM outbox JOIN json_each(outbox.notices) AS told JOIN games ON games.id = outbox.game_id;
-    DROP TABLE outbox;
-    CREATE TABLE read_dms (
-        user_id    INTEGER PRIMARY KEY,
-        message_id INTEGER NOT NULL
-    );
-    """,
-    # 12: games against the computer: the level it plays at (NULL for two people)
-    """
-    ALTER TABLE games ADD COLUMN computer_level TEXT;
-    """,
+from bot.storage.queries import SharedQueries
+from bot.storage.sqlite_schema import (
+    AWAITING_FORFEIT,
+    AWAITING_REMINDER,
+    MIGRATIONS,
+    SCHEMA,
+    SCHEMA_VERSION,
 )
-"""Schema changes in order, each run once in its own transaction (append; never edit).
-
-Migration ``i`` brings a database from version ``i + 1`` to ``i + 2``, so a fresh database
-gets ``SCHEMA`` and then every migration, and an old one only those it lacks.
-"""
-
-SCHEMA_VERSION = 1 + len(MIGRATIONS)
-
-AWAITING_REMINDER = (
-    "SELECT updated_at, id, ply FROM games INDEXED BY games_awaiting_reminder"
-    " WHERE status = 'active' AND reminded_ply IS NOT ply AND updated_at <= ?"
-    " AND (updated_at, id) > (?, ?) ORDER BY updated_at, id LIMIT ?"
-)
-AWAITING_FORFEIT = (
-    "SELECT reminded_at, id, ply FROM games INDEXED BY games_awaiting_forfeit"
-    " WHERE status = 'active' AND reminded_ply IS ply AND reminded_at <= ?"
-    " AND (reminded_at, id) > (?, ?) ORDER BY reminded_at, id LIMIT ?"
-)
-"""The clock's two questions, each answered from its partial index alone (migration 8).
-
-``INDEXED BY`` makes SQLite refuse the query, rather than quietly scan every game, should
-the index ever stop matching it. Parameters: until, then the last wait seen (its moment
-and game id) to page on, and how many.
-"""
-
 
 T = TypeVar("T")
 
 
-class SqliteRepository:
+class SqliteRepository(SharedQueries):
     """The embedded store: one SQLite file in WAL mode, one connection, serialised writes."""
+
+    awaiting_reminder_sql = AWAITING_REMINDER
+    awaiting_forfeit_sql = AWAITING_FORFEIT
 
     def __init__(self, connection: aiosqlite.Connection, clock: Clock = time.time) -> None:
         self._db = connection
@@ -433,15 +203,6 @@ class SqliteRepository:
             raise OpenChallengeError(int(open_id)) from None
         return _challenge(row)
 
-    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
-        rows = await self._rows("SELECT * FROM challenges WHERE id = ?", challenge_id)
-        return _challenge(rows[0]) if rows else None
-
-    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        await self._write(
-            "UPDATE challenges SET message_id = ? WHERE id = ?", message_id, challenge_id
-        )
-
     async def close_challenge(
         self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
     ) -> bool:
@@ -518,10 +279,6 @@ class SqliteRepository:
 
     # -- games --------------------------------------------------------------------------------
 
-    async def get_game(self, game_id: int) -> GameRecord | None:
-        rows = await self._rows("SELECT * FROM games WHERE id = ?", game_id)
-        return _game(rows[0]) if rows else None
-
     shared = False
     """One process owns the file."""
 
@@ -546,6 +303,7 @@ class SqliteRepository:
         ending: Ending | None = None,
         tidings: Tidings = (),
         seals: tuple[Seal, ...] = (),
+        queued: int | None = None,
     ) -> GameRecord:
         """Log one entry, store the new snapshot and hold its tidings, atomically.
 
@@ -578,6 +336,8 @@ class SqliteRepository:
             ).fetchone()
             if stored is None:
                 raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
+            if queued is not None and _unqueued(db, queued) != 1:
+                raise StaleGameError(f"queued move {queued} was already played")
             db.execute(
                 "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -612,125 +372,6 @@ class SqliteRepository:
             updated_at=now,
         )
 
-    async def log(self, game_id: int) -> list[LogEntry]:
-        rows = await self._rows(
-            "SELECT ply, seat, kind, text FROM actions WHERE game_id = ? ORDER BY ply", game_id
-        )
-        return [LogEntry(row[0], row[1], LogKind(row[2]), row[3]) for row in rows]
-
-    async def seals(self, game_id: int) -> tuple[int, tuple[Seal, ...]] | None:
-        """The ply at which the game was sealed and its seals; None if never sealed."""
-        rows = await self._rows(
-            "SELECT ply, who, salt, digest, secret FROM seals WHERE game_id = ? ORDER BY who",
-            game_id,
-        )
-        if not rows:
-            return None
-        return rows[0][0], tuple(Seal(row[1], row[2], row[3], row[4]) for row in rows)
-
-    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]:
-        """Everything each audience was told of a game, by ply."""
-        rows = await self._rows(
-            "SELECT ply, tidings FROM announcements WHERE game_id = ? ORDER BY ply", game_id
-        )
-        return [(row[0], tuple((a, tuple(t)) for a, t in json.loads(row[1]))) for row in rows]
-
-    async def set_public_message(self, game_id: int, message_id: int) -> None:
-        await self._write(
-            "UPDATE games SET public_message_id = ? WHERE id = ?", message_id, game_id
-        )
-
-    async def active_games_of(self, user_id: int) -> list[GameRecord]:
-        return await self._games(
-            "SELECT * FROM games WHERE status = 'active' AND seat0_id = ?"
-            " UNION SELECT * FROM games WHERE status = 'active' AND seat1_id = ? ORDER BY id",
-            user_id,
-            user_id,
-        )
-
-    async def active_games_in(self, guild_id: int) -> list[GameRecord]:
-        return await self._games(
-            "SELECT * FROM games WHERE status = 'active' AND guild_id = ? ORDER BY id", guild_id
-        )
-
-    async def active_players(self) -> list[int]:
-        """Everyone seated at a running game, each once."""
-        rows = await self._rows(
-            "SELECT seat0_id FROM games WHERE status = 'active'"
-            " UNION SELECT seat1_id FROM games WHERE status = 'active'"
-        )
-        return [row[0] for row in rows]
-
-    async def active_computer_games(self) -> list[GameRecord]:
-        """Running games against the computer (few, and read once per start)."""
-        return await self._games(
-            "SELECT * FROM games WHERE status = 'active' AND computer_level IS NOT NULL"
-            " ORDER BY id"
-        )
-
-    async def save_setup(self, user_id: int, game: str, name: str, text: str) -> None:
-        """Keep a player's setup under a name, replacing one saved before under that name."""
-        await self._write(
-            "INSERT INTO saved_setups (user_id, game, name, text, saved_at) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (user_id, game, name) DO UPDATE"
-            " SET text = excluded.text, saved_at = excluded.saved_at",
-            user_id,
-            game,
-            name,
-            text,
-            self.clock(),
-        )
-
-    async def saved_setup(self, user_id: int, game: str, name: str) -> str | None:
-        return await self._scalar(
-            "SELECT text FROM saved_setups WHERE user_id = ? AND game = ? AND name = ?",
-            user_id,
-            game,
-            name,
-        )
-
-    async def saved_setup_names(self, user_id: int, game: str) -> list[str]:
-        rows = await self._rows(
-            "SELECT name FROM saved_setups WHERE user_id = ? AND game = ? ORDER BY name",
-            user_id,
-            game,
-        )
-        return [row[0] for row in rows]
-
-    # -- waiting times ------------------------------------------------------------------------
-
-    async def awaiting_reminder(
-        self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
-    ) -> list[Wait]:
-        """Active games unchanged since ``idle_since`` whose players were not reminded of
-        this wait yet, longest wait first, from after ``after``; at most ``limit``."""
-        return await self._waits(AWAITING_REMINDER, idle_since, after, limit)
-
-    async def awaiting_forfeit(
-        self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
-    ) -> list[Wait]:
-        """Active games whose players were reminded of this very wait at or before
-        ``reminded_since`` (and have not moved since), longest first; at most ``limit``."""
-        return await self._waits(AWAITING_FORFEIT, reminded_since, after, limit)
-
-    async def _waits(self, sql: str, until: float, after: Wait | None, limit: int) -> list[Wait]:
-        since, game_id = (after.since, after.game_id) if after else (float("-inf"), 0)
-        rows = await self._rows(sql, until, since, game_id, limit)
-        return [Wait(row[0], row[1], row[2]) for row in rows]
-
-    async def set_reminded(self, game_id: int, ply: int, at: float) -> None:
-        await self._write(
-            "UPDATE games SET reminded_ply = ?, reminded_at = ? WHERE id = ?", ply, at, game_id
-        )
-
-    async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]:
-        """Open challenges made at or before ``before``."""
-        rows = await self._rows(
-            "SELECT * FROM challenges WHERE status = 'open' AND created_at <= ? ORDER BY id",
-            before,
-        )
-        return [_challenge(row) for row in rows]
-
     async def forget_closed_challenges(self, before: float) -> int:
         """Delete answered, withdrawn and expired challenges made at or before ``before``.
 
@@ -746,22 +387,6 @@ class SqliteRepository:
             ).rowcount
         )
         return forgotten
-
-    # -- the bot's own facts -------------------------------------------------------------------
-
-    async def fact(self, key: str) -> str | None:
-        return await self._scalar("SELECT value FROM bot_facts WHERE key = ?", key)
-
-    async def set_fact(self, key: str, value: str) -> None:
-        await self._write(
-            "INSERT INTO bot_facts (key, value) VALUES (?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            key,
-            value,
-        )
-
-    async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
-        return [_game(row) for row in await self._rows(sql, *params)]
 
 
 class _Abandoned(Exception):
@@ -801,3 +426,7 @@ def _seal(db: sqlite3.Connection, game_id: int, ply: int, seals: tuple[Seal, ...
         [(game_id, ply, s.who, s.salt, s.digest, s.secret) for s in seals],
     )
 
+
+def _unqueued(db: sqlite3.Connection, move_id: int) -> int:
+    """Take a queued move off the queue as it is played: 0 when it was gone already."""
+    return db.execute("DELETE FROM queued_moves WHERE id = ?", (move_id,)).rowcount

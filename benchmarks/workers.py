@@ -1,0 +1,400 @@
+"""Benchmark: moves per second with one and with two worker processes on PostgreSQL,
+next to one process playing the same moves itself on SQLite and on PostgreSQL.
+
+The same random Sea Battle games (fixed seeds, moves drawn in advance) are played each
+time. Their players write to the bot all at once, each game's players one move after the
+other, each waiting for their move's boards: a closed loop, so the figures are the most
+moves the configuration sustains. A whole move is from the moment the move is received
+to the moment its last board (each audience's, rendered) was delivered:
+
+- ``in process``: the receiving process plays, renders and delivers it (``ROLE=all``);
+- ``N workers``: the receiving process queues it (``ROLE=gateway``), and ``N`` worker
+  processes (``ROLE=worker``, started by this benchmark) claim, play, render and deliver
+  it, then say so through the database.
+
+Delivery goes to a transport that renders every board as the courier would and sends it
+nowhere, so Discord's own latency is left out. The machine's load average is printed,
+since other work on the machine changes every figure.
+
+    python -m benchmarks.workers [--games 16] [--moves 600] [--workers 1,2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import asyncpg
+
+from bot.deliverer import SEATS_AND_CHANNEL, Deliverer
+from bot.games import ENGINES
+from bot.games.core import Phase
+from bot.outbox import Lane, Parcel
+from bot.presenter import present
+from bot.referee import Referee, Report
+from bot.storage import PostgresRepository, SqliteRepository
+from bot.storage.postgres_queue import QueuedMove
+from bot.worker import MoveWorker
+
+GAME = ENGINES["seabattle"]
+DONE = "benchmark_done"
+"""The channel a benchmark worker announces each delivered move on."""
+READY = "ready"
+
+
+class Rendering:
+    """The deliverer's transport: renders each board as the courier would, sends nowhere."""
+
+    async def ready(self, report: Report) -> bool:
+        return False
+
+    async def send(self, report: Report, parcel: Parcel) -> None:
+        for notice in report.notices:
+            present(notice)
+
+
+class Silent:
+    """Answers to refused moves: counted (there should be none)."""
+
+    def __init__(self) -> None:
+        self.refused = 0
+
+    async def refuse(self, move: QueuedMove, text: str) -> None:
+        self.refused += 1
+        print(f"refused: game {move.game_id} {move.text!r}: {text}", file=sys.stderr)
+
+    async def answer(self, move: QueuedMove, report: Report) -> None:
+        pass
+
+
+async def deliver(deliverer: Deliverer, report: Report) -> None:
+    """Send a stored move's notices to every audience, one lane after the other."""
+    for audience in SEATS_AND_CHANNEL:
+        await deliverer.deliver_now(Lane(report.game.id, audience), deliverer.transport.send)
+
+
+class BenchmarkWorker(MoveWorker):
+    """A worker that delivers each move before the next and announces it delivered."""
+
+    def __init__(self, store: PostgresRepository, announce: asyncpg.Connection) -> None:
+        referee = Referee(store)
+        super().__init__(
+            store.queue, referee, Deliverer(store.outbox, referee, Rendering()), Silent()
+        )
+        self.announce = announce
+        self._announcing = asyncio.Lock()
+
+    async def play(self, move: QueuedMove) -> Report | None:
+        report = await self.apply(move)
+        if report is not None:
+            await deliver(self.deliverer, report)
+        async with self._announcing:
+            await self.announce.execute("SELECT pg_notify($1, $2)", DONE, str(move.id))
+        return report
+
+
+async def serve(url: str) -> None:
+    """A worker process: play queued moves until SIGTERM."""
+    store = await PostgresRepository.open(url)
+    announce = await asyncpg.connect(url)
+    worker = BenchmarkWorker(store, announce)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await worker.start()
+    print(READY, flush=True)
+    started = time.process_time()
+    await stop.wait()
+    print(time.process_time() - started, flush=True)  # the processor time its moves took
+    await worker.close()
+    await announce.close()
+    await store.close()
+
+
+# -- the players --------------------------------------------------------------------------------
+
+
+Play = Callable[[int, int, str], Awaitable[None]]
+"""Sends one move (game id, player id, text) and returns once its boards were delivered."""
+
+
+async def start_games(referee: Referee, games: int) -> list[tuple[int, tuple[int, int]]]:
+    """``games`` classic Sea Battle games, each with its players' ids."""
+    started = []
+    for number in range(games):
+        players = (1000 + 2 * number, 1001 + 2 * number)
+        challenge = await referee.challenge(
+            game="seabattle",
+            variant=None,
+            guild_id=1,
+            channel_id=2,
+            challenger_id=players[0],
+            opponent_id=players[1],
+        )
+        report = await referee.accept(challenge.id, players[1])
+        started.append((report.game.id, players))
+    return started
+
+
+def planned_moves(state: object, count: int, rng: random.Random) -> list[tuple[int, str]]:
+    """The first ``count`` moves of a random game from ``state``: both random fleets
+    confirmed, then random legal shots."""
+    moves = [(seat, word) for seat in (0, 1) for word in ("random", "ready")]
+    for seat, word in moves:
+        state = GAME.act(state, seat, word).state
+    assert GAME.view(state, None).phase is Phase.PLAY
+    while len(moves) < count:
+        movers = sorted(GAME.to_move(state))
+        if not movers:
+            break
+        seat = movers[0]
+        text = str(rng.choice(list(GAME.legal_actions(state, seat))))
+        state = GAME.act(state, seat, text).state
+        moves.append((seat, text))
+    return moves
+
+
+async def play_all(
+    store: SqliteRepository | PostgresRepository, play: Play, games: int, moves: int
+) -> Run:
+    """Every game's players play their moves, all games at once."""
+    referee = Referee(store, seed_source=iter(range(7, 7 + games)).__next__)
+    started = await start_games(referee, games)
+    plans = []
+    for game_id, players in started:
+        record = await store.get_game(game_id)
+        assert record is not None
+        rng = random.Random(game_id)
+        plans.append(
+            (game_id, players, planned_moves(GAME.from_json(record.state), moves // games, rng))
+        )
+    times: list[float] = []
+
+    async def players_of(
+        game_id: int, players: tuple[int, int], plan: list[tuple[int, str]]
+    ) -> None:
+        for seat, text in plan:
+            start = time.perf_counter()
+            await play(game_id, players[seat], text)
+            times.append(time.perf_counter() - start)
+
+    begun, cpu = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(players_of(*plan) for plan in plans))
+    return Run(times, time.perf_counter() - begun, time.process_time() - cpu)
+
+
+async def in_process(store: SqliteRepository | PostgresRepository, games: int, moves: int) -> Run:
+    """The receiving process plays, renders and delivers every move itself."""
+    referee = Referee(store)
+    deliverer = Deliverer(store.outbox, referee, Rendering())
+
+    async def play(game_id: int, user_id: int, text: str) -> None:
+        await deliver(deliverer, await referee.act(user_id, text, game_id))
+
+    return await play_all(store, play, games, moves)
+
+
+async def with_workers(url: str, workers: int, games: int, moves: int) -> Run:
+    """The receiving process queues every move; ``workers`` processes play them."""
+    cpu = 0.0
+    store = await PostgresRepository.open(url)
+    listener = await asyncpg.connect(url)
+    waiting: dict[int, asyncio.Future[None]] = {}
+    early: set[int] = set()
+    """Moves delivered before their sender heard their id back from the queue."""
+
+    def delivered(_: object, __: int, ___: str, payload: str) -> None:
+        future = waiting.pop(int(payload), None)
+        if future is None:
+            early.add(int(payload))
+        elif not future.done():
+            future.set_result(None)
+
+    await listener.add_listener(DONE, delivered)
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.workers", "--serve", url],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(workers)
+    ]
+    try:
+        for process in processes:
+            assert process.stdout is not None
+            line = await asyncio.to_thread(process.stdout.readline)
+            if line.strip() != READY:
+                raise RuntimeError("a worker process did not start")
+
+        async def play(game_id: int, user_id: int, text: str) -> None:
+            move_id = await store.queue.put(game_id, user_id, text, {"dm": 0})
+            if move_id in early:
+                early.discard(move_id)
+                return
+            done = waiting[move_id] = asyncio.get_running_loop().create_future()
+            await done
+
+        run = await play_all(store, play, games, moves)
+    finally:
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+        for process in processes:
+            output, _ = process.communicate(timeout=30)
+            cpu += float(output.split()[-1])  # the worker's last line: its processor time
+        await listener.close()
+        await store.close()
+    return replace(run, workers_cpu=cpu)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+@dataclass(frozen=True)
+class Run:
+    times: list[float]
+    """Each whole move's seconds, from received to its last board delivered."""
+    elapsed: float
+    receiver_cpu: float
+    """Processor seconds of the receiving process while the moves were played."""
+    workers_cpu: float = 0.0
+    """Processor seconds of the worker processes (from their start to their stop)."""
+    database_cpu: float = 0.0
+    """Processor seconds of the PostgreSQL server while the moves were played."""
+
+
+def line(name: str, run: Run) -> str:
+    ms = [t * 1000 for t in run.times]
+    per_move = [1000 * cpu / len(ms) for cpu in (run.receiver_cpu, run.workers_cpu)]
+    database = 1000 * run.database_cpu / len(ms)
+    return (
+        f"{name:<24}{statistics.median(ms):>8.1f}{percentile(ms, 0.95):>8.1f}"
+        f"{len(ms) / run.elapsed:>9.1f}{per_move[0]:>10.1f}{per_move[1]:>9.1f}{database:>10.1f}"
+        f"{os.getloadavg()[0]:>7.1f}"
+    )
+
+
+def postgres_cpu(data: Path) -> float:
+    """Processor seconds the PostgreSQL server at ``data`` used so far: its postmaster and
+    every backend, live or ended (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        postmaster = int((data / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        pid, ppid = int(stat.parent.name), int(fields[1])
+        if pid == postmaster:
+            ticks += sum(int(f) for f in fields[11:15])  # itself and its ended backends
+        elif ppid == postmaster:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+async def fresh_schema(server_url: str, name: str) -> str:
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE; CREATE SCHEMA {name}")
+    finally:
+        await admin.close()
+    separator = "&" if "?" in server_url else "?"
+    return f"{server_url}{separator}search_path={name}"
+
+
+async def run(server_url: str, data: Path, games: int, moves: int, workers: list[int]) -> None:
+    print(f"{'':<24}{'whole move (ms)':>16}{'':>9}{'processor ms per move':>29}")
+    print(
+        f"{'':<24}{'p50':>8}{'p95':>8}{'moves/s':>9}{'receiver':>10}{'workers':>9}"
+        f"{'database':>10}{'load':>7}"
+    )
+    sqlite = await SqliteRepository.open(data.parent / "bench.sqlite3")
+    try:
+        print(line("SQLite, in process", await in_process(sqlite, games, moves)), flush=True)
+    finally:
+        await sqlite.close()
+    rates: dict[int, float] = {}
+    bounds: dict[int, float] = {}
+    for count in [0, *workers]:
+        url = await fresh_schema(server_url, f"run_{count}")
+        database = postgres_cpu(data)
+        if count == 0:
+            postgres = await PostgresRepository.open(url)
+            try:
+                played = await in_process(postgres, games, moves)
+            finally:
+                await postgres.close()
+            named = "PostgreSQL, in process"
+        else:
+            played = await with_workers(url, count, games, moves)
+            named = f"PostgreSQL, {count} worker{'s' if count > 1 else ''}"
+        played = replace(played, database_cpu=postgres_cpu(data) - database)
+        rates[count] = len(played.times) / played.elapsed
+        bounds[count] = ceiling(played, count)
+        print(line(named, played), flush=True)
+    if 1 in rates and max(rates) > 1:
+        most = max(rates)
+        print(f"{most} workers play {rates[most] / rates[1]:.2f}x the moves per second of one")
+        print(
+            f"on {os.cpu_count()} idle processors, the processor time per move allows "
+            + ", ".join(f"{bounds[n]:.0f} moves/s with {n}" for n in sorted(bounds) if n)
+            + f" ({bounds[most] / bounds[1]:.2f}x)"
+        )
+
+
+def ceiling(run: Run, workers: int) -> float:
+    """The moves per second the processor time per move allows on this machine when
+    nothing else runs: each worker is one process (one processor at most), and every
+    process shares the machine's processors."""
+    moves = len(run.times)
+    total = (run.receiver_cpu + run.workers_cpu + run.database_cpu) / moves
+    per_worker = run.workers_cpu / moves
+    machine = (os.cpu_count() or 1) / total
+    return machine if not workers else min(machine, workers / per_worker)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=16, help="games played at once")
+    parser.add_argument("--moves", type=int, default=600, help="moves in all, per run")
+    parser.add_argument("--workers", default="1,2", help="worker processes per run, like 1,2")
+    parser.add_argument("--serve", metavar="URL", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.serve:
+        asyncio.run(serve(options.serve))
+        return
+    import pgserver  # a test dependency: the benchmark starts its own server
+
+    workers = [int(part) for part in options.workers.split(",")]
+    print(
+        f"{options.games} Sea Battle games at once, {options.moves} moves per run; "
+        f"{os.cpu_count()} processors, load average {os.getloadavg()[0]:.1f} at the start"
+    )
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        folder.chmod(0o755)  # run as root, pgserver's server is another user
+        server = pgserver.get_server(folder / "pgdata", cleanup_mode="stop")
+        try:
+            asyncio.run(
+                run(server.get_uri(), folder / "pgdata", options.games, options.moves, workers)
+            )
+        finally:
+            server.cleanup()
+
+
+if __name__ == "__main__":
+    main()

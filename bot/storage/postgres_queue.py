@@ -1,0 +1,134 @@
+"""The move queue in the shared PostgreSQL database: moves a gateway process received,
+waiting for the worker processes that play them.
+
+Every DM reaches the process holding shard 0, so on a big bot that one process would
+apply, render and deliver most moves. Instead it may queue them here, and any number of
+worker processes (no gateway connection needed: sending is plain REST) take them:
+
+- **Claimed, not taken.** A worker claims the oldest waiting move with
+  ``FOR UPDATE SKIP LOCKED``, so two workers never claim one move and neither waits for
+  the other, and marks it claimed for a lease. Should the worker die, the lease runs out
+  and another worker claims the move again.
+- **Once.** The move leaves the queue in the very transaction that stores it
+  (``append(…, queued=…)``), so a move played and then claimed again after a crash is
+  refused as already played, and the game's ply guard stays the last word besides.
+- **In order per game.** Only the oldest queued move of a game may be claimed, so two
+  moves of one game are played in the order they arrived; moves of different games go to
+  different workers side by side.
+- **Woken at once.** Queueing a move notifies the workers (``LISTEN``/``NOTIFY``); they
+  also look now and then, for leases that ran out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+
+from bot.storage.interface import Clock
+
+QUEUED = "queued_moves"
+"""The notification channel a queued move is announced on (also the table's name)."""
+
+LEASE_SECONDS = 30.0
+"""How long a worker's claim on a move holds: far longer than playing one takes, and
+the longest a move waits when its worker died."""
+
+
+@dataclass(frozen=True)
+class QueuedMove:
+    """A move as the receiving process took it: who, which game, what they wrote, and
+    where the answer goes (``reply``: a DM channel, or an interaction to follow up)."""
+
+    id: int
+    game_id: int
+    user_id: int
+    text: str
+    reply: dict[str, Any]
+    queued_at: float
+    attempts: int
+
+
+def _move(row: asyncpg.Record) -> QueuedMove:
+    return QueuedMove(
+        id=row["id"],
+        game_id=row["game_id"],
+        user_id=row["user_id"],
+        text=row["text"],
+        reply=json.loads(row["reply"]),
+        queued_at=row["queued_at"],
+        attempts=row["attempts"],
+    )
+
+
+async def unqueue(db: asyncpg.Connection, move_id: int) -> bool:
+    """Take a move off the queue inside the transaction playing it; False if it was gone."""
+    outcome = await db.execute("DELETE FROM queued_moves WHERE id = $1", move_id)
+    return bool(outcome == "DELETE 1")
+
+
+CLAIM = (
+    "UPDATE queued_moves SET claimed_until = $2, attempts = attempts + 1 WHERE id = ("
+    " SELECT id FROM queued_moves AS q WHERE (claimed_until IS NULL OR claimed_until < $1)"
+    " AND NOT EXISTS (SELECT 1 FROM queued_moves AS e WHERE e.game_id = q.game_id AND e.id < q.id)"
+    " ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING *"
+)
+"""Claim the oldest move that heads its game's queue and no live claim holds, in one
+statement; a row another worker is claiming right now is passed by, and its game's later
+moves wait behind it."""
+
+
+class MoveQueue:
+    """Moves waiting for a worker, in the shared database."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:
+        self._pool = pool
+        self._url = url
+        self.clock = clock
+        self._listener: asyncpg.Connection | None = None
+
+    async def put(self, game_id: int, user_id: int, text: str, reply: dict[str, Any]) -> int:
+        """Queue a move and wake the workers; its id."""
+        async with self._pool.acquire() as db, db.transaction():
+            move_id: int = await db.fetchval(
+                "INSERT INTO queued_moves (game_id, user_id, text, reply, queued_at)"
+                " VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                game_id,
+                user_id,
+                text,
+                json.dumps(reply, sort_keys=True),
+                self.clock(),
+            )
+            await db.execute("SELECT pg_notify($1, $2)", QUEUED, str(game_id))
+        return move_id
+
+    async def claim(self, lease: float = LEASE_SECONDS) -> QueuedMove | None:
+        """The next move to play, claimed for ``lease`` seconds; None if none is free."""
+        now = self.clock()
+        claimed = await self._pool.fetchrow(CLAIM, now, now + lease)
+        return None if claimed is None else _move(claimed)
+
+    async def done(self, move_id: int) -> bool:
+        """Take a move that was answered without being played (a refusal) off the queue;
+        False when it was gone already: then another worker answered it, and this one
+        must not answer again."""
+        async with self._pool.acquire() as db:
+            return await unqueue(db, move_id)
+
+    async def waiting(self) -> int:
+        count: int = await self._pool.fetchval("SELECT count(*) FROM queued_moves")
+        return count
+
+    async def listen(self, woken: Callable[[], None]) -> None:
+        """Call ``woken`` whenever a move is queued, on a connection kept for it."""
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self._url)
+        await self._listener.add_listener(QUEUED, lambda *_: woken())
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None

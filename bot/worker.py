@@ -1,0 +1,163 @@
+"""The worker: plays the moves other processes queued, then has them delivered.
+
+On a shared database a gateway process may hand the moves it receives to the move queue
+(``bot.storage.postgres_queue``) instead of playing them itself; worker processes, which
+need no gateway connection, play them: claim a move, act through the referee exactly as
+the receiving process would have, and wake the deliverer, which renders the boards and
+sends them. So adding a worker adds moves per second, wherever the moves arrive.
+
+The receiving process has already told the player what it can tell without playing the
+move (no game, several games, a game that is over: ``Referee.aim``). What only playing
+it can tell (an illegal move, a shot out of turn) the worker answers, with the referee's
+same sentences, through ``Answers``: into the player's DMs, or as the follow-up of their
+command. A refusal is answered once: only by the worker that takes the move off the
+queue. A worker that dies mid-move leaves its claim to run out; the move is then claimed
+again, and played once, since it leaves the queue in the transaction that stores it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable
+from typing import Protocol
+
+from bot.deliverer import Deliverer
+from bot.games.core import GameError
+from bot.logs import fields
+from bot.referee import Referee, Report
+from bot.storage.postgres_queue import LEASE_SECONDS, MoveQueue, QueuedMove
+
+log = logging.getLogger("referee.worker")
+
+POLL_SECONDS = 1.0
+"""How often an idle worker looks at the queue without being woken: for moves whose
+worker died (their claim runs out) and a notification lost with a dropped connection."""
+
+AT_ONCE = 8
+"""Moves one worker plays side by side: one's database trips overlap another's rules
+and boards, so a worker keeps its processor busy."""
+
+
+class Answers(Protocol):
+    """The way back to the player who sent a queued move (``reply`` of the move)."""
+
+    async def refuse(self, move: QueuedMove, text: str) -> None:
+        """Tell the player why their move was not played."""
+        ...
+
+    async def answer(self, move: QueuedMove, report: Report) -> None:
+        """Give the player an answer that changed no game (a setup saved by name)."""
+        ...
+
+
+class MoveWorker:
+    def __init__(
+        self,
+        queue: MoveQueue,
+        referee: Referee,
+        deliverer: Deliverer,
+        answers: Answers,
+        *,
+        at_once: int = AT_ONCE,
+        lease: float = LEASE_SECONDS,
+        poll: float = POLL_SECONDS,
+    ) -> None:
+        self.queue = queue
+        self.referee = referee
+        self.deliverer = deliverer
+        self.answers = answers
+        self.at_once = at_once
+        self.lease = lease
+        self.poll = poll
+        self._woken = asyncio.Event()
+        self._slots = asyncio.Semaphore(at_once)
+        self._claimer: asyncio.Task[None] | None = None
+        self._playing: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        """Listen for queued moves and start claiming them."""
+        await self.queue.listen(self._woken.set)
+        self._claimer = asyncio.get_running_loop().create_task(self._claiming(), name="move worker")
+
+    async def close(self) -> None:
+        """Stop claiming; a move being played is cancelled and rolled back, and its claim
+        runs out for another worker."""
+        tasks = [task for task in (self._claimer, *self._playing) if task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._claimer = None
+
+    async def _claiming(self) -> None:
+        """Claim moves while a slot is free; when none is waiting, sleep until a move is
+        queued (one claim per notification, however many slots are free) or the poll."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._slots.acquire()
+            self._woken.clear()  # a move queued from here on wakes the wait below
+            try:
+                move = await self.queue.claim(self.lease)
+            except Exception:
+                log.exception("claiming a queued move failed")
+                move = None
+            if move is None:
+                self._slots.release()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._woken.wait(), self.poll)
+                continue
+            task = loop.create_task(self._play_in_slot(move), name=f"queued move {move.id}")
+            self._playing.add(task)
+            task.add_done_callback(self._playing.discard)
+
+    async def _play_in_slot(self, move: QueuedMove) -> None:
+        try:
+            await self.play(move)
+        except Exception:  # the database went away meanwhile: the claim runs out
+            log.exception("game %s: a queued move failed", move.game_id)
+        finally:
+            self._slots.release()
+            self._woken.set()  # the game's next move may be claimed now
+
+    async def play(self, move: QueuedMove) -> Report | None:
+        """Play one claimed move and wake its delivery; the report when it was stored."""
+        report = await self.apply(move)
+        if report is not None:
+            self.deliverer.wake(report.game.id)
+        return report
+
+    async def apply(self, move: QueuedMove) -> Report | None:
+        """Play one claimed move; answer a refusal. The report when the move was stored.
+
+        A failure that is no refusal (the database went away) leaves the move claimed:
+        when the claim runs out, the move is played again, from the start.
+        """
+        try:
+            report = await self.referee.act(move.user_id, move.text, move.game_id, queued=move.id)
+        except GameError as refusal:
+            if await self.queue.done(move.id):
+                await self._answering(self.answers.refuse(move, str(refusal)), move)
+            return None
+        except Exception:
+            log.exception(
+                "game %s: playing a queued move failed; it is played again later",
+                move.game_id,
+                extra=fields(move.game_id),
+            )
+            return None
+        if not report.stored:
+            if await self.queue.done(move.id):
+                await self._answering(self.answers.answer(move, report), move)
+            return None
+        return report
+
+    async def _answering(self, sending: Awaitable[None], move: QueuedMove) -> None:
+        try:
+            await sending
+        except Exception:
+            log.warning(
+                "game %s: could not answer the player of a queued move",
+                move.game_id,
+                extra=fields(move.game_id),
+            )

@@ -1,0 +1,150 @@
+"""A worker process's own part: it plays the moves the gateway processes queued.
+
+Everything a worker says goes over Discord's REST API with the bot's token: boards by the
+deliverer's courier, answers to a player's command as the follow-up of their interaction
+(its token, kept with the queued move, is good for 15 minutes), and refusals of moves sent
+by DM into that DM channel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.client import RefereeBot
+from bot.deliverer import SEATS_AND_CHANNEL, Sender
+from bot.outbox import Lane, Parcel
+from bot.presenter import present
+from bot.referee import Report
+from bot.storage.postgres_queue import QueuedMove
+from bot.worker import MoveWorker
+from cogs.courier import as_file, or_missing, quick_view
+
+COUNTED = "Your move counted; your board follows by direct message."
+
+
+def dm_reply(channel_id: int) -> dict[str, Any]:
+    """Where a worker answers a move sent by DM: that DM channel."""
+    return {"dm": channel_id}
+
+
+def interaction_reply(interaction: discord.Interaction) -> dict[str, Any]:
+    """Where a worker answers a move sent by command or button: the interaction's
+    follow-up, private in a server."""
+    return {
+        "app": interaction.application_id,
+        "token": interaction.token,
+        "private": interaction.guild_id is not None,
+    }
+
+
+class QueuedAnswers:
+    """``bot.worker.Answers`` on Discord, from a worker without a gateway connection."""
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    def _follow_up(self, move: QueuedMove) -> discord.Webhook | None:
+        reply = move.reply
+        if "token" not in reply:
+            return None
+        payload: Any = {"id": reply["app"], "type": 3, "token": reply["token"]}
+        return discord.Webhook.from_state(data=payload, state=self.bot._connection)
+
+    async def refuse(self, move: QueuedMove, text: str) -> None:
+        await self.tell(move, text)
+
+    async def tell(self, move: QueuedMove, text: str) -> None:
+        """A sentence for the mover, where they sent the move."""
+        hook = self._follow_up(move)
+        if hook is not None:
+            await hook.send(text[:2000], ephemeral=move.reply["private"])
+        else:
+            await self.bot.get_partial_messageable(move.reply["dm"]).send(text[:2000])
+
+    async def answer(self, move: QueuedMove, report: Report) -> None:
+        (notice,) = report.notices
+        message = present(notice)
+        hook = self._follow_up(move)
+        if hook is not None:
+            await hook.send(
+                message.content,
+                file=as_file(message),
+                ephemeral=move.reply["private"],
+                view=or_missing(quick_view(report.game, message)),
+            )
+        else:
+            channel = self.bot.get_partial_messageable(move.reply["dm"])
+            await channel.send(message.content, file=as_file(message))
+
+    def sender(self, move: QueuedMove) -> Sender | None:
+        """Sends the mover's own notice as the follow-up of their command; None for a
+        move sent by DM, whose board goes by DM as always."""
+        hook = self._follow_up(move)
+        if hook is None:
+            return None
+
+        async def send(report: Report, parcel: Parcel) -> None:
+            (notice,) = report.notices
+            message = present(notice)
+            await hook.send(
+                message.content,
+                file=as_file(message),
+                ephemeral=move.reply["private"],
+                view=or_missing(quick_view(report.game, message)),
+            )
+
+        return send
+
+
+class Work(commands.Cog):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        self.answers = QueuedAnswers(bot)
+        queue = bot.move_queue
+        assert queue is not None, "a worker plays queued moves: it needs PostgreSQL"
+        self.worker = DeliveringWorker(
+            queue,
+            bot.referee,
+            bot.deliverer,
+            self.answers,
+        )
+
+    async def cog_load(self) -> None:
+        await self.worker.start()
+
+    async def cog_unload(self) -> None:
+        await self.worker.close()
+
+
+class DeliveringWorker(MoveWorker):
+    """A worker whose mover, when they used a command, is answered as its follow-up."""
+
+    answers: QueuedAnswers
+
+    async def play(self, move: QueuedMove) -> Report | None:
+        report = await self.apply(move)
+        if report is None:
+            return None
+        game = report.game
+        seat = game.seat_of(move.user_id)
+        sender = self.answers.sender(move)
+        if sender is None or seat is None:
+            self.deliverer.wake(game.id)
+            return report
+        self.deliverer.wake(game.id, tuple(a for a in SEATS_AND_CHANNEL if a != seat))
+        answered = report.to(seat) is not None and await self.deliverer.deliver_now(
+            Lane(game.id, seat), sender
+        )
+        self.deliverer.wake(game.id, (seat,))
+        if not answered:
+            with contextlib.suppress(discord.HTTPException):  # the DM follows all the same
+                await self.answers.tell(move, "Done." if report.to(seat) is None else COUNTED)
+        return report
+
+
+async def setup(bot: RefereeBot) -> None:
+    await bot.add_cog(Work(bot))

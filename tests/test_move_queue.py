@@ -1,0 +1,248 @@
+"""The move queue on a real PostgreSQL server: gateway processes queue the moves they
+receive, worker processes claim and play them.
+
+Each "process" here is its own store (its own connections) with its own referee, as in
+``test_storage_shared``; a worker that dies is one whose claim is simply never finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.deliverer import Deliverer
+from bot.games.core import GameError
+from bot.outbox import Parcel
+from bot.referee import Referee, RefereeError, Report
+from bot.storage.postgres import PostgresRepository
+from bot.storage.postgres_queue import QueuedMove
+from bot.worker import MoveWorker
+from tests.test_referee import ALICE, BOB, set_fleets, start_game, state_of
+
+DM = {"dm": 4242}
+
+
+class Clock:
+    """A clock the test moves by hand, shared by the processes."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Answers:
+    """What a worker told the players of queued moves."""
+
+    def __init__(self) -> None:
+        self.refused: list[tuple[int, str]] = []
+        self.answered: list[tuple[int, Report]] = []
+
+    async def refuse(self, move: QueuedMove, text: str) -> None:
+        self.refused.append((move.id, text))
+
+    async def answer(self, move: QueuedMove, report: Report) -> None:
+        self.answered.append((move.id, report))
+
+
+class Transport:
+    """The deliverer's way out: records each parcel's audience and ply."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, int | None, int]] = []
+
+    async def ready(self, report: Report) -> bool:
+        return False
+
+    async def send(self, report: Report, parcel: Parcel) -> None:
+        self.sent.append((parcel.game_id, parcel.audience, parcel.last_ply))
+
+
+class Process:
+    """One bot process on the shared database: its store, referee, deliverer and worker."""
+
+    def __init__(self, store: PostgresRepository) -> None:
+        self.store = store
+        self.referee = Referee(store)
+        self.answers = Answers()
+        self.transport = Transport()
+        self.deliverer = Deliverer(store.outbox, self.referee, self.transport)
+        self.worker = MoveWorker(store.queue, self.referee, self.deliverer, self.answers, poll=30.0)
+
+
+@pytest.fixture
+async def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def processes(postgres_url: str, clock: Clock) -> AsyncIterator[tuple[Process, Process]]:
+    one = Process(await PostgresRepository.open(postgres_url, clock))
+    two = Process(await PostgresRepository.open(postgres_url, clock))
+    yield one, two
+    for process in (one, two):
+        await process.worker.close()
+        await process.deliverer.close()
+        await process.store.close()
+
+
+async def test_moves_are_claimed_oldest_first_and_one_game_at_a_time(
+    processes: tuple[Process, Process],
+) -> None:
+    one, two = processes
+    queue = one.store.queue
+    first = await start_game(one.referee)
+    second = await start_game(one.referee, challenger=1005, opponent=1006)
+    a1 = await queue.put(first.id, ALICE, "random", DM)
+    b1 = await queue.put(second.id, 1005, "random", DM)
+    a2 = await queue.put(first.id, ALICE, "ready", DM)
+
+    claimed = await queue.claim()
+    assert claimed is not None and claimed.id == a1
+    # The first game's next move waits behind the one being played; the other game's
+    # move goes to another worker meanwhile.
+    other = await two.store.queue.claim()
+    assert other is not None and other.id == b1
+    assert await two.store.queue.claim() is None
+
+    await one.worker.apply(claimed)
+    later = await two.store.queue.claim()
+    assert later is not None and later.id == a2 and later.text == "ready"
+    assert later.reply == DM and later.attempts == 1
+
+
+async def test_two_moves_of_one_game_are_played_in_the_order_they_arrived(
+    processes: tuple[Process, Process],
+) -> None:
+    """Two workers run side by side; the setup's ``random`` must come before ``ready``."""
+    one, two = processes
+    game = await start_game(one.referee)
+    for user in (ALICE, BOB):
+        await one.store.queue.put(game.id, user, "random", DM)
+        await one.store.queue.put(game.id, user, "ready", DM)
+    await one.worker.start()
+    await two.worker.start()
+    async with asyncio.timeout(20):  # until the last move's news went out
+        while all(ply < 4 for _, _, ply in one.transport.sent + two.transport.sent):
+            await asyncio.sleep(0.05)
+    stored = await one.store.get_game(game.id)
+    assert stored is not None and stored.ply == 4
+    assert state_of(stored).phase.value == "play"
+    assert one.answers.refused == two.answers.refused == []
+    assert await one.store.queue.waiting() == 0
+
+
+async def test_two_workers_racing_for_one_move_play_it_once(
+    processes: tuple[Process, Process], clock: Clock
+) -> None:
+    one, two = processes
+    game = await set_fleets(one.referee, await start_game(one.referee))
+    shooter = game.seats[state_of(game).turn or 0]
+    move_id = await one.store.queue.put(game.id, shooter, "F6", DM)
+
+    claims = await asyncio.gather(one.store.queue.claim(), two.store.queue.claim())
+    assert sorted(claim is None for claim in claims) == [False, True]
+    (claimed,) = [claim for claim in claims if claim is not None]
+
+    # The first worker is slow: its claim runs out and the second claims the move too.
+    clock.now += 31
+    again = await two.store.queue.claim()
+    assert again is not None and again.id == move_id and again.attempts == 2
+    reports = await asyncio.gather(one.worker.apply(claimed), two.worker.apply(again))
+
+    assert sum(report is not None for report in reports) == 1
+    stored = await one.store.get_game(game.id)
+    assert stored is not None and stored.ply == game.ply + 1
+    assert [entry.text for entry in await one.store.log(game.id)].count("F6") == 1
+    # The move was played, so neither worker tells its player it was refused.
+    assert one.answers.refused == two.answers.refused == []
+    assert await one.store.queue.waiting() == 0
+
+
+async def test_a_move_whose_worker_died_is_played_by_another_once_its_claim_runs_out(
+    processes: tuple[Process, Process], clock: Clock
+) -> None:
+    one, two = processes
+    game = await start_game(one.referee)
+    await one.store.queue.put(game.id, ALICE, "random", DM)
+    dead = await one.store.queue.claim()  # and its process is killed before playing it
+    assert dead is not None
+    assert await two.store.queue.claim() is None  # the claim still holds
+
+    clock.now += 31
+    revived = await two.store.queue.claim()
+    assert revived is not None and revived.id == dead.id
+    report = await two.worker.apply(revived)
+    assert report is not None and report.game.ply == 1
+    assert await two.store.queue.waiting() == 0
+    assert [entry.text for entry in await two.store.log(game.id)] == ["random"]
+
+
+async def test_a_worker_killed_between_storing_and_answering_stores_the_move_once(
+    processes: tuple[Process, Process], clock: Clock
+) -> None:
+    """The move leaves the queue with the stored move, so nothing can play it again."""
+    one, two = processes
+    game = await start_game(one.referee)
+    await one.store.queue.put(game.id, ALICE, "random", DM)
+    claimed = await one.store.queue.claim()
+    assert claimed is not None
+    await one.referee.act(ALICE, "random", game.id, queued=claimed.id)  # then killed
+    clock.now += 31
+    assert await two.store.queue.claim() is None
+    stored = await two.store.get_game(game.id)
+    assert stored is not None and stored.ply == 1
+
+
+async def test_a_refused_move_is_answered_once_with_the_referees_sentence(
+    processes: tuple[Process, Process],
+) -> None:
+    one, two = processes
+    game = await set_fleets(one.referee, await start_game(one.referee))
+    waiting = game.seats[1 - (state_of(game).turn or 0)]
+    with pytest.raises(GameError) as direct:
+        await one.referee.act(waiting, f"#{game.id} F6")
+    await one.store.queue.put(game.id, waiting, "F6", DM)
+    claimed = await one.store.queue.claim()
+    assert claimed is not None
+    assert await one.worker.apply(claimed) is None
+
+    assert one.answers.refused == [(claimed.id, str(direct.value))]
+    assert await one.store.queue.waiting() == 0
+    assert await two.worker.apply(claimed) is None  # a second claimant stays silent
+    assert two.answers.refused == []
+
+
+async def test_a_queued_move_wakes_an_idle_worker_at_once(
+    processes: tuple[Process, Process],
+) -> None:
+    """Workers poll only every 30 s here: the notification is what wakes them."""
+    one, two = processes
+    await two.worker.start()
+    await asyncio.sleep(0.2)  # both claimers found nothing and wait
+    game = await start_game(one.referee)
+    await one.store.queue.put(game.id, ALICE, "random", DM)
+    async with asyncio.timeout(5):  # the poll alone would take 30 s
+        while (game.id, 0, 1) not in two.transport.sent:  # seat 0 told of its ply 1
+            await asyncio.sleep(0.02)
+    stored = await one.store.get_game(game.id)
+    assert stored is not None and stored.ply == 1
+
+
+async def test_the_receiving_process_refuses_at_once_what_needs_no_playing(
+    processes: tuple[Process, Process],
+) -> None:
+    one, _ = processes
+    game = await start_game(one.referee)
+    assert await one.referee.aim(ALICE, "random") == game.id
+    assert await one.referee.aim(BOB, f"#{game.id} random") == game.id
+    with pytest.raises(RefereeError, match="not playing in game"):
+        await one.referee.aim(1009, f"#{game.id} random")
+    with pytest.raises(RefereeError, match="no game running"):
+        await one.referee.aim(1009, "random")
+    await one.referee.resign(ALICE, game.id)
+    with pytest.raises(RefereeError, match="is over"):
+        await one.referee.aim(BOB, f"#{game.id} A1")
