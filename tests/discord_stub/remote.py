@@ -84,7 +84,8 @@ class RemoteDriver(DiscordDriver):
         await self.server.stop()
 
     async def settle(self, timeout: float | None = None) -> None:
-        """Until the bot is connected and has sent nothing for :attr:`quiet` seconds.
+        """Until the bot is connected (with several processes, one per shard: every shard
+        that identified) and has sent nothing for :attr:`quiet` seconds.
 
         The bot answers every DM and every interaction, so after a user acted it must also
         have made a request since; a bot slow to start on a busy machine is not idle. A bot
@@ -230,6 +231,17 @@ class BotProcess:
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
+    @property
+    def shards(self) -> tuple[int, ...]:
+        """The gateway shards this process serves (``SHARD_IDS``, or all ``SHARD_COUNT``)."""
+        if "SHARD_IDS" in self.settings:
+            return tuple(int(n) for n in self.settings["SHARD_IDS"].split(","))
+        return tuple(range(int(self.settings.get("SHARD_COUNT") or 1)))
+
+    def connected(self) -> bool:
+        """Whether any of this process's shards has a live gateway connection."""
+        return any(self.driver.gateway.shard_connected(shard) for shard in self.shards)
+
     def environment(self) -> dict[str, str]:
         """Every setting given, empty where the default applies, so that a developer's own
         ``.env`` (read for settings missing from the environment) cannot leak in."""
@@ -316,5 +328,5 @@ class BotProcess:
         self.driver.bot_pid = None
         # The server notices the dropped websocket on its own; wait so tests see it.
         deadline = time.monotonic() + 5
-        while self.driver.gateway.connected and time.monotonic() < deadline:
+        while self.connected() and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
