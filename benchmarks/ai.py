@@ -4,6 +4,7 @@
     python -m benchmarks.ai --full     # the counts the README reports (10,000 fleets,
                                        # 200 games per pairing; an hour or more)
     python -m benchmarks.ai --game marine
+    python -m benchmarks.ai --game warships --level strong --games 200
 
 Sea Battle: mean shots the density shooter needs to sink a whole fleet, against uniform
 random fleets and against the computer's own fleets. The other games: the computer's wins,
@@ -20,6 +21,7 @@ import time
 from collections.abc import Iterator
 
 from benchmarks.ai_duels import LuzhanqiGreedy, MarineGreedy, Tally, play_series
+from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
 from benchmarks.ai_seabattle import report as seabattle_report
 from bot.ai import LEVELS, player
 from bot.ai.core import Player
@@ -35,19 +37,35 @@ def baselines(game: str) -> dict[str, Player]:
         found["greedy"] = MarineGreedy()
     if game == "luzhanqi":
         found["greedy"] = LuzhanqiGreedy()
+    if game == "warships":
+        found["greedy"] = WarshipsGreedy()
+    if game == "seachess":
+        found["greedy"] = SeachessGreedy()
     return found
 
 
-def duel_report(game: str, games: int) -> Iterator[str]:
+VARIANTS: dict[str, tuple[str | None, ...]] = {"luzhanqi": ("classic", "flip", "variant-c")}
+"""Games measured in more than their default variant."""
+
+
+def duel_report(game: str, games: int, levels: tuple[str, ...] = LEVELS) -> Iterator[str]:
     """The table's lines, each as soon as it is measured."""
-    yield f"{game}: {games} seeded games per pairing, sides alternating"
+    for variant in VARIANTS.get(game, (None,)):
+        yield from variant_report(game, variant, games, levels)
+
+
+def variant_report(
+    game: str, variant: str | None, games: int, levels: tuple[str, ...]
+) -> Iterator[str]:
+    named = f"{game} ({variant})" if variant else game
+    yield f"{named}: {games} seeded games per pairing, sides alternating"
     yield (
         f"{'level':8} {'against':8} {'won':>6} {'drawn':>6} {'lost':>6} {'win %':>6} "
         f"{'think p95 ms':>13}"
     )
-    for level in LEVELS:
+    for level in levels:
         for name, rival in baselines(game).items():
-            tally: Tally = play_series(game, None, games, player(game, level), rival)
+            tally: Tally = play_series(game, variant, games, player(game, level), rival)
             rate = 100 * tally.wins / tally.games
             yield (
                 f"{level:8} {name:8} {tally.wins:6} {tally.draws:6} {tally.losses:6} "
@@ -61,6 +79,7 @@ def main() -> None:
     parser.add_argument("--game", help="one game only (seabattle, marine, luzhanqi, ...)")
     parser.add_argument("--fleets", type=int, help="Sea Battle fleets per row")
     parser.add_argument("--games", type=int, help="games per pairing in the other games")
+    parser.add_argument("--level", choices=LEVELS, help="one level only (the other games)")
     args = parser.parse_args()
     counts = dict(FULL if args.full else QUICK)
     counts["fleets"] = args.fleets or counts["fleets"]
@@ -75,7 +94,7 @@ def main() -> None:
         lines = (
             seabattle_report(counts["fleets"])
             if game == "seabattle"
-            else duel_report(game, counts["games"])
+            else duel_report(game, counts["games"], (args.level,) if args.level else LEVELS)
         )
         for line in lines:
             print(line, flush=True)

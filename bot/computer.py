@@ -80,6 +80,8 @@ class Computer:
                 except StaleMoveError:
                     continue  # someone else moved meanwhile: look again
                 except GameError:
+                    if await self.referee.computer_turn(game_id) is None:
+                        continue  # the game ended while it thought (a person's DMs closed)
                     # A move the seat could not know was impossible (a hidden piece in the
                     # way): play another of its legal moves instead, as a person would.
                     report = await self._another(computer_id, game, turn.seen, text)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from bot.ai.core import DEFAULT_LEVEL, LEVELS, Player, Seen
 from bot.ai.generic import RandomPlayer
-from bot.ai.luzhanqi import LuzhanqiRaider
+from bot.ai.luzhanqi import LuzhanqiCommander
 from bot.ai.marine import MarineSearcher
 from bot.ai.seabattle import CasualShooter, DensityShooter
+from bot.ai.seachess import SeachessSearcher
+from bot.ai.warships import WarshipsAdmiral
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Player", "Seen", "player"]
 
@@ -23,12 +25,16 @@ def _players(game: str) -> dict[str, Player]:
     if game == "seabattle":
         return {"casual": CasualShooter(), "strong": DensityShooter()}
     if game == "luzhanqi":
-        return {"casual": RandomPlayer(game), "strong": LuzhanqiRaider()}
+        return {"casual": RandomPlayer(game), "strong": LuzhanqiCommander()}
     if game == "marine":
         return {
             "casual": MarineSearcher(depth=1, budget=1_000),
             "strong": MarineSearcher(depth=4, budget=STRONG_MARINE_BUDGET),
         }
+    if game == "warships":
+        return {"casual": WarshipsAdmiral(caution=0.0, noise=6.0), "strong": WarshipsAdmiral()}
+    if game == "seachess":
+        return {"casual": SeachessSearcher(depth=1), "strong": SeachessSearcher(depth=2)}
     return {"casual": RandomPlayer(game), "strong": RandomPlayer(game)}
 
 

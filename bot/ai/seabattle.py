@@ -7,7 +7,10 @@ shot grid alone, so a new mode of the game needs only its touching rule and flee
 
 For every ship still afloat it counts the ways that ship could lie on the cells not yet
 ruled out, weighting the lies that pass through unexplained hits heavily (so it finishes a
-wounded ship before it hunts), and fires at the cell covered by the most lies.
+wounded ship before it hunts), and fires at the cell covered by the most lies. While it
+hunts (no hit waiting), each lie counts by how much room it leaves the other ships afloat,
+since ships may not overlap. A ship sunk where ships may touch is named but not drawn: the
+hits that every possible line of it shares are set aside as its own.
 """
 
 from __future__ import annotations
@@ -85,9 +88,9 @@ class ShotGrid:
         """The grid from the marks, the fleet, the drawn wrecks' lengths and the sinkings
         announced without a drawing (the cell of the sinking shot, the ship's length).
 
-        A sinking announced without a drawing leaves its ship's cells as hits; where only one
-        straight line of hits through the sinking shot has the ship's length, those hits are
-        explained and no longer draw the shooter.
+        A sinking announced without a drawing leaves its ship's cells as hits; the hits that
+        lie on every straight line of hits of the ship's length through the sinking shot
+        surely were that ship's, so they are explained and no longer draw the shooter.
         """
         afloat = Counter(fleet)
         afloat.subtract(wrecks)
@@ -98,8 +101,8 @@ class ShotGrid:
                 for body, _ in lies(size, length, touching)
                 if index in body and all(cells[i] == HIT for i in body)
             ]
-            if len(lines) == 1:
-                for i in lines[0]:
+            if lines:  # the cells every such line shares surely belonged to the sunk ship
+                for i in set(lines[0]).intersection(*lines[1:]):
                     cells[i] = EMPTY
         lengths = tuple(sorted(afloat.elements(), reverse=True))
         return cls(size, tuple(cells), lengths, touching)
@@ -170,9 +173,56 @@ def density(grid: ShotGrid) -> list[float]:
     return scores
 
 
+def hunt_density(grid: ShotGrid) -> list[float]:
+    """Like ``density`` when no hit waits to be explained, but each lie of a ship counts as
+    often as the other ships afloat still fit beside it.
+
+    Ships cannot overlap (nor touch, where the rules forbid it), so a lie that blocks many
+    lies of the other ships is less likely than one that blocks few: each lie is weighed by
+    the share of every other ship's lies it leaves open (a first-order correction of the
+    independent count, cheap with bit masks of lies).
+    """
+    cells = grid.cells
+    afloat = Counter(grid.afloat)
+    open_lies: dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+    blocked_by: dict[int, list[int]] = {}
+    for length in afloat:
+        fitting = [
+            (body, halo)
+            for body, halo in lies(grid.size, length, grid.touching)
+            if all(cells[i] == UNKNOWN for i in body)
+        ]
+        open_lies[length] = fitting
+        masks = [0] * len(cells)
+        for number, (body, halo) in enumerate(fitting):
+            bit = 1 << number
+            for i in body:
+                masks[i] |= bit
+            for i in halo:
+                masks[i] |= bit  # a lie whose halo holds this cell blocks it too
+        blocked_by[length] = masks
+    scores = [0.0] * len(cells)
+    for length, count in afloat.items():
+        for body, _ in open_lies[length]:
+            weight = float(count)
+            for other_length, other_count in afloat.items():
+                total = len(open_lies[other_length])
+                if not total:
+                    continue
+                masks = blocked_by[other_length]
+                blocked = 0
+                for i in body:
+                    blocked |= masks[i]
+                share = (total - blocked.bit_count()) / total
+                weight *= share ** (other_count - (other_length == length))
+            for i in body:
+                scores[i] += weight
+    return scores
+
+
 def best_shot(grid: ShotGrid, tie_break: Sequence[float]) -> int:
     """The cell covered by the most lies; ``tie_break`` orders equal cells (from the dice)."""
-    scores = density(grid)
+    scores = density(grid) if HIT in grid.cells else hunt_density(grid)
     candidates = [i for i, known in enumerate(grid.cells) if known == UNKNOWN]
     return max(candidates, key=lambda i: (scores[i], tie_break[i]))
 

@@ -1,4 +1,5 @@
-"""How a Luzhanqi game ends: the end itself, the W2 check and the draw by agreement (8.5)."""
+"""How a Luzhanqi game ends: the checks after every ply (8.2-8.4, A10, A11, W2), the end
+itself, and the draw by agreement (8.5)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.games.core import (
+    SEATS,
     EndReason,
     Event,
     IllegalActionError,
@@ -15,6 +17,8 @@ from bot.games.core import (
     name_of,
     other,
 )
+from bot.games.luzhanqi import moves
+from bot.games.luzhanqi.rules import WinRule
 from bot.games.luzhanqi.state import LuzhanqiState
 
 AGREED = "agreed to a draw"
@@ -89,4 +93,57 @@ def w2_end(mover: int, mover_can: bool, rival_can: bool) -> tuple[Outcome, tuple
     return Outcome(other(mover), EndReason.RULES, "lost every movable piece of their own"), (
         "Your opponent lost their last movable piece: you win!",
         "Your last movable piece is gone: you lose.",
+    )
+
+
+def finish_ply(state: LuzhanqiState, seat: int, said: list[Event]) -> Transition:
+    """Pass the turn, then apply the end rules 8.2-8.4, A10, A11 and W2."""
+    lapsed = state.draw_offer == other(seat)  # 8.5: playing on declines
+    new = replace(
+        state,
+        plies=state.plies + 1,
+        turn=other(seat),
+        draw_offer=None if lapsed else state.draw_offer,
+    )
+    rival = other(seat)
+    mine, theirs = new.colour_of(seat), new.colour_of(rival)
+    if new.rules.win is WinRule.W2 and mine and theirs:  # 10.4, A10: for both sides
+        w2 = w2_end(seat, new.movable_left(mine) > 0, new.movable_left(theirs) > 0)
+        if w2 is not None:
+            return end_game(new, w2[0], said, w2[1])
+    can_move = [has_action(new, s) for s in SEATS]
+    if not any(can_move):  # 8.3 / R-7
+        return end_game(
+            new,
+            Outcome(None, EndReason.RULES, "neither side can move"),
+            said,
+            ("Neither side can move any more: the game is drawn (rule 8.3).",) * 2,
+        )
+    if not can_move[rival]:  # 8.2
+        return end_game(
+            new,
+            Outcome(seat, EndReason.RULES, "the opponent had no legal move"),
+            said,
+            (
+                "Your opponent has no legal move left: you win (rule 8.2)!",
+                "You have no legal move left: you lose (rule 8.2).",
+            ),
+        )
+    if new.quiet >= new.rules.quiet_limit:  # 8.4 / A11
+        return end_game(
+            new,
+            Outcome(None, EndReason.RULES, f"{new.quiet} plies without an attack"),
+            said,
+            (f"{new.quiet} plies without an attack: the game is drawn (rule 8.4).",) * 2,
+        )
+    return Transition(new, tuple(said))
+
+
+def has_action(state: LuzhanqiState, seat: int) -> bool:
+    """Whether ``seat`` has any move or flip (draw words aside): rules 8.2 and A10."""
+    if state.rules.flip and any(p is not None and not p.face_up for p in state.board):
+        return True
+    colour = state.colour_of(seat)
+    return colour is not None and moves.has_move(
+        state.board, colour, state.rules, state.mines_left()
     )

@@ -9,7 +9,6 @@ from typing import Any
 
 from bot.games.core import (
     SEATS,
-    EndReason,
     Engine,
     Event,
     GameError,
@@ -23,7 +22,7 @@ from bot.games.core import (
     secrecy,
 )
 from bot.games.luzhanqi import actions as act
-from bot.games.luzhanqi import moves
+from bot.games.luzhanqi import moves, texts
 from bot.games.luzhanqi.board import (
     CAMPS,
     STATIONS,
@@ -34,7 +33,6 @@ from bot.games.luzhanqi.board import (
     name,
     swap_example,
 )
-from bot.games.luzhanqi.clash import Removal, resolve
 from bot.games.luzhanqi.deployment import (
     SLOTS,
     Layout,
@@ -43,11 +41,12 @@ from bot.games.luzhanqi.deployment import (
     layout_text,
     random_layout,
 )
-from bot.games.luzhanqi.endings import accept_draw, end_game, offer_draw, w2_end
+from bot.games.luzhanqi.endings import accept_draw, offer_draw
 from bot.games.luzhanqi.pieces import ARMY, Kind, Piece
-from bot.games.luzhanqi.rules import PRESETS, LuzhanqiRules, WinRule, option_words
+from bot.games.luzhanqi.play import flip_piece, move_piece
+from bot.games.luzhanqi.rules import PRESETS, LuzhanqiRules, option_words
 from bot.games.luzhanqi.rules import with_options as rules_with_options
-from bot.games.luzhanqi.state import LastMove, LuzhanqiState, Side, state_from_json, state_to_json
+from bot.games.luzhanqi.state import LuzhanqiState, Side, state_from_json, state_to_json
 from bot.games.luzhanqi.view import LuzhanqiView, losses_seen
 
 
@@ -128,8 +127,8 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             if isinstance(action, act.AcceptDraw):
                 return accept_draw(state, seat)
             if isinstance(action, act.Flip):
-                return self._flip(state, seat, action.where)
-            return self._move(state, seat, action.start, action.target)
+                return flip_piece(state, seat, action.where)
+            return move_piece(state, seat, action.start, action.target)
         if state.phase is not Phase.SETUP:
             raise IllegalActionError("The armies are deployed and can no longer change.")
         if state.sides[seat].ready:
@@ -219,177 +218,6 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
                 Event(None, f"Both armies are deployed. {name_of(red)} plays Red and moves first."),
             ),
         )
-
-    # -- play (sections 5-8, 10) --------------------------------------------------------------
-
-    def _flip(self, state: LuzhanqiState, seat: int, where: Station) -> Transition:
-        piece = state.board[where]
-        if piece is None or piece.face_up:
-            raise IllegalActionError(f"There is no face-down piece on {name(where)} to flip.")
-        assert piece.colour is not None and piece.kind is not None
-        up = replace(piece, face_up=True)
-        new = _with_board(state, {where: up})
-        if new.red_seat is None:  # A3: the first flip fixes the flipper's colour
-            new = replace(new, red_seat=seat if piece.colour is Colour.RED else other(seat))
-        new = replace(new, quiet=0, last=LastMove(where, None))
-        what = f"{piece.colour.value} {piece.kind.title}"
-        said = [
-            Event(seat, f"You flipped {name(where)}: a {what}."),
-            Event(other(seat), f"Your opponent flipped {name(where)}: a {what}."),
-            Event(None, f"{name_of(seat)} flips {name(where)}: a {what}."),
-        ]
-        if state.red_seat is None:
-            colour = _colour(new, seat)
-            said[0] = Event(seat, f"{said[0].text} You play {colour.value.title()}.")
-            said[1] = Event(
-                other(seat), f"{said[1].text} You play {colour.opponent.value.title()}."
-            )
-        return self._finish_ply(new, seat, said)
-
-    def _move(self, state: LuzhanqiState, seat: int, start: Station, target: Station) -> Transition:
-        colour = state.colour_of(seat)
-        board, rules, mines = state.board, state.rules, state.mines_left()
-        if colour is None:
-            raise IllegalActionError(
-                "You have no face-up piece yet: flip one first, like `flip c3`."
-            )
-        refusal = moves.immobility(board, start, colour, rules)
-        if refusal is None and target not in moves.reachable(board, start, rules):
-            refusal = f"Your piece on {name(start)} cannot reach {name(target)} in one move."
-        if refusal is None:
-            refusal = moves.entry_refusal(board, start, target, rules, mines)
-        if refusal is not None:
-            raise IllegalActionError(refusal)
-        mover = board[start]
-        defender = board[target]
-        assert mover is not None and mover.kind is not None
-        step = f"{name(start)}-{name(target)}"
-        if defender is None:
-            new = _with_board(state, {start: None, target: mover})
-            new = replace(new, quiet=state.quiet + 1, last=LastMove(start, target))
-            public = f"a {mover.kind.title} " if rules.flip else ""
-            said = [
-                Event(seat, f"You moved your {mover.kind.title} {step}."),
-                Event(other(seat), f"Your opponent moved {public}{step}."),
-                Event(None, f"{name_of(seat)} moves {public}{step}."),
-            ]
-            return self._finish_ply(new, seat, said)
-        assert defender.kind is not None and defender.colour is not None
-        clash = resolve(mover.kind, defender.kind, rules)
-        changes: dict[Station, Piece | None] = {start: None}
-        if clash.removal is Removal.DEFENDER:
-            changes[target] = mover
-        elif clash.removal is Removal.BOTH:
-            changes[target] = None
-        new = _with_board(state, changes)
-        new = replace(new, quiet=0, last=LastMove(start, target, clash.removal))
-        result = clash.removal.value
-        if rules.flip:  # A12: everything is public
-            fight = f"{mover.kind.title} attacks a {defender.kind.title}, {step}: {result}."
-            said = [
-                Event(seat, f"Your {fight}"),
-                Event(other(seat), f"Your opponent's {fight}"),
-                Event(None, f"{name_of(seat)}'s {fight}"),
-            ]
-        else:  # 9.3: only what a referee's hand makes visible
-            said = [
-                Event(seat, f"Your {mover.kind.title} attacks {step}: {result}."),
-                Event(
-                    other(seat),
-                    f"Your opponent attacks your {defender.kind.title} {step}: {result}.",
-                ),
-                Event(None, f"{name_of(seat)} attacks {step}: {result}."),
-            ]
-        if clash.flag_taken:
-            return end_game(
-                replace(new, plies=new.plies + 1),
-                Outcome(seat, EndReason.RULES, "captured the flag"),
-                said,
-                ("You captured the enemy flag: you win!", "Your flag was captured: you lose."),
-            )
-        new, news = self._marshal_news(state, new)
-        return self._finish_ply(new, seat, [*said, *news])
-
-    def _marshal_news(
-        self, before: LuzhanqiState, after: LuzhanqiState
-    ) -> tuple[LuzhanqiState, list[Event]]:
-        """Section 7: a fallen field marshal shows both players where that side's flag is."""
-        news: list[Event] = []
-        if not after.rules.marshal_reveals_flag:
-            return after, news
-        for colour in Colour:
-            fell = before.count(colour, Kind.MARSHAL) and not after.count(colour, Kind.MARSHAL)
-            if not fell or colour in after.flags_shown:
-                continue
-            after = replace(after, flags_shown=after.flags_shown | {colour})
-            flag = next(
-                (
-                    s
-                    for s, p in enumerate(after.board)
-                    if p and p.colour is colour and p.kind is Kind.FLAG
-                ),
-                None,
-            )
-            owner = after.seat_of(colour)
-            if flag is None or owner is None:
-                continue
-            news.append(
-                Event(
-                    owner,
-                    f"Your field marshal has fallen, so your flag on {name(flag)} is shown to "
-                    "your opponent (rule 7).",
-                )
-            )
-            news.append(
-                Event(
-                    other(owner),
-                    f"The enemy field marshal has fallen: their flag stands on {name(flag)} "
-                    "(rule 7).",
-                )
-            )
-        return after, news
-
-    def _finish_ply(self, state: LuzhanqiState, seat: int, said: list[Event]) -> Transition:
-        """Pass the turn, then apply the end rules 8.2-8.4, A10, A11 and W2."""
-        lapsed = state.draw_offer == other(seat)  # 8.5: playing on declines
-        new = replace(
-            state,
-            plies=state.plies + 1,
-            turn=other(seat),
-            draw_offer=None if lapsed else state.draw_offer,
-        )
-        rival = other(seat)
-        mine, theirs = new.colour_of(seat), new.colour_of(rival)
-        if new.rules.win is WinRule.W2 and mine and theirs:  # 10.4, A10: for both sides
-            w2 = w2_end(seat, new.movable_left(mine) > 0, new.movable_left(theirs) > 0)
-            if w2 is not None:
-                return end_game(new, w2[0], said, w2[1])
-        can_move = [_has_action(new, s) for s in SEATS]
-        if not any(can_move):  # 8.3 / R-7
-            return end_game(
-                new,
-                Outcome(None, EndReason.RULES, "neither side can move"),
-                said,
-                ("Neither side can move any more: the game is drawn (rule 8.3).",) * 2,
-            )
-        if not can_move[rival]:  # 8.2
-            return end_game(
-                new,
-                Outcome(seat, EndReason.RULES, "the opponent had no legal move"),
-                said,
-                (
-                    "Your opponent has no legal move left: you win (rule 8.2)!",
-                    "You have no legal move left: you lose (rule 8.2).",
-                ),
-            )
-        if new.quiet >= new.rules.quiet_limit:  # 8.4 / A11
-            return end_game(
-                new,
-                Outcome(None, EndReason.RULES, f"{new.quiet} plies without an attack"),
-                said,
-                (f"{new.quiet} plies without an attack: the game is drawn (rule 8.4).",) * 2,
-            )
-        return Transition(new, tuple(said))
 
     # -- knowledge ------------------------------------------------------------------------------
 
@@ -481,59 +309,10 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         return "custom"
 
     def describe(self, rules: LuzhanqiRules) -> str:
-        name_ = self.variant_name(rules)
-        mines = {
-            "m1": "M1 (engineers clear mines, others die)",
-            "m2": "M2 (engineers clear mines, others die with them)",
-            "m3": "M3 (every attacker dies with the mine)",
-        }[rules.mines.value]
-        win = (
-            "capture the flag"
-            if rules.win is WinRule.W1
-            else "capture the flag or remove every movable enemy piece"
-        )
-        parts = [
-            f"**Luzhanqi ({name_})**: 25 pieces a side on a 5x12 board of posts, camps, HQs, "
-            "roads and railroads."
-        ]
-        if rules.flip:
-            parts.append(
-                "All pieces start face down. On your turn flip one (`flip c3`) or move "
-                "one of yours (`a4-a5`); your first flip gives you your colour. Only "
-                "face-up enemies can be attacked; the flag only once its side's "
-                "landmines are gone."
-            )
-        else:
-            parts.append(
-                "Deploy in secret (`swap a1 e1` on Red's ranks 1-6, `swap a12 e12` on "
-                "Blue's ranks 7-12; `random`, `save <name>`, "
-                "`load <name>`, `ready`). Then move one piece a turn: `a4-a5`; a rail "
-                "run or an engineer's route names only its destination. Clashes are "
-                "judged in secret: you learn only which piece was removed."
-            )
-        parts.append(
-            f"Landmines: {mines}. Win: {win}; a player without a move loses; "
-            f"{rules.quiet_limit} plies without an attack draw; `offer draw` and "
-            "`accept draw` agree one."
-        )
-        if not rules.camps_protect:
-            parts.append("Camps give no protection; bombs may enter HQs and take the flag.")
-        if not rules.engineer_turns:
-            parts.append("Engineers run straight on railroads like other pieces.")
-        return " ".join(parts)
+        return texts.describe(rules, self.variant_name(rules))
 
     def setup_instructions(self, rules: LuzhanqiRules) -> str:
-        if rules.flip:
-            return (
-                "All 50 pieces are face down. The first player flips one (`flip c3`) and "
-                "plays that colour. `/rules` has the full rules."
-            )
-        return (
-            "You start from a legal random deployment, shown on your board. Edit it by "
-            "swapping two of your pieces (`swap a1 e1` for Red on ranks 1-6, `swap a12 e12` "
-            "for Blue on ranks 7-12), write `random` for another, `save <name>` / "
-            "`load <name>` to keep one, and `ready` when it suits you. `/rules` has the full rules."
-        )
+        return texts.setup_instructions(rules)
 
     def rules_from_json(self, data: Mapping[str, Any]) -> LuzhanqiRules:
         return LuzhanqiRules.from_json(data)
@@ -577,13 +356,6 @@ def _setup_texts(view: LuzhanqiView) -> list[str]:
     return texts
 
 
-def _with_board(state: LuzhanqiState, changes: Mapping[Station, Piece | None]) -> LuzhanqiState:
-    board = list(state.board)
-    for where, piece in changes.items():
-        board[where] = piece
-    return replace(state, board=tuple(board))
-
-
 def _private(state: LuzhanqiState, seat: int, text: str) -> Transition:
     return Transition(state, (Event(seat, text),))
 
@@ -607,12 +379,6 @@ def _draw_actions(draw_offer: int | None, seat: int) -> Iterator[act.DrawAction]
         yield act.AcceptDraw()
     elif draw_offer is None:
         yield act.OfferDraw()
-
-
-def _has_action(state: LuzhanqiState, seat: int) -> bool:
-    colour = state.colour_of(seat)
-    actions = _play_actions(state.board, colour, state.rules, state.mines_left())
-    return next(actions, None) is not None
 
 
 def _visible_pieces(state: LuzhanqiState, seat: int | None) -> tuple[Piece | None, ...]:
