@@ -4,6 +4,7 @@
     python -m benchmarks.ai --full     # the counts the README reports (10,000 fleets,
                                        # 200 games per pairing; an hour or more)
     python -m benchmarks.ai --game marine
+    python -m benchmarks.ai --game warships --level strong --games 200
 
 Sea Battle: mean shots the density shooter needs to sink a whole fleet, against uniform
 random fleets and against the computer's own fleets. The other games: the computer's wins,
@@ -20,6 +21,7 @@ import time
 from collections.abc import Iterator
 
 from benchmarks.ai_duels import LuzhanqiGreedy, MarineGreedy, Tally, play_series
+from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
 from benchmarks.ai_seabattle import report as seabattle_report
 from bot.ai import LEVELS, player
 from bot.ai.core import Player
@@ -35,6 +37,10 @@ def baselines(game: str) -> dict[str, Player]:
         found["greedy"] = MarineGreedy()
     if game == "luzhanqi":
         found["greedy"] = LuzhanqiGreedy()
+    if game == "warships":
+        found["greedy"] = WarshipsGreedy()
+    if game == "seachess":
+        found["greedy"] = SeachessGreedy()
     return found
 
 
@@ -73,7 +79,7 @@ def main() -> None:
     parser.add_argument("--game", help="one game only (seabattle, marine, luzhanqi, ...)")
     parser.add_argument("--fleets", type=int, help="Sea Battle fleets per row")
     parser.add_argument("--games", type=int, help="games per pairing in the other games")
-    parser.add_argument("--level", choices=LEVELS, help="one level only")
+    parser.add_argument("--level", choices=LEVELS, help="one level only (the other games)")
     args = parser.parse_args()
     counts = dict(FULL if args.full else QUICK)
     counts["fleets"] = args.fleets or counts["fleets"]

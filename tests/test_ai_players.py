@@ -47,7 +47,8 @@ MODES = [
 def test_the_computer_plays_only_legal_moves(
     game: str, variant: str | None, options: str, level: str
 ) -> None:
-    seeds = 1 if game == "warships" else 2 if game == "marine" or variant == "large" else 4
+    searched = game in ("warships", "seachess")  # their computers weigh every move: costly
+    seeds = 1 if searched else 2 if game == "marine" or variant == "large" else 4
     tally = Tally()
     for seed in range(seeds):
         players = (player(game, level), RandomPlayer(game))

@@ -11,6 +11,8 @@ from bot.ai.generic import RandomPlayer
 from bot.ai.luzhanqi import LuzhanqiCommander
 from bot.ai.marine import MarineSearcher
 from bot.ai.seabattle import CasualShooter, DensityShooter
+from bot.ai.seachess import SeachessSearcher
+from bot.ai.warships import WarshipsAdmiral
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Player", "Seen", "player"]
 
@@ -29,6 +31,10 @@ def _players(game: str) -> dict[str, Player]:
             "casual": MarineSearcher(depth=1, budget=1_000),
             "strong": MarineSearcher(depth=4, budget=STRONG_MARINE_BUDGET),
         }
+    if game == "warships":
+        return {"casual": WarshipsAdmiral(caution=0.0, noise=6.0), "strong": WarshipsAdmiral()}
+    if game == "seachess":
+        return {"casual": SeachessSearcher(depth=1), "strong": SeachessSearcher(depth=2)}
     return {"casual": RandomPlayer(game), "strong": RandomPlayer(game)}
 
 

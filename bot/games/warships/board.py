@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from functools import cache
 
 from bot.games.grid import Cell, parse_cell
 
@@ -137,9 +138,13 @@ def king_neighbours(cell: Cell) -> Iterator[Cell]:
                 yield column + dc, row + dr
 
 
-def open_steps(cell: Cell) -> Iterator[Cell]:
-    """The fields one legal step away as walls and the island allow (§8.2 a–b)."""
-    return (near for near in king_neighbours(cell) if step_open(cell, near))
+@cache
+def open_steps(cell: Cell) -> tuple[Cell, ...]:
+    """The fields one legal step away as walls and the island allow (§8.2 a–b).
+
+    The walls never change, so each field's answer is worked out once: move generation
+    and the computer's maps ask it hundreds of thousands of times a game."""
+    return tuple(near for near in king_neighbours(cell) if step_open(cell, near))
 
 
 def zone(battery: Cell) -> frozenset[Cell]:

@@ -1,0 +1,152 @@
+"""The Warships and Seachess computers: what they remember, how they set up, and that they
+never read the person's secrets.
+
+Their legality over seeded whole games is part of ``test_ai_players``; here: the Warships
+memory agrees with the truth on every token it claims to know, its setup is legal and
+careful, its baseline rivals play legal moves, and in Seachess two games that differ only
+in where the person's submarine hides give the computer the same decisions.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from benchmarks.ai_duels import Tally, duel
+from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
+from bot.ai import LEVELS, Seen, player
+from bot.ai.generic import RandomPlayer
+from bot.ai.warships import planned_setup
+from bot.ai.warships_memory import Memory, beliefs
+from bot.games import ENGINES
+from bot.games.warships import board
+from bot.games.warships.board import Shore
+from bot.games.warships.setup import check_layout
+from bot.games.warships.units import Kind
+
+COMPUTER = 1
+
+
+def _warships_game(options: str, seed: int, plies: int):  # type: ignore[no-untyped-def]
+    """A seeded game between two greedy players (they clash early): every tenth state and
+    what seat 1 had been told by then."""
+    engine = ENGINES["warships"]
+    rules = engine.configure(None, options)
+    state = engine.new_game(rules, seed)
+    players = {0: WarshipsGreedy(), 1: WarshipsGreedy()}
+    heard: list[str] = []
+    for ply in range(plies):
+        if engine.outcome(state) is not None:
+            break
+        seat = min(engine.view(state, None).movers)
+        text = players[seat].decide(Seen(rules, engine.view(state, seat), tuple(heard), seed, ply))
+        transition = engine.act(state, seat, text)
+        state = transition.state
+        heard.extend(event.text for event in transition.for_audience(COMPUTER))
+        if ply % 10 == 9:
+            yield state, tuple(heard)
+
+
+@pytest.mark.parametrize("options", ["quick", "quick forget"])
+def test_the_warships_memory_agrees_with_the_truth(options: str) -> None:
+    """Every type it remembers is the token's true type, every token it saw move is a
+    ship, and with `forget` it still remembers what the board no longer shows."""
+    remembered = 0
+    for state, heard in _warships_game(options, seed=5, plies=120):
+        memory = Memory.recall(heard)
+        for cell, kind in memory.kinds.items():
+            piece = state.at.get(cell)
+            if piece is not None and piece.owner != COMPUTER:
+                assert piece.kind is kind, f"misremembered {cell}"
+                remembered += 1
+        for cell in memory.moved:
+            piece = state.at.get(cell)
+            if piece is not None and piece.owner != COMPUTER:
+                assert piece.kind.is_ship
+        view = ENGINES["warships"].view(state, COMPUTER)
+        for cell, belief in beliefs(view, heard).items():
+            assert abs(sum(belief.values()) - 1) < 1e-9
+            assert belief.get(state.at[cell].kind, 0) > 0, "the truth was ruled out"
+    assert remembered > 0, "no clash was remembered"
+
+
+@pytest.mark.parametrize("shore", list(Shore))
+def test_the_warships_setup_is_legal_and_hides_the_landing_ship(shore: Shore) -> None:
+    engine = ENGINES["warships"]
+    layouts = [planned_setup(shore, random.Random(seed)) for seed in range(4)]
+    for layout in layouts:
+        check_layout(engine.configure(None), shore, layout, whole=True)
+        landing = next(cell for cell, kind in layout.items() if kind is Kind.LANDING_SHIP)
+        sea = [n for n in board.king_neighbours(landing) if board.is_field(n)]
+        assert all(n in board.PORTS[shore] for n in sea), "a missile ship could fire at it"
+        for exit_ in board.EXITS[shore]:
+            assert layout[exit_] in (Kind.SUBMARINE, Kind.DESTROYER, Kind.BATTLESHIP)
+    assert len({tuple(sorted(layout.items())) for layout in layouts}) > 1, "it never varies"
+
+
+@pytest.mark.parametrize(
+    ("game", "rival"), [("warships", WarshipsGreedy()), ("seachess", SeachessGreedy())]
+)
+def test_the_greedy_baselines_play_legal_moves(game: str, rival: object) -> None:
+    tally = Tally()
+    duel(game, None, 1, (rival, RandomPlayer(game)), tally, max_plies=60)  # type: ignore[arg-type]
+    assert tally.illegal == 0 and tally.think
+
+
+def _seachess_games(hide: tuple[str, str]):  # type: ignore[no-untyped-def]
+    """Two games in which the person's submarine dives to different squares, all else equal."""
+    engine = ENGINES["seachess"]
+    rules = engine.configure(None)
+    return engine, rules, [engine.new_game(rules, 7) for _ in hide]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_seachess_computer_decides_the_same_wherever_the_persons_submarine_hides(
+    level: str,
+) -> None:
+    opening = ["e2-e3", "f2-f3", "g2-g3", "h2-h3", "i2-i3", "j2-j3"]
+    secrets = ("dive d1-c3", "dive d1-e3")
+    engine, rules, games = _seachess_games(secrets)
+    computer = player("seachess", level)
+    heard: list[list[str]] = [[], []]
+    person_moves = 0
+    compared = after_secrets = 0
+    dice = random.Random("seachess")
+    for ply in range(30):
+        views = [engine.view(state, COMPUTER) for state in games]
+        if views[0] != views[1] or heard[0] != heard[1] or engine.outcome(games[0]):
+            break
+        if games[0].turn == COMPUTER:
+            decisions = [
+                computer.decide(Seen(rules, view, tuple(said), 7, ply))
+                for view, said in zip(views, heard, strict=True)
+            ]
+            assert decisions[0] == decisions[1]
+            compared += 1
+            after_secrets += person_moves > len(opening)
+            texts = decisions
+        else:
+            if person_moves < len(opening):
+                texts = [opening[person_moves]] * 2
+            elif person_moves == len(opening):
+                texts = list(secrets)
+            else:
+                options = [
+                    set(engine.suggestions(engine.view(state, 0), "", limit=10**6))
+                    for state in games
+                ]
+                shared = sorted(m for m in options[0] & options[1] if "draw" not in m)
+                if not shared:
+                    break
+                texts = [dice.choice(shared)] * 2
+            person_moves += 1
+        transitions = [
+            engine.act(state, games[0].turn, text) for state, text in zip(games, texts, strict=True)
+        ]
+        games = [t.state for t in transitions]
+        for said, transition in zip(heard, transitions, strict=True):
+            said.extend(e.text for e in transition.for_audience(COMPUTER))
+    assert person_moves > len(opening), "the secrets never came into play"
+    assert engine.to_json(games[0]) != engine.to_json(games[1])
+    assert after_secrets >= 2, "too few decisions compared while the secrets differ"
