@@ -95,7 +95,7 @@ def shots_to_sink(
     while not field.sunk_all:
         start = time.perf_counter()
         tie_break = [dice.random() for _ in field.cells]
-        index = best_shot(field.grid(), tie_break)
+        index = best_shot(field.grid(), tie_break, dice)
         timings.append(time.perf_counter() - start)
         field.shoot(index)
         shots += 1

@@ -1,4 +1,4 @@
-"""Benchmark: the bot with 10,000 live games in one SQLite file.
+"""Benchmark: the bot with 10,000 live games, in one SQLite file or in PostgreSQL.
 
 Builds the file (template games played through the referee, then copied in SQL with their
 logs, each between two players of its own), waiting the way live games wait: changes
@@ -14,14 +14,23 @@ processor time during a sweep; "stall ms" the longest gap between the probe's wa
 "busy ms" the most processor time the loop's thread spent between two wake-ups (its own
 work, without the time the process waited for a core on a shared machine).
 
-    python -m benchmarks.scale [--games 10000] [--moves 400]
+With ``--backend postgres`` the same files are copied into PostgreSQL (as
+``python -m bot.copy_database`` moves a deployment) and the restarted bot runs on that: on
+the database at ``--database-url``, or else on a private PostgreSQL 16 server started for
+the run (the ``pgserver`` package the tests use, on a Unix socket). Resident memory is the
+bot process's own; the database server's is apart.
+
+    python -m benchmarks.scale [--games 10000] [--moves 400] [--backend sqlite|postgres]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
+import os
 import random
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -32,11 +41,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.__main__ import settle_memory
+from bot.copy_database import copy_database
 from bot.games import ENGINES
 from bot.outbox import Lane
 from bot.presenter import presented, presented_all
 from bot.referee import Notice, Referee, Report
-from bot.storage import ChallengeRecord, Repository, SqliteRepository
+from bot.storage import (
+    ChallengeRecord,
+    PostgresRepository,
+    Repository,
+    SqliteRepository,
+    open_repository,
+)
 from bot.timekeeping import HOUR, Deadlines, Swept, Timekeeper
 
 GAME = "seabattle"
@@ -126,9 +142,54 @@ def build(path: Path, games: int, played: int = TEMPLATES, seed: int = 2026) -> 
             game_rows,
         )
         db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", action_rows)
+        for table in ("seals", "announcements", "results", "notices"):
+            # The templates' own rows, where fewer games than templates are built: left,
+            # they would point at no game (SQLite does not check; PostgreSQL, copied, does).
+            db.execute(f"DELETE FROM {table} WHERE game_id NOT IN (SELECT id FROM games)")
         db.execute("ANALYZE")
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+# -- PostgreSQL -----------------------------------------------------------------------------
+
+Store = SqliteRepository | PostgresRepository
+_schemas = itertools.count(1)
+
+
+@contextmanager
+def private_postgres() -> Iterator[str]:
+    """A PostgreSQL 16 server of the run's own in a temporary folder; its URL."""
+    import pgserver  # a test dependency: the bot itself never starts a server
+
+    folder = Path(tempfile.mkdtemp(prefix="referee-bench-pg-"))
+    folder.chmod(0o755)  # run as root, pgserver starts the server as another user
+    server = pgserver.get_server(folder, cleanup_mode="stop")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def copied_to_postgres(path: Path, server_url: str) -> str:
+    """The games of the file at ``path`` copied into a new schema; that schema's URL."""
+    import asyncpg
+
+    schema = f"scale_{os.getpid()}_{next(_schemas)}"
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await admin.close()
+    url = f"{server_url}{'&' if '?' in server_url else '?'}search_path={schema}"
+    await copy_database(path, url)
+    repository = await PostgresRepository.open(url)
+    try:
+        await repository._write("ANALYZE")
+    finally:
+        await repository.close()
+    return url
 
 
 # -- measuring ------------------------------------------------------------------------------
@@ -219,13 +280,16 @@ async def _sweep(timekeeper: Timekeeper, referee: Referee, probe: LoopProbe) -> 
     return Sweep(wall, loop_cpu, probe.longest, probe.busiest, swept, errands.images)
 
 
-async def measure(path: Path, moves: int, sweeps: int, seed: int = 7) -> Figures:
-    """A restarted bot on ``path``: ready, a few sweeps a minute apart, a backlog, moves."""
+async def measure(
+    path: Path, moves: int, sweeps: int, url: str | None = None, seed: int = 7
+) -> Figures:
+    """A restarted bot on ``path`` (or the PostgreSQL database at ``url``): ready, a few
+    sweeps a minute apart, a backlog, moves."""
     settle_memory()  # as ``python -m bot`` does before it connects
     figures = Figures()
     clock = Clock()
     started = time.perf_counter()
-    repository = await SqliteRepository.open(path, clock)
+    repository = await open_repository(url, path, clock)
     try:
         referee = Referee(repository)
         await repository.outbox.lanes()  # what the deliverer reads at start
@@ -246,7 +310,7 @@ async def measure(path: Path, moves: int, sweeps: int, seed: int = 7) -> Figures
 
 
 async def _moves(
-    repository: SqliteRepository, referee: Referee, count: int, rng: random.Random
+    repository: Store, referee: Referee, count: int, rng: random.Random
 ) -> list[float]:
     """Whole moves in random live games: act, draw every image, confirm delivery."""
     engine = ENGINES[GAME]
@@ -293,7 +357,9 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:7.1f}"
 
 
-def report(games: int, figures: Figures, small: Figures) -> None:
+def report(games: int, figures: Figures, small: Figures, backend: str) -> None:
+    load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
+    print(f"{backend}, {os.cpu_count()} processors, load average {load}")
     print(f"{games} live games: ready after a restart in {figures.ready * 1000:.0f} ms")
     print(f"resident memory after sweeps and moves: {figures.rss_mb:.0f} MB")
     print(
@@ -324,16 +390,37 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--sweeps", type=int, default=3)
     parser.add_argument("--templates", type=int, default=TEMPLATES)
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument(
+        "--database-url", help="a PostgreSQL server to use (default: a private one)"
+    )
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         big, small = Path(folder) / "big.sqlite3", Path(folder) / "small.sqlite3"
         started = time.perf_counter()
         build(big, options.games, options.templates)
         build(small, 10, options.templates)
-        print(f"built in {time.perf_counter() - started:.1f} s")
-        small_figures = asyncio.run(measure(small, options.moves, 1))
-        figures = asyncio.run(measure(big, options.moves, options.sweeps))
-    report(options.games, figures, small_figures)
+        if options.backend == "sqlite":
+            print(f"built in {time.perf_counter() - started:.1f} s")
+            small_figures = asyncio.run(measure(small, options.moves, 1))
+            figures = asyncio.run(measure(big, options.moves, options.sweeps))
+        else:
+            with _server(options.database_url) as server:
+                big_url = asyncio.run(copied_to_postgres(big, server))
+                small_url = asyncio.run(copied_to_postgres(small, server))
+                print(f"built and copied in {time.perf_counter() - started:.1f} s")
+                small_figures = asyncio.run(measure(small, options.moves, 1, small_url))
+                figures = asyncio.run(measure(big, options.moves, options.sweeps, big_url))
+    report(options.games, figures, small_figures, options.backend)
+
+
+@contextmanager
+def _server(url: str | None) -> Iterator[str]:
+    if url is not None:
+        yield url
+    else:
+        with private_postgres() as started:
+            yield started
 
 
 if __name__ == "__main__":

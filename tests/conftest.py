@@ -18,6 +18,33 @@ from bot.settings import Settings
 from bot.storage import Clock, SqliteRepository
 from tests.discord_stub import DiscordDriver, FakeUser
 
+LONGEST_FIRST = (
+    "tests/test_e2e_",
+    "tests/test_seachess_perft.py",
+    "tests/test_replays.py",
+    "tests/test_computer.py",
+    "tests/test_ai_players.py",
+    "tests/test_warships_properties.py",
+    "tests/test_referee_warships.py",
+)
+"""Modules whose tests run for many seconds each (bot processes, deep searches, long games),
+in the order they start. ``./scripts/test`` shares the tests between one worker per core,
+each taking the next test when it is free: started last, one of these would leave the
+other cores idle at the end of the run while it finished."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first (see :data:`LONGEST_FIRST`), the rest in their usual order."""
+
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.partition("::")[0]
+        return next(
+            (i for i, prefix in enumerate(LONGEST_FIRST) if path.startswith(prefix)),
+            len(LONGEST_FIRST),
+        )
+
+    items.sort(key=rank)  # stable: the order within each rank stays as collected
+
 
 def make_bot(database: Path, clock: Clock = time.time) -> RefereeBot:
     """The production client, built exactly as ``python -m bot`` builds it."""

@@ -9,6 +9,7 @@ channel's live message and end announcements.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -107,7 +108,9 @@ async def assert_told_exactly_once_in_order(
     expected = await expected_notices(record, log)
     for seat in (0, 1):
         told = told_to_seat(driver, record, seat)
-        assert told == expected.seats[seat], f"game {record.id}, seat {seat}"
+        assert told == expected.seats[seat], f"game {record.id}, seat {seat}:\n" + "\n".join(
+            difflib.unified_diff(expected.seats[seat], told, "expected", "told", lineterm="", n=2)
+        )
     assert record.public_message_id is not None
     live = driver.server.messages[record.public_message_id]
     shown = [masked(line) for line in live.content.split("\n")[1:]]

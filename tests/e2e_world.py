@@ -3,11 +3,14 @@
 The bot runs in its own process against the loopback Discord (REST and gateway), on a
 temporary database, configured only through its environment. The test plays the people
 (slash commands, buttons, DMs) and reads the database file the bot writes to aim at known
-hits and misses, as the cog tests do.
+hits and misses, as the cog tests do. :func:`running_shards` runs two such processes, on
+shards 0 and 1 of one PostgreSQL database.
 """
 
 from __future__ import annotations
 
+import asyncio
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -16,9 +19,16 @@ from pathlib import Path
 from bot.client import intents
 from bot.games.core import Phase
 from bot.games.grid import cell_name
-from bot.storage import GameRecord, GameStatus, LogEntry, SqliteRepository
+from bot.storage import (
+    GameRecord,
+    GameStatus,
+    LogEntry,
+    PostgresRepository,
+    SqliteRepository,
+    open_repository,
+)
 from tests.cog_helpers import open_water, ship_cells, state_of
-from tests.discord_stub import FakeUser, Sent, StoredMessage
+from tests.discord_stub import FakeGuild, FakeUser, Sent, StoredMessage
 from tests.discord_stub.remote import BotProcess, RemoteDriver
 
 TOKEN = "e2e.token-that-must-never-be-shown.Xy9"
@@ -31,30 +41,32 @@ class World:
     alice: FakeUser
     bob: FakeUser
     database: Path
+    database_url: str | None = None
+    """The PostgreSQL database the bot processes share; None: the SQLite file ``database``."""
+
+    @asynccontextmanager
+    async def store(self) -> AsyncIterator[SqliteRepository | PostgresRepository]:
+        """The bot's database, opened from the test's side."""
+        repository = await open_repository(self.database_url, self.database)
+        try:
+            yield repository
+        finally:
+            await repository.close()
 
     async def game(self, game_id: int = 1) -> GameRecord:
         """The game as the bot's database holds it now."""
-        repository = await SqliteRepository.open(self.database)
-        try:
+        async with self.store() as repository:
             record = await repository.get_game(game_id)
-        finally:
-            await repository.close()
         assert record is not None, f"game #{game_id} is not in the database"
         return record
 
     async def log(self, game_id: int = 1) -> list[LogEntry]:
-        repository = await SqliteRepository.open(self.database)
-        try:
+        async with self.store() as repository:
             return await repository.log(game_id)
-        finally:
-            await repository.close()
 
     async def has_game(self, game_id: int) -> bool:
-        repository = await SqliteRepository.open(self.database)
-        try:
+        async with self.store() as repository:
             return await repository.get_game(game_id) is not None
-        finally:
-            await repository.close()
 
     def seated(self, record: GameRecord, seat: int) -> FakeUser:
         return self.driver.users[record.seats[seat]]
@@ -65,8 +77,13 @@ class World:
         assert seat is not None, "the game is not in play"
         return seat, self.seated(record, seat)
 
-    async def challenge(self, challenger: FakeUser, opponent: FakeUser) -> StoredMessage:
-        result = await self.driver.slash(challenger, "play", game="seabattle", opponent=opponent)
+    async def challenge(
+        self, challenger: FakeUser, opponent: FakeUser, guild: FakeGuild | bool = True
+    ) -> StoredMessage:
+        """A Sea Battle challenge in ``guild`` (by default the first server)."""
+        result = await self.driver.slash(
+            challenger, "play", guild=guild, game="seabattle", opponent=opponent
+        )
         message = result.original
         assert message is not None and not message.ephemeral, result.content
         return message
@@ -75,13 +92,21 @@ class World:
         accept_id = next(c for c in message.custom_ids if c.startswith("challenge:accept:"))
         await self.driver.click(opponent, message.id, accept_id)
 
-    async def game_in_play(self) -> GameRecord:
-        """Alice challenges Bob, he accepts, both deal a random fleet and confirm it."""
-        await self.accept(self.bob, await self.challenge(self.alice, self.bob))
-        for user in (self.alice, self.bob):
+    async def game_in_play(
+        self, players: tuple[FakeUser, FakeUser] | None = None, guild: FakeGuild | bool = True
+    ) -> GameRecord:
+        """Alice challenges Bob (or ``players`` each other) in ``guild``, the opponent
+        accepts, both deal a random fleet by DM and confirm it."""
+        challenger, opponent = players or (self.alice, self.bob)
+        challenge = await self.challenge(challenger, opponent, guild)
+        await self.accept(opponent, challenge)
+        accepted = re.search(r"game #(\d+) is on", self.driver.message(challenge.id).content)
+        assert accepted is not None, self.driver.message(challenge.id).content
+        game_id = int(accepted[1])
+        for user in (challenger, opponent):
             await self.driver.dm(user, "random")
             await self.driver.dm(user, "ready")
-        record = await self.game()
+        record = await self.game(game_id)
         assert state_of(record).phase is Phase.PLAY
         return record
 
@@ -129,6 +154,56 @@ async def running_bot(tmp_path: Path, **settings: str) -> AsyncIterator[World]:
             yield World(driver, bot, alice, bob, tmp_path / "referee.sqlite3")
         finally:
             await bot.stop()
+        assert driver.server.unhandled == [], "the bot called routes the stand-in lacks"
+        assert driver.server.internal_errors == []
+    finally:
+        await driver.close()
+
+
+@dataclass(kw_only=True)
+class ShardedWorld(World):
+    """Two bot processes on one PostgreSQL database: ``bot`` serves shard 0 of 2 (every
+    DM, and the servers on it), ``second`` shard 1; ``servers`` holds a server on each."""
+
+    second: BotProcess
+    servers: tuple[FakeGuild, FakeGuild]
+
+
+@asynccontextmanager
+async def running_shards(tmp_path: Path, database_url: str) -> AsyncIterator[ShardedWorld]:
+    """A loopback Discord with a server on each of two shards, Alice and Bob, and two
+    ``python -m bot`` processes (shards 0 and 1 of 2) sharing ``database_url``."""
+    driver = RemoteDriver(intents(), token=TOKEN)
+    await driver.open()
+    try:
+        servers = (
+            driver.add_guild("Harbour", shard=(0, 2)),
+            driver.add_guild("Lagoon", shard=(1, 2)),
+        )
+        alice = driver.add_user("alice")
+        bob = driver.add_user("bob")
+        unused = tmp_path / "unused.sqlite3"
+        processes = [
+            BotProcess(
+                driver, unused, DATABASE_URL=database_url, SHARD_COUNT="2", SHARD_IDS=str(shard)
+            )
+            for shard in (0, 1)
+        ]
+        try:
+            await asyncio.gather(*(process.start() for process in processes))
+            yield ShardedWorld(
+                driver,
+                processes[0],
+                alice,
+                bob,
+                unused,
+                database_url,
+                second=processes[1],
+                servers=servers,
+            )
+        finally:
+            await asyncio.gather(*(process.stop() for process in processes))
+        assert not unused.exists(), "a process wrote to SQLite instead of PostgreSQL"
         assert driver.server.unhandled == [], "the bot called routes the stand-in lacks"
         assert driver.server.internal_errors == []
     finally:

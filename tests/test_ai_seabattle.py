@@ -2,15 +2,21 @@
 
 Where ships may touch, a sinking is answered with the ship's name only: the hits every
 possible line of that ship shares are surely its own. And when hunting, a lie that leaves
-the other ships afloat no room counts for nothing.
+the other ships afloat no room counts for nothing. The fleets drawn to finish a wounded
+ship agree with every answer, and the shooter never fires at a cell twice.
 """
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from bot.ai.seabattle import EMPTY, HIT, UNKNOWN, ShotGrid, hunt_density
-from bot.games.seabattle.rules import Touching
+from benchmarks.ai_seabattle import EnemyField
+from bot.ai.seabattle import EMPTY, HIT, UNKNOWN, ShotGrid, best_shot, hunt_density
+from bot.ai.seabattle_sampling import FleetSampler, sampled_shot
+from bot.games.seabattle.fleet import random_fleet
+from bot.games.seabattle.rules import PRESETS, Touching
 
 SIZE = 10
 
@@ -52,3 +58,47 @@ def test_a_lie_that_leaves_no_room_for_the_other_ships_counts_for_nothing() -> N
         [1 / 2, 1 / 2, 1 / 3, 1 / 3, 1 / 3, 1 / 2, 1 / 2]
     )
     assert all(scores[c] == 0 for c in range(SIZE * SIZE) if c not in strip)
+
+
+def shot_at_random(preset: str, seed: int, shots: int) -> ShotGrid:
+    """The grid after ``shots`` random shots at a random fleet, answered as the game does."""
+    rules = PRESETS[preset]
+    dice = random.Random(f"situation:{preset}:{seed}")
+    field = EnemyField(rules, random_fleet(rules, dice))
+    for index in dice.sample(range(rules.size * rules.size), shots):
+        if field.cells[index] == UNKNOWN and not field.sunk_all:
+            field.shoot(index)
+    return field.grid()
+
+
+@pytest.mark.parametrize("preset", ["classic", "corners"])
+@pytest.mark.parametrize("seed", range(6))
+def test_every_fleet_drawn_agrees_with_every_answer(preset: str, seed: int) -> None:
+    grid = shot_at_random(preset, seed, 25 + 5 * seed)
+    assert HIT in grid.cells or seed < 2  # most situations leave a wounded ship
+    sampler = FleetSampler(grid)
+    dice = random.Random(seed)
+    fleets = [found[0] for found in (sampler.draw(dice) for _ in range(60)) if found]
+    assert fleets, "a consistent fleet exists (the true one), so some draw finds one"
+    for fleet in fleets:
+        assert sorted(lie.body.bit_count() for lie in fleet) == sorted(grid.afloat)
+        covered = [cell for lie in fleet for cell in lie.cells]
+        assert len(covered) == len(set(covered)), "ships do not overlap"
+        assert all(grid.cells[cell] != EMPTY for cell in covered), "no ship on a miss"
+        hits = {i for i, known in enumerate(grid.cells) if known == HIT}
+        assert hits <= set(covered), "every hit is some ship's"
+        for lie in fleet:
+            assert not all(grid.cells[cell] == HIT for cell in lie.cells), "it would be sunk"
+            others = [other for other in fleet if other is not lie]
+            assert all(not other.body & lie.blocks for other in others), "ships keep apart"
+
+
+@pytest.mark.parametrize("preset", ["classic", "corners", "milton-bradley"])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_shooter_fires_only_at_cells_not_yet_shot(preset: str, seed: int) -> None:
+    grid = shot_at_random(preset, seed, 30)
+    dice = random.Random(seed)
+    tie_break = [dice.random() for _ in grid.cells]
+    assert grid.cells[best_shot(grid, tie_break, dice)] == UNKNOWN
+    sampled = sampled_shot(grid, dice, tie_break)
+    assert sampled is None or grid.cells[sampled] == UNKNOWN

@@ -61,3 +61,31 @@ def test_the_scale_benchmark_builds_its_games_sweeps_and_moves() -> None:
     reminded, ended, images = (int(word) for word in outage.split()[-3:])
     assert reminded > 0 and ended > 0 and images >= reminded + ended
     assert "200 games" in out and "10 games" in out
+
+
+def test_the_scale_benchmark_runs_on_postgresql_too(postgres_server: str) -> None:
+    """The same small run with the games copied into PostgreSQL (the tests' own server)."""
+    finished = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.scale",
+            *SMALL_SCALE,
+            "--backend",
+            "postgres",
+            "--database-url",
+            postgres_server,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert finished.returncode == 0, finished.stderr
+    out = finished.stdout
+    assert out.startswith("built and copied in") and "\npostgres, " in out
+    assert "200 live games: ready after a restart in" in out
+    outage = next(line for line in out.splitlines() if line.startswith("after a 2-hour outage"))
+    reminded, ended, images = (int(word) for word in outage.split()[-3:])
+    assert reminded > 0 and ended > 0 and images >= reminded + ended
+    assert "200 games" in out and "10 games" in out

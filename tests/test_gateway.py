@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import discord
 import pytest
 
+from bot.client import build_bot
+from bot.settings import Settings
 from tests.cog_helpers import game_in_play, open_water, player, seat_to_move, stored_game
 from tests.discord_stub import DiscordDriver, FakeDiscord, FakeUser
 
@@ -181,3 +185,41 @@ async def test_shards_get_their_own_servers_and_dms_go_to_shard_0(server: FakeDi
         heard = await clients[0].receive()
         assert heard["d"] == {"channel_id": "8"}, "a DM must reach shard 0 only"
         assert (server.gateway.identifies, len(server.gateway.shards)) == (2, 2)
+
+
+async def test_a_shard_outside_the_count_is_refused(server: FakeDiscord) -> None:
+    async with aiohttp.ClientSession() as session:
+        client = await connect(server, session)
+        assert (await client.receive())["op"] == 10
+        await client.send(2, {"token": "right-token", "intents": 1, "shard": [2, 2]})
+        message = await client.ws.receive(timeout=5)
+        assert message.type is aiohttp.WSMsgType.CLOSE and client.ws.close_code == 4010
+
+
+async def test_a_sharded_bot_plays_in_a_server_on_shard_1_with_its_dms_on_shard_0(
+    tmp_path: Path,
+) -> None:
+    """discord.py's AutoShardedClient keeps one connection per shard, each numbering its
+    own events; the driver waits for every connection before it calls the bot settled."""
+    settings = Settings(token="test-token", database_path=tmp_path / "referee.sqlite3")
+    bot = build_bot(replace(settings, shard_count=2))
+    async with DiscordDriver.start(bot) as driver:
+        guild = driver.add_guild("Harbour", shard=(1, 2))
+        other = driver.add_guild("Lagoon", shard=(0, 2))
+        alice, bob = driver.add_user("alice"), driver.add_user("bob")
+        record = await game_in_play(driver, alice, bob)
+        shooter = player(driver, record, seat_to_move(record))
+        water = open_water(record, 1 - seat_to_move(record))[0]
+        await driver.dm(shooter, water)
+
+        assert (await stored_game(driver, record.id)).ply == record.ply + 1
+        assert {g.id for g in bot.guilds} == {guild.id, other.id}
+        shards = driver.gateway.shards
+        assert sorted(shards) == [0, 1] and driver.gateway.identifies == 2
+        heard = {n: [(e["t"], e["d"].get("guild_id")) for e in s.events] for n, s in shards.items()}
+        assert ("INTERACTION_CREATE", str(guild.id)) in heard[1]
+        assert all(guild_id != str(guild.id) for _, guild_id in heard[0])
+        assert ("MESSAGE_CREATE", None) in heard[0]
+        assert all(event != "MESSAGE_CREATE" or guild_id for event, guild_id in heard[1])
+        assert driver._internals.received_seqs() == driver.gateway.shard_seqs()
+        assert driver.server.unhandled == []

@@ -145,7 +145,13 @@ SOURCES = sources()
 
 def test_every_layer_has_sources() -> None:
     """A checker that finds no files passes vacuously; make sure it sees the real tree."""
-    for expected in ("bot/games/core.py", "bot/referee.py", "bot/client.py", "cogs/moves.py"):
+    for expected in (
+        "bot/games/core.py",
+        "bot/referee/__init__.py",
+        "bot/referee/table.py",
+        "bot/client.py",
+        "cogs/moves.py",
+    ):
         assert expected in SOURCES
     assert any(path.startswith("renderers/") for path in SOURCES)
     assert any(path.startswith("bot/games/seabattle/") for path in SOURCES)
@@ -177,6 +183,8 @@ PLANTED = [
     ("renderers/common.py", "from ..cogs import courier", "<relative import beyond"),
     ("bot/referee.py", "from cogs.courier import Courier", "never imports cogs"),
     ("bot/referee.py", "from ..cogs import moves", "<relative import beyond"),
+    ("bot/referee/moves.py", "import discord", "only bot/client.py"),
+    ("bot/referee/table.py", "from cogs import moves", "never imports cogs"),
     ("bot/storage/sqlite.py", "import discord", "only bot/client.py"),
     ("bot/presenter.py", "from discord.ext import commands", "discord.ext.commands"),
     ("bot/client.py", "import cogs.moves", "never imports cogs"),
@@ -199,6 +207,7 @@ ALLOWED = [
     ("bot/__main__.py", "import discord"),
     ("bot/referee.py", "import asyncio\nfrom bot.games import ENGINES\nimport aiosqlite"),
     ("bot/presenter.py", "from renderers import seabattle"),
+    ("bot/referee/moves.py", "from .table import RefereeBase\nfrom bot.storage import LogKind"),
     ("bot/ai/seabattle.py", "from bot.games.seabattle.view import Mark\nfrom . import core"),
     ("bot/computer.py", "import asyncio\nfrom bot.ai import player"),
     ("cogs/moves.py", "import discord\nfrom bot.referee import Report\nfrom . import courier"),

@@ -19,7 +19,7 @@ import pytest
 from bot.games.core import GameError
 from bot.outbox import Lane
 from bot.referee import Referee, RefereeError, Report, replay
-from bot.storage import GameStatus
+from bot.storage import GameStatus, LogKind
 from bot.storage import postgres_schema as schema
 from bot.storage.postgres import SCHEMA_VERSION, PostgresRepository
 from tests.test_referee import ALICE, BOB, GUILD, E, random_move, set_fleets, start_game, state_of
@@ -60,6 +60,58 @@ async def test_a_lock_abandoned_by_a_cancelled_caller_is_released(
                 pass
     async with asyncio.timeout(5), one.game_lock(3):
         pass
+
+
+async def test_the_read_taken_with_a_lock_is_the_game_its_last_holder_left(
+    stores: tuple[PostgresRepository, PostgresRepository],
+) -> None:
+    """The lock and the game's read are one round trip: the read comes after the wait, so
+    a process that waited for another's move reads that move, not the game before it."""
+    one, two = stores
+    game = await start_game(Referee(one))
+    waiting: asyncio.Task[int] | None = None
+
+    async def read_when_locked() -> int:
+        async with two.game_lock(game.id):
+            record = await two.get_game(game.id)
+            assert record is not None
+            return record.ply
+
+    async with one.game_lock(game.id):
+        record = await one.get_game(game.id)
+        assert record is not None
+        waiting = asyncio.create_task(read_when_locked())
+        await asyncio.sleep(0.3)  # the other process now waits for the lock
+        assert not waiting.done()
+        await one.append(record, seat=0, kind=LogKind.MOVE, text="random", state=record.state)
+    async with asyncio.timeout(5):
+        assert await waiting == game.ply + 1
+
+
+async def test_a_claim_left_unsent_goes_again_alone_while_later_notices_wait(
+    stores: tuple[PostgresRepository, PostgresRepository],
+) -> None:
+    """A player's claim a stopped process left is sent again as the same message, without
+    the notices stored since; the channel's takes them in, since it shows the newest."""
+    one, two = stores
+    game = await start_game(Referee(one))
+    seat, channel = Lane(game.id, 0), Lane(game.id, None)
+    claims = [await one.outbox.claim(lane) for lane in (seat, channel)]
+    record = await one.get_game(game.id)
+    assert record is not None
+    tidings = ((0, ("Later.",)), (None, ("Later on the channel.",)))
+    await one.append(
+        record, seat=0, kind=LogKind.MOVE, text="random", state=record.state, tidings=tidings
+    )
+    again = await two.outbox.claim(seat)
+    assert again is not None and again == claims[0]
+    await two.outbox.release(again)
+    later = await two.outbox.claim(seat)
+    assert later is not None and later.texts == (("Later.",),)
+    wider = await two.outbox.claim(channel)
+    assert claims[1] is not None and wider is not None
+    assert wider.plies == (*claims[1].plies, game.ply + 1)
+    assert wider.texts[-1] == ("Later on the channel.",)
 
 
 async def test_the_same_move_sent_to_two_processes_at_once_counts_once(

@@ -220,8 +220,29 @@ def hunt_density(grid: ShotGrid) -> list[float]:
     return scores
 
 
-def best_shot(grid: ShotGrid, tie_break: Sequence[float]) -> int:
-    """The cell covered by the most lies; ``tie_break`` orders equal cells (from the dice)."""
+SAMPLED_SIZE = 10
+"""The largest board on which a wounded ship is finished with drawn fleets (see best_shot)."""
+
+
+def best_shot(grid: ShotGrid, tie_break: Sequence[float], dice: random.Random | None = None) -> int:
+    """The cell covered by the most lies; ``tie_break`` orders equal cells (from the dice).
+
+    Given ``dice``, a wounded ship where ships may not touch even at corners is hunted
+    down with whole fleets drawn to agree with every answer (``bot.ai.seabattle_sampling``):
+    there the wrecks are drawn, so the grid is exact, and the halo every ship keeps decides
+    much of where a wounded one can go. Where ships may touch, a sunk ship's leftover hits
+    make the grid approximate, and the weighted count of lies measured better; the 15x15
+    fleet and the corner rule are left to it until they are measured too (on 15x15 the
+    draws would also take far longer than a shot may).
+    """
+    wounded = HIT in grid.cells
+    exact = grid.touching is Touching.NONE and grid.size <= SAMPLED_SIZE
+    if dice is not None and wounded and exact:
+        from bot.ai.seabattle_sampling import sampled_shot  # it builds on this module
+
+        shot = sampled_shot(grid, dice, tie_break)
+        if shot is not None:
+            return shot
     scores = density(grid) if HIT in grid.cells else hunt_density(grid)
     candidates = [i for i, known in enumerate(grid.cells) if known == UNKNOWN]
     return max(candidates, key=lambda i: (scores[i], tie_break[i]))
@@ -241,7 +262,7 @@ class DensityShooter:
         grid = ShotGrid.of(seen.rules, view, seen.heard)
         dice = seen.dice()
         tie_break = [dice.random() for _ in grid.cells]
-        index = best_shot(grid, tie_break)
+        index = best_shot(grid, tie_break, dice)
         return cell_name((index % grid.size, index // grid.size))
 
     def setup(self, seen: Seen) -> str:

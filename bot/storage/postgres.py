@@ -9,10 +9,12 @@ ratings so two games ending at once for one player both count.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -20,7 +22,7 @@ import asyncpg
 
 from bot import results
 from bot.fairness import Seal
-from bot.outbox import Tidings
+from bot.outbox import Tidings, audience_code
 from bot.ratings import Skill
 from bot.storage import postgres_schema as schema
 from bot.storage.interface import (
@@ -38,7 +40,7 @@ from bot.storage.interface import (
     game_of,
 )
 from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
-from bot.storage.postgres_queue import MoveQueue, unqueue
+from bot.storage.postgres_queue import MoveQueue
 from bot.storage.queries import SharedQueries, numbered
 
 SCHEMA_VERSION = 1 + len(schema.MIGRATIONS)
@@ -60,6 +62,15 @@ DUTIES = 0x6475_7479
 """The advisory lock space of duties: a duty's lock is the pair (this, a hash of its name)."""
 
 T = TypeVar("T")
+
+_read_with_lock: ContextVar[dict[int, GameRecord | None]] = ContextVar("read_with_lock")
+"""Per task: each game whose lock it holds, as read the moment the lock was taken, until
+its first read under the lock takes it (``game_lock``, ``get_game``). A task started
+meanwhile inherits the context but gets a dict of its own on its first lock; it never
+takes the holder's read (``_holder``)."""
+
+_holder: ContextVar[asyncio.Task[Any] | None] = ContextVar("read_with_lock_holder", default=None)
+"""The task the reads of ``_read_with_lock`` were taken for."""
 
 
 class PostgresRepository(SharedQueries):
@@ -100,7 +111,9 @@ class PostgresRepository(SharedQueries):
             url, min_size=1, max_size=POOL_SIZE, reset=_session_left_clean
         )
         try:
-            lock_pool = await asyncpg.create_pool(url, min_size=0, max_size=LOCK_POOL_SIZE)
+            lock_pool = await asyncpg.create_pool(
+                url, min_size=0, max_size=LOCK_POOL_SIZE, reset=_locks_released
+            )
         except BaseException:
             await pool.close()
             raise
@@ -277,25 +290,40 @@ class PostgresRepository(SharedQueries):
     @asynccontextmanager
     async def duty(self, name: str) -> AsyncIterator[bool]:
         """The duty's advisory lock if no other process holds it, kept until the work is
-        done; a process that dies on duty loses its connection, and the lock with it."""
+        done (it goes with the connection's reset, ``_locks_released``); a process that
+        dies on duty loses its connection, and the lock with it."""
         async with self._lock_pool.acquire() as db:
             mine = await db.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))", DUTIES, name)
-            try:
-                yield bool(mine)
-            finally:
-                if mine:
-                    await db.execute("SELECT pg_advisory_unlock($1, hashtext($2))", DUTIES, name)
+            yield bool(mine)
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         """The game's advisory lock, held on a connection of its own until the change is
-        done; a process that dies holding it loses its connection, and with it the lock."""
+        done; a process that dies holding it loses its connection, and with it the lock.
+
+        One round trip takes the lock and reads the game just after (``lock_game``,
+        migration 14); the change's first ``get_game`` is answered with that read. The
+        lock goes when the connection is handed back (``_locks_released``), in the trip
+        that resets it anyway."""
         async with self._lock_pool.acquire() as db:
-            await db.execute("SELECT pg_advisory_lock($1, $2)", GAME_LOCKS, game_id)
+            rows = await db.fetch("SELECT * FROM lock_game($1, $2)", GAME_LOCKS, game_id)
+            held = _read_with_lock.get(None)
+            if held is None or _holder.get() is not asyncio.current_task():
+                held = {}
+                _read_with_lock.set(held)
+                _holder.set(asyncio.current_task())
+            held[game_id] = game_of(rows[0]) if rows else None
             try:
                 yield
             finally:
-                await db.execute("SELECT pg_advisory_unlock($1, $2)", GAME_LOCKS, game_id)
+                held.pop(game_id, None)
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game as stored; the first read under its lock is the one the lock took."""
+        held = _read_with_lock.get(None)
+        if held is not None and game_id in held and _holder.get() is asyncio.current_task():
+            return held.pop(game_id)
+        return await super().get_game(game_id)
 
     async def append(
         self,
@@ -320,41 +348,39 @@ class PostgresRepository(SharedQueries):
 
         async def log_and_store(db: asyncpg.Connection) -> int | None:
             stored = await db.fetchrow(
-                "UPDATE games SET ply = ply + 1, state = $1, status = $2, winner = $3,"
-                " end_reason = $4, updated_at = $5"
-                " WHERE id = $6 AND ply = $7 AND status = 'active'"
-                " RETURNING public_message_id",
+                "SELECT * FROM store_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
+                " $12, $13, $14, $15)",
+                game.id,
+                game.ply,
                 dump(state),
                 status.value,
                 ending.winner if ending else None,
                 ending.reason if ending else None,
                 now,
-                game.id,
-                game.ply,
-            )
-            if stored is None:
-                raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
-            if queued is not None and not await unqueue(db, queued):
-                raise StaleGameError(f"queued move {queued} was already played")
-            await db.execute(
-                "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
-                " VALUES ($1, $2, $3, $4, $5, $6)",
-                game.id,
-                game.ply + 1,
+                queued,
                 seat,
                 kind.value,
                 text,
-                now,
+                [audience_code(audience) for audience, _ in tidings],
+                [json.dumps(list(texts)) for _, texts in tidings],
+                int(ending is not None),
+                _announcement(tidings),
             )
-            await hold(db, game.id, game.ply + 1, tidings, final=ending is not None, now=now)
-            await _announce(db, game.id, game.ply + 1, tidings)
+            if stored["outcome"] == "stale":
+                raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
+            if stored["outcome"] == "unqueued":
+                raise StaleGameError(f"queued move {queued} was already played")
             await _seal(db, game.id, game.ply + 1, seals)
             if ending is not None and ending.has_result:
                 await _record_results(db, game, ending, now)
-            live_message_id: int | None = stored[0]
+            live_message_id: int | None = stored["live_message_id"]
             return live_message_id
 
-        live_message_id = await self._transact(log_and_store)
+        if seals or (ending is not None and ending.has_result):
+            live_message_id = await self._transact(log_and_store)
+        else:  # one statement: its own transaction (``store_move``, migration 14)
+            async with self._pool.acquire() as db:
+                live_message_id = await log_and_store(db)
         return replace(
             game,
             public_message_id=live_message_id,
@@ -384,15 +410,29 @@ async def _session_left_clean(db: asyncpg.Connection) -> None:
     by asyncpg all the same."""
 
 
-async def _announce(db: asyncpg.Connection, game_id: int, ply: int, tidings: Tidings) -> None:
-    """Keep what each audience is told of a change for good, as the game's announcements,
+async def _locks_released(db: asyncpg.Connection) -> None:
+    """How a connection of the lock pool is reset when it is handed back: every advisory
+    lock it holds is released, in one round trip (nothing else is left behind on it: no
+    listener, setting or cursor). Should this fail, asyncpg closes the connection, which
+    releases the locks all the same."""
+    await db.execute("SELECT pg_advisory_unlock_all()")
+
+
+def _announcement(tidings: Tidings) -> str | None:
+    """What each audience is told of a change, kept for good as the game's announcements,
     which ``/export`` publishes at the end (delivered notices are forgotten)."""
-    if tidings:
+    return json.dumps([[a, list(t)] for a, t in tidings]) if tidings else None
+
+
+async def _announce(db: asyncpg.Connection, game_id: int, ply: int, tidings: Tidings) -> None:
+    """Keep a change's announcement (``_announcement``) in the change's transaction."""
+    announcement = _announcement(tidings)
+    if announcement is not None:
         await db.execute(
             "INSERT INTO announcements (game_id, ply, tidings) VALUES ($1, $2, $3)",
             game_id,
             ply,
-            json.dumps([[a, list(t)] for a, t in tidings]),
+            announcement,
         )
 
 

@@ -12,7 +12,37 @@ import json
 
 import asyncpg
 
-from bot.outbox import Lane, Parcel, Tidings, audience_code, audience_of, first_message
+from bot.outbox import MERGED_TEXT_BUDGET, Lane, Parcel, Tidings, audience_code, audience_of
+
+CLAIM = """
+WITH lane AS (
+    SELECT ply, texts, final, claimed FROM notices
+    WHERE game_id = $1 AND audience = $2 ORDER BY ply FOR UPDATE SKIP LOCKED
+), ours AS (
+    SELECT (SELECT min(ply) FROM lane)
+        = (SELECT min(ply) FROM notices WHERE game_id = $1 AND audience = $2) AS is_ours
+), waiting AS (
+    SELECT ply, row_number() OVER (ORDER BY ply) AS place,
+        sum(length(texts)) OVER (ORDER BY ply) AS size
+    FROM lane WHERE claimed = 0
+), taken AS (
+    SELECT ply FROM waiting, ours
+    WHERE is_ours AND ($3 OR NOT EXISTS (SELECT 1 FROM lane WHERE claimed = 1))
+        AND (place = 1 OR $3 OR ($4 AND size <= $5))
+), marked AS (
+    UPDATE notices SET claimed = 1
+    WHERE game_id = $1 AND audience = $2 AND ply IN (SELECT ply FROM taken)
+)
+SELECT ply, texts, final FROM lane, ours
+WHERE is_ours AND (claimed = 1 OR ply IN (SELECT ply FROM taken)) ORDER BY ply
+"""
+"""A lane's next message claimed in one statement, as ``first_message`` picks it: the
+lane's notices are locked (``SKIP LOCKED``), and the lane is this claim's only if its
+oldest notice is among them. Then a lane with a claim left unsent (its sender stopped)
+gives that claim again, the same message; else its oldest waiting notices are marked
+claimed, all of them for the channel ($3), or as many as one message holds ($4: merged,
+up to $5 characters, at least one). Parameters: the game, the audience's code, channel,
+merge, the budget."""
 
 
 async def hold(
@@ -52,38 +82,17 @@ class PostgresOutbox:
         return [Lane(row[0], audience_of(row[1])) for row in rows]
 
     async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
-        """As ``Outbox.claim``; None also while another process is claiming or releasing
-        the lane's oldest notices (that process delivers them)."""
-        code = audience_code(lane.audience)
-        channel = lane.audience is None
-        async with self._pool.acquire() as db, db.transaction():
-            mine = await db.fetch(
-                "SELECT ply, texts, final, claimed FROM notices"
-                " WHERE game_id = $1 AND audience = $2 ORDER BY ply FOR UPDATE SKIP LOCKED",
-                lane.game_id,
-                code,
-            )
-            oldest = await db.fetchval(
-                "SELECT min(ply) FROM notices WHERE game_id = $1 AND audience = $2",
-                lane.game_id,
-                code,
-            )
-            if not mine or mine[0]["ply"] != oldest:
-                return None
-            rows = [row for row in mine if row["claimed"]]
-            if not rows or channel:
-                waiting = [row for row in mine if not row["claimed"]]
-                taken = first_message(waiting, channel=channel, merge=merge)
-                if taken:
-                    await db.execute(
-                        "UPDATE notices SET claimed = 1"
-                        " WHERE game_id = $1 AND audience = $2 AND ply BETWEEN $3 AND $4",
-                        lane.game_id,
-                        code,
-                        taken[0]["ply"],
-                        taken[-1]["ply"],
-                    )
-                rows += taken
+        """As ``Outbox.claim``, in one statement (``CLAIM``); None also while another
+        process is claiming or releasing the lane's oldest notices (that process delivers
+        them)."""
+        rows = await self._pool.fetch(
+            CLAIM,
+            lane.game_id,
+            audience_code(lane.audience),
+            lane.audience is None,
+            merge,
+            MERGED_TEXT_BUDGET,
+        )
         if not rows:
             return None
         return Parcel(

@@ -81,6 +81,15 @@ statement; a row another worker is claiming right now is passed by, and its game
 moves wait behind it."""
 
 
+PUT = (
+    "WITH queued AS (INSERT INTO queued_moves (game_id, user_id, text, reply, queued_at)"
+    " VALUES ($1, $2, $3, $4, $5) RETURNING id, game_id)"
+    " SELECT id, pg_notify($6, game_id::TEXT) FROM queued"
+)
+"""Queue a move and wake the workers, in one statement: the notification goes out when the
+statement's own transaction commits, so a woken worker finds the move."""
+
+
 class MoveQueue:
     """Moves waiting for a worker, in the shared database."""
 
@@ -92,17 +101,9 @@ class MoveQueue:
 
     async def put(self, game_id: int, user_id: int, text: str, reply: dict[str, Any]) -> int:
         """Queue a move and wake the workers; its id."""
-        async with self._pool.acquire() as db, db.transaction():
-            move_id: int = await db.fetchval(
-                "INSERT INTO queued_moves (game_id, user_id, text, reply, queued_at)"
-                " VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                game_id,
-                user_id,
-                text,
-                json.dumps(reply, sort_keys=True),
-                self.clock(),
-            )
-            await db.execute("SELECT pg_notify($1, $2)", QUEUED, str(game_id))
+        move_id: int = await self._pool.fetchval(
+            PUT, game_id, user_id, text, json.dumps(reply, sort_keys=True), self.clock(), QUEUED
+        )
         return move_id
 
     async def claim(self, lease: float = LEASE_SECONDS) -> QueuedMove | None:

@@ -226,6 +226,57 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX queued_moves_by_game ON queued_moves (game_id, id);
     """,
+    # 14: a move in fewer round trips: the game's lock taken with its read, and a move's
+    # whole change stored by one call
+    """
+    CREATE FUNCTION lock_game(lock_space INTEGER, locked_id BIGINT) RETURNS SETOF games
+    LANGUAGE plpgsql VOLATILE AS $$
+    BEGIN
+        PERFORM pg_advisory_lock(lock_space, locked_id::INTEGER);
+        -- A new statement in a volatile function reads with a new snapshot: the game as
+        -- the lock's previous holder left it.
+        RETURN QUERY SELECT * FROM games WHERE id = locked_id;
+    END
+    $$;
+    CREATE FUNCTION store_move(
+        moved_id BIGINT, moved_ply INTEGER, new_state TEXT, new_status TEXT,
+        new_winner INTEGER, new_end_reason TEXT, stamp DOUBLE PRECISION,
+        queued_id BIGINT, mover INTEGER, action_kind TEXT, action_text TEXT,
+        audiences INTEGER[], notice_texts TEXT[], ending INTEGER, told TEXT
+    ) RETURNS TABLE (outcome TEXT, live_message_id BIGINT)
+    LANGUAGE plpgsql VOLATILE AS $$
+    DECLARE
+        live BIGINT;
+    BEGIN
+        IF queued_id IS NOT NULL THEN
+            PERFORM 1 FROM queued_moves WHERE id = queued_id FOR UPDATE;
+            IF NOT FOUND THEN
+                RETURN QUERY SELECT 'unqueued'::TEXT, NULL::BIGINT;
+                RETURN;
+            END IF;
+        END IF;
+        UPDATE games SET ply = ply + 1, state = new_state, status = new_status,
+            winner = new_winner, end_reason = new_end_reason, updated_at = stamp
+            WHERE id = moved_id AND ply = moved_ply AND status = 'active'
+            RETURNING public_message_id INTO live;
+        IF NOT FOUND THEN
+            RETURN QUERY SELECT 'stale'::TEXT, NULL::BIGINT;
+            RETURN;
+        END IF;
+        DELETE FROM queued_moves WHERE id = queued_id;
+        INSERT INTO actions (game_id, ply, seat, kind, text, created_at)
+            VALUES (moved_id, moved_ply + 1, mover, action_kind, action_text, stamp);
+        INSERT INTO notices (game_id, audience, ply, texts, final, created_at)
+            SELECT moved_id, told_to.audience, moved_ply + 1, told_to.texts, ending, stamp
+            FROM unnest(audiences, notice_texts) AS told_to (audience, texts);
+        IF told IS NOT NULL THEN
+            INSERT INTO announcements (game_id, ply, tidings)
+                VALUES (moved_id, moved_ply + 1, told);
+        END IF;
+        RETURN QUERY SELECT 'stored'::TEXT, live;
+    END
+    $$;
+    """,
 )
 """Schema changes in order, one for each of SQLite's (append both together; never edit)."""
 

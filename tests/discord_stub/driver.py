@@ -31,7 +31,7 @@ import discord
 import yarl
 from discord import app_commands
 
-from .gateway import TASK_PREFIX, Intent
+from .gateway import TASK_PREFIX, Intent, shard_of
 from .server import (
     DM,
     ChannelInfo,
@@ -267,10 +267,29 @@ class _ClientInternals:
         """``client._connection``: the ConnectionState owning caches and parsers."""
         return self.client._connection
 
-    def received_seq(self) -> int:
-        """The sequence number of the last gateway event the client has parsed."""
-        ws = self.client.ws
-        return int(getattr(ws, "sequence", None) or 0) if ws is not None else 0
+    def received_seqs(self) -> dict[int, int]:
+        """The sequence number of the last gateway event parsed on each of the client's
+        connections, by shard id (an unsharded client has one connection, shard 0)."""
+        if isinstance(self.client, discord.AutoShardedClient):
+            shards = self.client._AutoShardedClient__shards  # type: ignore[attr-defined]
+            sockets = {shard_id: shard.ws for shard_id, shard in shards.items()}
+        else:
+            ws = self.client.ws
+            sockets = {getattr(ws, "shard_id", None) or 0: ws} if ws is not None else {}
+        return {
+            shard_id: int(getattr(ws, "sequence", None) or 0) for shard_id, ws in sockets.items()
+        }
+
+    @staticmethod
+    def is_shard_reader(task: asyncio.Task[Any]) -> bool:
+        """An AutoShardedClient's ``Shard.worker``: it reads one shard's websocket for as
+        long as the client runs, as ``Client.connect`` does for an unsharded client."""
+        code = getattr(task.get_coro(), "cr_code", None)
+        return (
+            code is not None
+            and code.co_qualname == "Shard.worker"
+            and code.co_filename == os.path.join(_DISCORD_DIR, "shard.py")
+        )
 
     def command_tree(self) -> app_commands.CommandTree[Any] | None:
         """The tree attached to this client (works for Client + CommandTree and Bot)."""
@@ -413,10 +432,6 @@ class DiscordDriver:
         require_synced_commands: bool = False,
         app_permissions: discord.Permissions = DEFAULT_APP_PERMISSIONS,
     ) -> None:
-        if isinstance(client, discord.AutoShardedClient):
-            raise TypeError(
-                "AutoShardedClient needs per-shard READY events; use a plain Client/Bot"
-            )
         self.client = client
         self.server = server or FakeDiscord()
         self.token = token
@@ -545,6 +560,7 @@ class DiscordDriver:
         )
         self._connection_task = task
         self._ignore.append(lambda t: t is task)
+        self._ignore.append(self._internals.is_shard_reader)
         ready = asyncio.ensure_future(self.client.wait_until_ready())
         try:
             done, _ = await asyncio.wait(
@@ -590,14 +606,19 @@ class DiscordDriver:
         *,
         channel_name: str = "general",
         owner: FakeUser | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """Create a guild with one text channel; all users (and the bot) are members.
 
-        After READY this sends GUILD_CREATE (``on_guild_join``); the handlers run during the
-        next action or :meth:`settle`.
+        ``shard`` (``(shard_id, shard_count)``) picks an id that Discord routes to that
+        shard. After READY this sends GUILD_CREATE (``on_guild_join``); the handlers run
+        during the next action or :meth:`settle`.
         """
         server = self.server
         guild_id = server.next_id()
+        if shard is not None:
+            while shard_of(guild_id, shard[1]) != shard[0]:
+                guild_id = server.next_id()
         owner_id = owner.id if owner else int(server.owner_user["id"])
         server.add_guild(guild_id, name, owner_id)
         channel = server.add_text_channel(guild_id, channel_name)
@@ -1277,7 +1298,7 @@ class DiscordDriver:
             for _ in range(5):
                 await asyncio.sleep(0)
             timers = inspector.timers()
-            behind = self._connected and self._internals.received_seq() < self.gateway.last_seq
+            behind = self._connected and self._behind()
             busy = [
                 t
                 for t in asyncio.all_tasks(loop)
@@ -1311,6 +1332,12 @@ class DiscordDriver:
                 await asyncio.sleep(0.001)
         self._harvest()
         self._raise_pending_errors()
+
+    def _behind(self) -> bool:
+        """Whether some connection of the client has not yet parsed every event its shard
+        was sent (each shard's connection numbers its events on its own)."""
+        received = self._internals.received_seqs()
+        return any(received.get(shard, 0) < seq for shard, seq in self.gateway.shard_seqs().items())
 
     def _harvest(self) -> None:
         for task in [t for t in self._watched if t.done()]:

@@ -48,6 +48,7 @@ DECODE_ERROR = 4002
 NOT_AUTHENTICATED = 4003
 AUTHENTICATION_FAILED = 4004
 ALREADY_AUTHENTICATED = 4005
+INVALID_SHARD = 4010
 INVALID_API_VERSION = 4012
 DISALLOWED_INTENTS = 4014
 
@@ -219,13 +220,23 @@ class FakeGateway:
 
     @property
     def connected(self) -> bool:
-        session = self.session
+        """Whether every shard that identified has a live connection (with one process
+        per shard: whether every process is there to hear its events)."""
+        return bool(self.shards) and all(s.connection is not None for s in self.shards.values())
+
+    def shard_connected(self, shard_id: int) -> bool:
+        """Whether shard ``shard_id``'s session has a live connection."""
+        session = self.shards.get(shard_id)
         return session is not None and session.connection is not None
 
     @property
     def last_seq(self) -> int:
         """Sequence number of the newest event of the current session (0 before READY)."""
         return self.session.seq if self.session is not None else 0
+
+    def shard_seqs(self) -> dict[int, int]:
+        """The newest sequence number sent on each shard: each connection counts its own."""
+        return {shard_id: session.seq for shard_id, session in self.shards.items()}
 
     def session_for(self, guild_id: int | None) -> GatewaySession | None:
         """The session of the shard a server's events (or, for None, DMs) go to."""
@@ -278,19 +289,24 @@ class FakeGateway:
             )
         self.dispatch(event, data, intent=intent, session=session)
 
-    def drop(self, code: int = UNKNOWN_ERROR) -> None:
-        """Close the connection as a network fault or Discord would; the session survives."""
-        session = self.session
+    def drop(self, code: int = UNKNOWN_ERROR, *, shard: int | None = None) -> None:
+        """Close a connection as a network fault or Discord would; the session survives.
+
+        ``shard`` picks the shard's connection; by default the newest session's."""
+        session = self._session_of(shard)
         if session is not None and session.connection is not None:
             session.connection.close(code)
             session.connection = None
 
-    def request_reconnect(self) -> None:
+    def request_reconnect(self, *, shard: int | None = None) -> None:
         """Send RECONNECT (op 7): the client must resume on a new connection."""
-        session = self.session
+        session = self._session_of(shard)
         if session is not None and session.connection is not None:
             session.connection.send({"op": RECONNECT, "d": None})
             session.connection = None
+
+    def _session_of(self, shard: int | None) -> GatewaySession | None:
+        return self.session if shard is None else self.shards.get(shard)
 
     # ------------------------------------------------------------------ protocol
 
@@ -382,7 +398,14 @@ class FakeGateway:
         if intents & Intent.PRIVILEGED & ~self.privileged_intents:
             connection.close(DISALLOWED_INTENTS)
             return
-        shard_id, shard_count = (int(n) for n in data.get("shard") or (0, 1))
+        try:
+            shard_id, shard_count = (int(n) for n in data.get("shard") or (0, 1))
+        except (TypeError, ValueError):
+            connection.close(DECODE_ERROR)
+            return
+        if not 0 <= shard_id < shard_count:
+            connection.close(INVALID_SHARD)
+            return
         previous = self.shards.get(shard_id)
         if previous is not None and previous.connection is not None:
             # One session per shard: a new identify ends the previous connection.

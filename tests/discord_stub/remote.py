@@ -3,7 +3,8 @@
 :class:`RemoteDriver` is the :class:`~tests.discord_stub.driver.DiscordDriver` without a
 client in the test's process: the bot connects on its own to the loopback server's REST API
 and gateway, slash commands are built from what the bot synced (as Discord's client builds
-them), and "settled" means Discord has heard nothing from the bot for a short quiet spell.
+them), and "settled" means Discord has heard nothing from the bot for a short quiet spell
+during which the bot process was seen asleep, not computing or waiting for a core.
 :class:`BotProcess` starts, kills and restarts the bot process itself.
 """
 
@@ -56,7 +57,10 @@ class RemoteDriver(DiscordDriver):
         )
         self._intents = intents
         self.quiet = quiet
-        """Seconds without any request from the bot after which it counts as idle."""
+        """Seconds without any request from the bot, and with its process asleep, after
+        which it counts as idle."""
+        self.bot_pid: int | None = None
+        """The bot process while it runs (set by :class:`BotProcess`), watched by settle."""
 
     @property
     def intents(self) -> discord.Intents:
@@ -80,18 +84,28 @@ class RemoteDriver(DiscordDriver):
         await self.server.stop()
 
     async def settle(self, timeout: float | None = None) -> None:
-        """Until the bot is connected and has sent nothing for :attr:`quiet` seconds.
+        """Until the bot is connected (with several processes, one per shard: every shard
+        that identified) and has sent nothing for :attr:`quiet` seconds.
 
         The bot answers every DM and every interaction, so after a user acted it must also
         have made a request since; a bot slow to start on a busy machine is not idle. A bot
-        waiting out a 429 sends nothing either, so that wait counts as busy.
+        waiting out a 429 sends nothing either, so that wait counts as busy. Silence alone
+        is not idleness: on a loaded machine the bot may spend longer than the quiet spell
+        rendering a board or waiting for a core between two requests, so every look that
+        finds one of its threads running or runnable starts the quiet spell again.
         """
         limit = self.settle_timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
+        busy_at = 0.0
         while True:
+            if _running(self.bot_pid):
+                busy_at = time.monotonic()
             now = time.monotonic()
             last = max(
-                self.server.last_request_at, self.gateway.last_dispatch_at, self.server.retry_due_at
+                self.server.last_request_at,
+                self.gateway.last_dispatch_at,
+                self.server.retry_due_at,
+                busy_at,
             )
             answered = self.server.last_request_at >= self.gateway.last_prompt_at
             if self.gateway.connected and answered and now - last >= self.quiet:
@@ -162,6 +176,30 @@ class RemoteDriver(DiscordDriver):
         return given, resolved
 
 
+def _running(pid: int | None) -> bool:
+    """Whether a thread of process ``pid`` is running, waiting for a core or for the disk.
+
+    Linux shows each thread's state in ``/proc``; elsewhere (or once the process is gone)
+    nothing is known and the quiet spell alone decides.
+    """
+    if pid is None:
+        return False
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/stat", encoding="ascii") as stat:
+                fields = stat.read()
+        except OSError:
+            continue  # the thread ended meanwhile
+        state = fields.rpartition(")")[2].split()[0]  # the name in brackets may hold spaces
+        if state in ("R", "D"):
+            return True
+    return False
+
+
 def _die_with_parent() -> None:
     """On Linux, the bot is killed when the test process dies, so no run leaves one behind.
 
@@ -192,6 +230,17 @@ class BotProcess:
         """Everything the bot process wrote (its log), over every start."""
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
+
+    @property
+    def shards(self) -> tuple[int, ...]:
+        """The gateway shards this process serves (``SHARD_IDS``, or all ``SHARD_COUNT``)."""
+        if "SHARD_IDS" in self.settings:
+            return tuple(int(n) for n in self.settings["SHARD_IDS"].split(","))
+        return tuple(range(int(self.settings.get("SHARD_COUNT") or 1)))
+
+    def connected(self) -> bool:
+        """Whether any of this process's shards has a live gateway connection."""
+        return any(self.driver.gateway.shard_connected(shard) for shard in self.shards)
 
     def environment(self) -> dict[str, str]:
         """Every setting given, empty where the default applies, so that a developer's own
@@ -231,6 +280,7 @@ class BotProcess:
             preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         self._reader = asyncio.get_running_loop().create_task(self._read(self._process))
+        self.driver.bot_pid = self._process.pid
         deadline = time.monotonic() + timeout
         while (
             self.driver.gateway.identifies == identified
@@ -275,7 +325,8 @@ class BotProcess:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._reader, 5)
         self.driver.server.retry_due_at = 0.0  # no one is left to retry
+        self.driver.bot_pid = None
         # The server notices the dropped websocket on its own; wait so tests see it.
         deadline = time.monotonic() + 5
-        while self.driver.gateway.connected and time.monotonic() < deadline:
+        while self.connected() and time.monotonic() < deadline:
             await asyncio.sleep(0.02)

@@ -1,0 +1,74 @@
+"""The computer's seat: what it knows when a game waits for its move, and nothing more.
+
+The computer decides from its seat's view and the texts its seat was told, rebuilt from
+the log after a restart, exactly what a person in its seat would have; never the state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from bot.ai import Seen
+from bot.games.core import Engine, Outcome
+from bot.referee.table import STATE_CACHE_SIZE, RefereeBase, engine_for
+from bot.storage import GameRecord, LogKind
+
+
+@dataclass(frozen=True)
+class ComputerTurn:
+    """A game waiting for the computer, and all its seat knows: nothing more."""
+
+    game: GameRecord
+    seen: Seen
+
+
+class ComputerSeat(RefereeBase):
+    """What the computer's seat is handed, and which games wait for it."""
+
+    async def computer_turn(self, game_id: int) -> ComputerTurn | None:
+        """What the computer's seat knows, when a running game waits for its move.
+
+        The computer is handed its seat's view and every text its seat was told so far,
+        exactly what a person in its seat would have; never the state.
+        """
+        record = await self.repository.get_game(game_id)
+        seat = None if record is None else record.computer_seat
+        if record is None or seat is None or record.end_reason is not None:
+            return None
+        engine = engine_for(record.game)
+        view = engine.view(self._state_of(engine, record), seat)
+        if seat not in view.movers:
+            return None
+        heard = await self._heard(engine, record, seat)
+        rules = engine.rules_from_json(record.rules)
+        return ComputerTurn(record, Seen(rules, view, heard, record.seed, record.ply))
+
+    async def _heard(self, engine: Engine, record: GameRecord, seat: int) -> tuple[str, ...]:
+        """Every text addressed to ``seat`` so far, rebuilt from the log where not remembered."""
+        cached = self._memories.get(record.id)
+        if cached is None or cached[0] > record.ply:
+            rules = engine.rules_from_json(record.rules)
+            cached = (0, engine.new_game(rules, record.seed), ())
+        ply, state, heard = cached
+        if ply < record.ply:
+            said = list(heard)
+            for entry in await self.repository.log(record.id):
+                if entry.ply <= ply:
+                    continue
+                if entry.kind is LogKind.MOVE and entry.seat is not None:
+                    transition = engine.act(state, entry.seat, entry.text)
+                    state = transition.state
+                    said.extend(event.text for event in transition.for_audience(seat))
+                else:
+                    state = engine.conclude(state, Outcome.from_json(json.loads(entry.text)))
+                ply = entry.ply
+            heard = tuple(said)
+            self._memories[record.id] = (ply, state, heard)
+            while len(self._memories) > STATE_CACHE_SIZE:
+                self._memories.pop(next(iter(self._memories)))
+        return heard
+
+    async def computer_games(self) -> list[GameRecord]:
+        """Running games against the computer: after a restart, each is looked at again."""
+        return await self.repository.active_computer_games()

@@ -1,0 +1,85 @@
+"""Ends from outside the rules, and the clock: resignation, abort, call-off, time-out.
+
+Each goes through ``_conclude`` like every other end, so a game ended here is stored,
+rated and announced exactly like one the rules ended. Reminders live here too: they are
+the clock's warning before it ends a game on time.
+"""
+
+from __future__ import annotations
+
+from bot.announcements import CALLED_OFF, aborted, called_off, resigned, timed_out
+from bot.games.core import EndReason, Outcome, other
+from bot.referee.reports import Notice, RefereeError, Report
+from bot.referee.table import RefereeBase, Table, engine_for
+
+
+class Endings(RefereeBase):
+    """Resigning, aborting, calling off, timing out, and reminding the late."""
+
+    async def resign(self, user_id: int, game_id: int | None = None) -> Report:
+        async with self._seated(user_id, game_id, "resign") as table:
+            seat = table.seat
+            outcome = Outcome(other(seat), EndReason.RESIGNATION, "by resignation")
+            return await self._conclude(table, outcome, resigned(seat))
+
+    async def abort(self, user_id: int, game_id: int | None = None) -> Report:
+        async with self._seated(user_id, game_id, "abort") as table:
+            if table.engine.has_started(table.state):
+                raise RefereeError(
+                    "The first move has been made, so the game can no longer be aborted; "
+                    "use `/resign` to give up."
+                )
+            outcome = Outcome(None, EndReason.ABORTED, "aborted")
+            return await self._conclude(table, outcome, aborted(table.seat))
+
+    async def call_off(self, game_id: int, seat: int) -> Report | None:
+        """End a game the bot cannot referee: ``seat``'s DMs are closed and no real move
+        was made yet. It ends unplayed (nothing hidden is revealed, no rating changes) and
+        the channel is told who must open their DMs. None if the game already began or
+        ended: then a closed DM costs the game nothing, and the player uses ``/board``.
+        """
+        async with self._lock(game_id):
+            record = await self.repository.get_game(game_id)
+            if record is None or record.end_reason is not None:
+                return None
+            engine = engine_for(record.game)
+            state = self._state_of(engine, record)
+            if engine.has_started(state):
+                return None
+            table = Table(record, engine, state, seat)
+            outcome = Outcome(None, EndReason.ABORTED, CALLED_OFF)
+            return await self._conclude(table, outcome, called_off(seat))
+
+    async def time_out(self, game_id: int, ply: int) -> Report | None:
+        """End a game on time: whoever is to move lost it. None if it moved meanwhile.
+
+        Ends go through ``_conclude`` like resignations, so a game ended on time is stored
+        and counted exactly like any other end.
+        """
+        async with self._lock(game_id):
+            record = await self.repository.get_game(game_id)
+            if record is None or record.end_reason is not None or record.ply != ply:
+                return None
+            engine = engine_for(record.game)
+            state = self._state_of(engine, record)
+            late = [s for s in sorted(engine.view(state, None).movers) if s != record.computer_seat]
+            if not late:
+                return None  # the computer is never late: it is only ever resumed
+            table = Table(record, engine, state, late[0])
+            outcome, events = timed_out(late)
+            return await self._conclude(table, outcome, events)
+
+    async def reminders(self, game_id: int, ply: int, text: str) -> tuple[Notice, ...]:
+        """``text`` for each player the game is waiting for, with their board.
+
+        Nothing when the game moved past ``ply`` or ended since the wait was read. The game is
+        read and decoded here, one at a time, so the clock only ever decodes the games it
+        is about to remind.
+        """
+        record = await self.repository.get_game(game_id)
+        if record is None or record.end_reason is not None or record.ply != ply:
+            return ()
+        engine = engine_for(record.game)
+        state = self._state_of(engine, record, keep=False)
+        waiting = [s for s in sorted(engine.view(state, None).movers) if s != record.computer_seat]
+        return tuple(Notice(record, seat, (text,), engine.view(state, seat)) for seat in waiting)

@@ -1,0 +1,218 @@
+"""Reading games without changing them: boards, help, finished games, replays, exports.
+
+Everything here answers from a view (or, for a finished game, from the log), so it needs
+no game's lock; what a running game shows its players and the channel is decided by the
+engine's ``view`` alone. The deliverer's ``parcel_report`` is such a reading too: the board
+as it stands when a parcel is sent.
+"""
+
+from __future__ import annotations
+
+import json
+
+from bot.announcements import status_line
+from bot.games import ENGINES
+from bot.games.core import CorruptStateError, Engine, Outcome, View
+from bot.outbox import Parcel
+from bot.referee.reports import Notice, RefereeError, Report
+from bot.referee.table import RefereeBase, engine_for
+from bot.replays import AUDIENCE_WORDS, TRUTH, Audience, Replay, moments, move_list, states_of
+from bot.storage import GameRecord, LogEntry, LogKind
+from bot.verify import FORMAT as EXPORT_FORMAT
+
+_UNPLAYED = (
+    "Game #{game_id} ended before its first real move, so what was hidden stays hidden: "
+    "replay it as {what}."
+)
+
+
+class Queries(RefereeBase):
+    """Boards, help, status lines, finished games, replays, exports and parcels."""
+
+    async def board(self, user_id: int, game_id: int | None = None) -> Notice:
+        """The player's private board again; someone not playing a running game gets its
+        public board (a spectator pressing **My board** on the channel's live message)."""
+        if game_id is not None:
+            watched = await self.repository.get_game(game_id)
+            if watched is not None and watched.end_reason is None and user_id not in watched.seats:
+                return self._spectated(watched)
+        record = await self.game_of(user_id, game_id, purpose="board")
+        engine = engine_for(record.game)
+        state = self._state_of(engine, record)
+        seat = record.seat_of(user_id)
+        assert seat is not None
+        view = engine.view(state, seat)
+        return Notice(record, seat, (status_line(view, engine.outcome(state)),), view)
+
+    def _spectated(self, record: GameRecord) -> Notice:
+        engine = engine_for(record.game)
+        state = self._state_of(engine, record)
+        view = engine.view(state, None)
+        said = (
+            f"You are not playing in game #{record.id}, so here is its public board. "
+            f"{status_line(view, engine.outcome(state))}"
+        )
+        return Notice(record, None, (said,), view)
+
+    async def help(self, user_id: int) -> str:
+        """The rules and notation of the games a player is in, or how to start one."""
+        games = await self.repository.active_games_of(user_id)
+        if not games:
+            titles = " or ".join(engine.title for engine in ENGINES.values())
+            return f"Start a game of {titles} with `/play` in a server; `/rules` explains each."
+        texts = []
+        for record in games[:3]:
+            engine = engine_for(record.game)
+            texts.append(
+                f"Game #{record.id}: {engine.describe(engine.rules_from_json(record.rules))}"
+            )
+        return "\n\n".join(texts)
+
+    async def finished(self, game_id: int) -> tuple[GameRecord, View, str]:
+        """A finished game, its public view and how it ended.
+
+        The view reveals all, unless the game ended before its first real move: then it
+        shows what the channel saw then (``core.secrecy``).
+
+        A running game is refused: its public view would be only a board without the
+        summary, and its end is what this is for.
+        """
+        record = await self.repository.get_game(game_id)
+        if record is None:
+            raise RefereeError(f"There is no game #{game_id}.")
+        if record.end_reason is None:
+            raise RefereeError(
+                f"Game #{game_id} is still being played; its board is shown here once it is "
+                "over. `/games` lists the games running in a server."
+            )
+        engine = engine_for(record.game)
+        state = self._state_of(engine, record)
+        view = engine.view(state, None)
+        return record, view, status_line(view, engine.outcome(state))
+
+    async def replay_of(self, game_id: int, user_id: int, audience: str | None = None) -> Replay:
+        """A finished game replayed for ``audience``: ``mine``, ``channel`` or ``truth``.
+
+        Anyone may see any finished game as the channel did or with both sides revealed;
+        ``mine`` (the default for a player) is the asker's own seat. A running game gets no
+        replay at all: even the channel's would tell the players nothing new, and a seat's
+        would be an open door for whoever asked.
+        """
+        record = await self.repository.get_game(game_id)
+        if record is None:
+            raise RefereeError(f"There is no game #{game_id}.")
+        if record.end_reason is None:
+            raise RefereeError(
+                f"Game #{game_id} is still being played; its replay is ready once it is over."
+            )
+        seat = record.seat_of(user_id)
+        word = (audience or ("mine" if seat is not None else "channel")).strip().lower()
+        if word not in AUDIENCE_WORDS:
+            raise RefereeError("Replay a game as `mine`, `channel` or `truth`.")
+        who: Audience
+        if word == "mine":
+            if seat is None:
+                raise RefereeError(
+                    f"You did not play in game #{game_id}; replay it as `channel` or `truth`."
+                )
+            who = seat
+        else:
+            who = TRUTH if word == "truth" else None
+        engine = engine_for(record.game)
+        entries = await self.repository.log(game_id)
+        states = states_of(engine, record, entries)
+        ended = engine.outcome(states[-1])
+        if ended is not None and ended.unplayed is not None:
+            # Ended before its first real move: it reveals nothing hidden, so no side by
+            # side boards and no move list, which would show the setups.
+            if who == TRUTH:
+                raise RefereeError(_UNPLAYED.format(game_id=game_id, what="`mine` or `channel`"))
+            return Replay(record, who, moments(engine, states, who), "")
+        moves = move_list(engine, record, entries, states)
+        return Replay(record, who, moments(engine, states, who), moves)
+
+    async def games_in(self, guild_id: int) -> list[tuple[GameRecord, str]]:
+        """Active games of a server with a public one-line status each."""
+        lines = []
+        for record in await self.repository.active_games_in(guild_id):
+            engine = engine_for(record.game)
+            state = self._state_of(engine, record)
+            lines.append((record, status_line(engine.view(state, None), engine.outcome(state))))
+        return lines
+
+    async def export(self, game_id: int) -> dict[str, object]:
+        """A finished game's whole record for ``python -m bot.verify``: rules, seed,
+        every action, every announcement per audience, and the opened seals."""
+        record = await self.repository.get_game(game_id)
+        if record is None:
+            raise RefereeError(f"There is no game #{game_id}.")
+        if record.end_reason is None:
+            raise RefereeError(
+                f"Game #{game_id} is still being played; its record is published once it is over."
+            )
+        engine = engine_for(record.game)
+        ended = engine.outcome(self._state_of(engine, record))
+        if ended is not None and ended.unplayed is not None:
+            raise RefereeError(
+                f"Game #{game_id} ended before its first real move, so it stays hidden: "
+                "it has no record to publish."
+            )
+        sealed = await self.repository.seals(game_id)
+        return {
+            "format": EXPORT_FORMAT,
+            "game": record.game,
+            "title": engine.title,
+            "id": record.id,
+            "variant": engine.variant_name(engine.rules_from_json(record.rules)),
+            "rules": record.rules,
+            "seed": record.seed,
+            "seats": [str(user_id) for user_id in record.seats],
+            "winner": record.winner,
+            "end": record.end_reason,
+            "actions": [
+                {"ply": e.ply, "seat": e.seat, "kind": e.kind.value, "text": e.text}
+                for e in await self.repository.log(game_id)
+            ],
+            "announcements": [
+                {"ply": ply, "tidings": [[audience, list(texts)] for audience, texts in told]}
+                for ply, told in await self.repository.announcements(game_id)
+            ],
+            "seals": {
+                "ply": None if sealed is None else sealed[0],
+                "entries": [] if sealed is None else [s.to_json() for s in sealed[1]],
+            },
+        }
+
+    async def parcel_report(self, parcel: Parcel) -> Report | None:
+        """What a claimed parcel tells its audience, with the board as it stands now.
+
+        A player's merged backlog carries every text in order; the channel's live message
+        shows only the newest texts, since it always shows the newest state. Boards are
+        rendered from the view built here, only when the parcel is sent. None when the game
+        no longer exists.
+        """
+        game = await self.repository.get_game(parcel.game_id)
+        if game is None:
+            return None
+        engine = engine_for(game.game)
+        views = self._views_of(engine, game, self._state_of(engine, game))
+        if parcel.audience is None:
+            texts = parcel.texts[-1]
+        else:
+            texts = tuple(text for told in parcel.texts for text in told)
+        notice = Notice(game, parcel.audience, texts, views[parcel.audience])
+        results = await self._results(game) if parcel.final else ()
+        return Report(game, (notice,), results=results)
+
+
+def replay(engine: Engine, game: GameRecord, entries: list[LogEntry]) -> object:
+    """Rebuild a game's state from its seed and log; storage tests compare it to the snapshot."""
+    state = engine.new_game(engine.rules_from_json(game.rules), game.seed)
+    for entry in entries:
+        if entry.kind is LogKind.MOVE:
+            if entry.seat is None:
+                raise CorruptStateError(f"move {entry.ply} of game {game.id} has no seat")
+            state = engine.act(state, entry.seat, entry.text).state
+        else:
+            state = engine.conclude(state, Outcome.from_json(json.loads(entry.text)))
+    return state

@@ -1,0 +1,282 @@
+"""The referee's common ground: one game locked, loaded, changed and stored at a time.
+
+Every use case that changes a game takes the same path, kept here once: find the game a
+request means, take its lock (this process's, then the store's), load it, and after the
+engine has applied the change, store the new state with what each audience is told in one
+transaction (``_commit``). Decoded states and the views built of them are cached per ply,
+so a game is decoded once per move, not once per reader.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import secrets
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from weakref import WeakValueDictionary
+
+from bot.announcements import tidings
+from bot.fairness import Seal, opened_events, play_begins, seal, sealed_events
+from bot.games import ENGINES
+from bot.games.core import Engine, Event, GameError, Outcome, View
+from bot.games.grid import shorten
+from bot.logs import fields
+from bot.ratings import counts_for_rating
+from bot.referee.reports import GameFault, Notice, RefereeError, Report
+from bot.results import Result
+from bot.storage import Ending, GameRecord, LogKind, Repository, StaleGameError, Tidings
+
+log = logging.getLogger("referee.referee")
+_GAME_PREFIX = re.compile(r"^\s*#\s*(\d{1,9})\s*(.*)$", re.S)
+STATE_CACHE_SIZE = 1024
+"""Games whose latest decoded state is kept in memory (oldest dropped first)."""
+
+
+class RefereeBase:
+    """The state every part of the referee shares, and the one path a change takes.
+
+    The use cases (``bot.referee.challenges``, ``moves``, ``endings``, ``computer_seat``,
+    ``queries``) build on it; ``bot.referee.Referee`` puts them together.
+    """
+
+    def __init__(
+        self, repository: Repository, seed_source: Callable[[], int] = lambda: secrets.randbits(62)
+    ) -> None:
+        self.repository = repository
+        self._seed_source = seed_source
+        self._states: dict[int, tuple[int, Views]] = {}
+        self._memories: dict[int, tuple[int, object, tuple[str, ...]]] = {}
+        """Per game against the computer: the ply, the state replayed to it, and what the
+        computer's seat was told up to it (its memory, rebuilt from the log after a restart)."""
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+        """A lock lives while someone holds or awaits it, so ids typed by anyone cannot pile up."""
+
+    async def game_of(self, user_id: int, game_id: int | None, *, purpose: str) -> GameRecord:
+        """The active game a request is about: the named one, or the player's only game."""
+        return await self._load(await self._game_id(user_id, game_id, purpose=purpose), user_id)
+
+    async def _game_id(self, user_id: int, game_id: int | None, *, purpose: str) -> int:
+        """Which game a request means; a named game is read later, once, under its lock."""
+        if game_id is not None:
+            return game_id
+        games = await self.repository.active_games_of(user_id)
+        if not games:
+            raise RefereeError("You have no game running. Start one with `/play` in a server.")
+        if len(games) > 1:
+            listed = ", ".join(f"#{g.id} ({engine_for(g.game).title})" for g in games[:10])
+            first = games[0].id
+            how = (
+                f"write the game number first, like `#{first}` followed by your move"
+                if purpose == "move"
+                else f"give the command's `game` option, like `/{purpose} game:{first}`"
+            )
+            raise RefereeError(f"You are in several games: {listed}. Say which: {how}.")
+        return games[0].id
+
+    @asynccontextmanager
+    async def _seated(
+        self, user_id: int, game_id: int | None, purpose: str
+    ) -> AsyncIterator[Table]:
+        """The player's game, locked and loaded, for one change: nothing else lands meanwhile."""
+        game_id = await self._game_id(user_id, game_id, purpose=purpose)
+        async with self._lock(game_id):
+            record = await self._load(game_id, user_id)
+            engine = engine_for(record.game)
+            seat = record.seat_of(user_id)
+            assert seat is not None  # _load refuses a game the user does not play
+            try:
+                yield Table(record, engine, self._state_of(engine, record), seat)
+            except GameError:
+                raise
+            except Exception as error:
+                # Nothing was stored (a change is one transaction, stored last), so the
+                # game is as it was; the player hears so, the log keeps the cause.
+                log.exception("game %s: %s failed", game_id, purpose, extra=fields(game_id))
+                raise GameFault(game_id) from error
+
+    async def _load(self, game_id: int, user_id: int) -> GameRecord:
+        """The game as stored now; under a lock, no other move can land meanwhile."""
+        record = await self.repository.get_game(game_id)
+        if record is None or user_id not in record.seats:
+            raise RefereeError(f"You are not playing in game #{game_id}.")
+        if record.end_reason is not None:
+            raise RefereeError(f"Game #{game_id} is over.")
+        return record
+
+    def _split_prefix(self, text: str, game_id: int | None) -> tuple[int | None, str]:
+        match = _GAME_PREFIX.match(text)
+        if match:
+            return int(match.group(1)), match.group(2)
+        return game_id, text
+
+    def _state_of(self, engine: Engine, record: GameRecord, *, keep: bool = True) -> object:
+        """The game's state, decoded and validated once per stored ply.
+
+        A ply number names one snapshot for good (the storage guard makes each ply unique),
+        so a state this process decoded or produced at that ply can be reused as it is,
+        with the views already built of it. Without ``keep``, a state decoded now is not
+        kept: the clock reads idle games once, and after an outage over a thousand of them,
+        which would only crowd the games being played out of memory and lengthen the
+        garbage collector's walks over it.
+        """
+        cached = self._states.get(record.id)
+        if cached is not None and cached[0] == record.ply:
+            return cached[1].state
+        state = engine.from_json(record.state)
+        if keep:
+            self._remember(record, Views(engine, state))
+        return state
+
+    def _views_of(self, engine: Engine, record: GameRecord, state: object) -> Views:
+        """The views of ``state``, the game's state at ``record``'s ply, built once."""
+        cached = self._states.get(record.id)
+        if cached is not None and cached[0] == record.ply and cached[1].state is state:
+            return cached[1]
+        return Views(engine, state)
+
+    def _remember(self, record: GameRecord, views: Views) -> None:
+        self._states[record.id] = (record.ply, views)
+        while len(self._states) > STATE_CACHE_SIZE:
+            self._states.pop(next(iter(self._states)))
+
+    @asynccontextmanager
+    async def _lock(self, game_id: int) -> AsyncIterator[None]:
+        """The game for one change: this process's lock first, so its own callers queue
+        here, then the store's, which another process sharing the database also takes."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        async with lock, self.repository.game_lock(game_id):
+            yield
+
+    async def _commit(
+        self,
+        table: Table,
+        kind: LogKind,
+        text: str,
+        state: object,
+        events: tuple[Event, ...],
+        queued: int | None = None,
+    ) -> Report:
+        """Log ``text``, store ``state`` and hold what each audience is to be told, at once.
+
+        A move that lost a race is refused, not retried.
+        """
+        engine = table.engine
+        views = Views(engine, state)
+        outcome = views.outcome
+        ending = None
+        if outcome is not None:
+            # An end from outside the rules is judged by the game as it stood before it.
+            started = engine.has_started(table.state if kind is LogKind.END else state)
+            ending = Ending(
+                outcome.winner,
+                outcome.reason.value,
+                rated=counts_for_rating(table.record.rated, outcome, started),
+            )
+        before = self._views_of(engine, table.record, table.state)
+        seals = self._seals(engine, before, views, table.record.seed)
+        events = events + sealed_events(seals)
+        if outcome is not None and outcome.unplayed is None:  # an unplayed end stays sealed
+            found = await self.repository.seals(table.record.id)
+            if found is not None:
+                events = events + opened_events(found[1])
+        tidings = self._tidings(views, events)
+        try:
+            stored = await self.repository.append(
+                table.record,
+                seat=table.seat,
+                kind=kind,
+                text=text,
+                state=engine.to_json(state),
+                ending=ending,
+                tidings=tidings,
+                seals=seals,
+                queued=queued,
+            )
+        except StaleGameError:
+            raise RefereeError(
+                "That move arrived twice or crossed another one; it was not counted again. "
+                "Check your latest board with `/board`."
+            ) from None
+        self._remember(stored, views)
+        return Report(
+            stored, self._notices(stored, views, tidings), results=await self._results(stored)
+        )
+
+    def _seals(
+        self, engine: Engine, before: Views | None, after: Views, seed: int
+    ) -> tuple[Seal, ...]:
+        """Fresh seals when this change begins play (``bot.fairness``), else none."""
+
+        def public(state: object) -> View:
+            built = after if state is after.state else before
+            assert built is not None
+            return built[None]
+
+        if not play_begins(engine, None if before is None else before.state, after.state, public):
+            return ()
+        return seal(engine, after.state, seed, lambda: secrets.token_hex(16))
+
+    async def _results(self, game: GameRecord) -> tuple[Result, ...]:
+        """A finished game's results and rating changes, as stored with its end."""
+        if game.end_reason is None:
+            return ()
+        return tuple(await self.repository.records.results_of(game.id))
+
+    async def _conclude(self, table: Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
+        """End a game from outside its rules: logged as an END entry with the outcome.
+
+        A game ended before its first real move is marked unplayed, so its views go on
+        keeping every secret of the phase it was in (``secrecy``).
+        """
+        engine = table.engine
+        if not engine.has_started(table.state):
+            outcome = replace(outcome, unplayed=engine.view(table.state, None).phase)
+        final = engine.conclude(table.state, outcome)
+        events += engine.epilogue(final)
+        return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
+
+    def _tidings(self, views: Views, events: tuple[Event, ...]) -> Tidings:
+        """What each audience is told of a change (``bot.announcements.tidings``)."""
+        return tidings(views.engine, views.state, events, views.__getitem__)
+
+    def _notices(self, game: GameRecord, views: Views, tidings: Tidings) -> tuple[Notice, ...]:
+        """The tidings with each audience's view of the board as it stands."""
+        return tuple(Notice(game, audience, texts, views[audience]) for audience, texts in tidings)
+
+
+class Views:
+    """Each audience's view of one state, built once and shared by texts and boards."""
+
+    def __init__(self, engine: Engine, state: object) -> None:
+        self.engine = engine
+        self.state = state
+        self._built: dict[int | None, View] = {}
+        self.outcome = engine.outcome(state)
+
+    def __getitem__(self, audience: int | None) -> View:
+        if audience not in self._built:
+            self._built[audience] = self.engine.view(self.state, audience)
+        return self._built[audience]
+
+
+@dataclass(frozen=True)
+class Table:
+    """One player at one game, as loaded under the game's lock."""
+
+    record: GameRecord
+    engine: Engine
+    state: object
+    seat: int
+
+
+def engine_for(key: str) -> Engine:
+    try:
+        return ENGINES[key]
+    except KeyError:
+        raise RefereeError(f"There is no game called `{shorten(key)}`.") from None

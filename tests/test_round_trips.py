@@ -1,0 +1,118 @@
+"""How many times a move makes PostgreSQL answer, on a real server.
+
+Each statement sent is a round trip that wakes a server process, and on a machine that
+shares its processors with the database those wake-ups are most of the database's cost
+of a move. These counts are upper bounds, so a change that adds a statement to the path
+of every move is caught here rather than in the benchmark's figures.
+
+Counted: every statement a store's connections send (``add_query_logger``), from a move
+queued by a gateway to its notices delivered by the worker that played it. Prepared
+statements are cached per connection, so after the first move a statement costs one
+round trip; the first move warms the caches and is not counted, nor are the questions
+asyncpg asks a new connection about a type (``LEARNING_A_TYPE``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import asyncpg
+import pytest
+
+from bot.storage.postgres import PostgresRepository
+from tests.test_move_queue import DM, Process
+from tests.test_referee import random_move, set_fleets, start_game, state_of
+
+QUEUEING_A_MOVE = 1
+"""The gateway's statements to queue a move and wake the workers."""
+
+STORING_A_MOVE = 4
+"""A worker's statements from claiming a queued move to storing it: the claim, the
+game's lock with its read, the move's transaction, the lock's release."""
+
+TELLING_AN_AUDIENCE = 4
+"""A worker's statements per notice it delivers: the claim, the game's read for the
+board, the release, and the look that finds the lane empty."""
+
+
+LEARNING_A_TYPE = ("typeinfo_tree", "'jit'")
+"""What asyncpg asks a new connection the first time a statement uses a type it has not
+met (arrays, here): once per connection, not per move, so it is not counted."""
+
+
+class Statements:
+    """Counts the statements every connection of the stores opened here sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def __call__(self, record: Any) -> None:
+        if not any(word in record.query for word in LEARNING_A_TYPE):
+            self.sent.append(record.query)
+
+    def since(self, mark: int) -> list[str]:
+        return self.sent[mark:]
+
+
+@pytest.fixture
+async def counted(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[Process, Statements]]:
+    statements = Statements()
+    create_pool: Callable[..., Any] = asyncpg.create_pool
+
+    def counting_pool(*args: Any, **kwargs: Any) -> Any:
+        async def init(connection: asyncpg.Connection) -> None:
+            connection.add_query_logger(statements)
+
+        return create_pool(*args, init=init, **kwargs)
+
+    monkeypatch.setattr(asyncpg, "create_pool", counting_pool)
+    process = Process(await PostgresRepository.open(postgres_url))
+    yield process, statements
+    await process.deliverer.close()
+    await process.store.close()
+
+
+async def play_one_shot(process: Process, statements: Statements) -> tuple[int, int, int, int]:
+    """Queue, play and deliver one shot; the statements of each step, and notices sent."""
+    game = await process.store.get_game(1)
+    assert game is not None
+    shooter, shot = random_move(random.Random(game.ply), game, state_of(game))
+    mark = len(statements.sent)
+    move_id = await process.store.queue.put(game.id, shooter, shot, DM)
+    queued = len(statements.since(mark))
+
+    mark = len(statements.sent)
+    claimed = await process.store.queue.claim()
+    assert claimed is not None and claimed.id == move_id
+    report = await process.worker.apply(claimed)
+    assert report is not None and report.game.ply == game.ply + 1
+    stored = len(statements.since(mark))
+
+    mark, before = len(statements.sent), len(process.transport.sent)
+    process.deliverer.wake(game.id)
+    await process.deliverer.drained()
+    told = len(process.transport.sent) - before
+    return queued, stored, len(statements.since(mark)), told
+
+
+async def test_a_move_costs_a_few_round_trips_to_queue_store_and_deliver(
+    counted: tuple[Process, Statements],
+) -> None:
+    process, statements = counted
+    game = await set_fleets(process.referee, await start_game(process.referee))
+    assert game.id == 1
+    process.deliverer.wake(game.id)
+    await process.deliverer.drained()
+    await play_one_shot(process, statements)  # warms the connections' statement caches
+
+    queued, stored, delivered, told = await play_one_shot(process, statements)
+
+    assert told == 3  # both players and the channel
+    sent = statements.sent[-(stored + delivered) :]
+    assert queued <= QUEUEING_A_MOVE
+    assert stored <= STORING_A_MOVE, sent[:stored]
+    assert delivered <= TELLING_AN_AUDIENCE * told, sent[stored:]
