@@ -17,12 +17,16 @@ from benchmarks.ai_duels import Tally, duel
 from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
 from bot.ai import LEVELS, Seen, player
 from bot.ai.generic import RandomPlayer
-from bot.ai.warships import planned_setup
+from bot.ai.warships import RESTLESS, Situation, daring, interned_by, planned_setup
 from bot.ai.warships_memory import Memory, beliefs
 from bot.games import ENGINES
+from bot.games.core import Phase
 from bot.games.warships import board
+from bot.games.warships.actions import Move
 from bot.games.warships.board import Shore
+from bot.games.warships.engine import seen_by
 from bot.games.warships.setup import check_layout
+from bot.games.warships.state import Piece
 from bot.games.warships.units import Kind
 
 COMPUTER = 1
@@ -150,3 +154,56 @@ def test_the_seachess_computer_decides_the_same_wherever_the_persons_submarine_h
     assert person_moves > len(opening), "the secrets never came into play"
     assert engine.to_json(games[0]) != engine.to_json(games[1])
     assert after_secrets >= 2, "too few decisions compared while the secrets differ"
+
+
+def test_the_warships_admiral_never_ends_a_fourth_turn_on_neutral_water() -> None:
+    """A ship three turns on neutral water is interned if it stays there (§13.2): moving it
+    to another neutral field costs the ship, moving it out or waiting with it one turn less
+    does not."""
+    worn = Piece(board.field("E9"), COMPUTER, Kind.LANDING_SHIP, neutral=3)
+    fresh = Piece(board.field("E9"), COMPUTER, Kind.LANDING_SHIP, neutral=2)
+    into_neutral = Move(board.field("E9"), board.field("E10"))
+    out_to_sea = Move(board.field("E9"), board.field("D9"))
+    assert interned_by(worn, into_neutral)
+    assert not interned_by(worn, out_to_sea)
+    assert not interned_by(fresh, into_neutral)
+
+
+def test_the_warships_missile_ships_grow_bolder_as_a_quiet_siege_nears_the_draw() -> None:
+    """Full caution while things happen; less and less of it once the turns without a loss
+    pile up toward the 200-turn draw (§14.4), but never none."""
+    assert daring(0) == daring(RESTLESS) == 1.0
+    assert 0.1 <= daring(190) < daring(120) < daring(RESTLESS + 1) < 1.0
+
+
+def _admiral_situation(seed: int) -> Situation:
+    """The strong admiral's knowledge at its first move of a seeded game."""
+    engine = ENGINES["warships"]
+    rules = engine.configure(None)
+    state = engine.new_game(rules, seed)
+    admiral = player("warships", "strong")
+    for ply in range(6):
+        seat = min(engine.view(state, None).movers)
+        seen = Seen(rules, engine.view(state, seat), (), seed, ply)
+        if engine.view(state, None).phase is not Phase.SETUP and seat == COMPUTER:
+            return Situation(seen, seen.view, seen_by(seen.view, seat))
+        state = engine.act(state, seat, admiral.decide(seen)).state
+    raise AssertionError("play never began")
+
+
+def test_the_warships_last_missile_ship_goes_home_and_deep() -> None:
+    """Without its last missile ship a side that cannot open an exit loses (§14.3): that
+    ship heads home, stays in port and keeps away from the exits, which enemy missile ships
+    may open; a siege that drags on sends it out again."""
+    situation = _admiral_situation(seed=3)
+    shore = situation.state.shore(COMPUTER)
+    exit_ = sorted(board.EXITS[shore])[0]
+    inside = next(n for n in board.open_steps(exit_) if n in board.PORTS[shore])
+    outside = next(n for n in board.open_steps(exit_) if n not in board.PORTS[shore])
+    ship = Piece(inside, COMPUTER, Kind.MISSILE_SHIP)
+    situation.last_missile, situation.restless = True, False
+    assert situation.progress(ship, outside, exit_) > 0, "it does not come home"
+    assert situation.progress(ship, inside, exit_) < 0, "it does not stay away from the exit"
+    assert situation.progress(ship, exit_, outside) < 0, "it leaves the port"
+    situation.restless = True
+    assert situation.progress(ship, exit_, outside) > 0, "a long siege does not send it out"

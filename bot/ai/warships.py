@@ -8,9 +8,11 @@ clashes and of what has moved: ``warships_memory``). Each legal action is scored
   ones with ships that beat most of the fleet;
 - **the danger afterwards**: how likely an enemy token within striking distance is to
   destroy the ship where it ends (a known battleship keeps cruisers away);
-- **its plan**: missile ships go for the enemy batteries that guard an exit, the fighting
-  ships close in on the enemy, the landing ship stays home until an enemy exit is open and
-  then runs for it, minesweepers stay back, nobody lingers on neutral water.
+- **its plan**: missile ships go for the enemy batteries that guard an exit, stepping out
+  of reach of what may sink them and bolder as a quiet siege nears the 200-turn draw (the
+  last one stays deep in port), the fighting ships close in on the enemy, the landing ship
+  stays home until an enemy exit is open and a siege drags on, minesweepers stay back,
+  nobody lingers on neutral water, let alone a fourth turn.
 
 Its setup is built like a careful person's: fast fighting ships and missile ships at the
 exits, the landing ship on a deep field no missile ship can reach over the wall, mines on
@@ -168,8 +170,11 @@ class Situation:
         own_exits = board.EXITS[state.shore(self.seat)]
         self.near_home = _distances(own_exits, frozenset(board.ALL_FIELDS), limit=6)
         missiles = state.count(self.seat, Kind.MISSILE_SHIP)
-        self.restless = quiet_turns(seen.heard) >= RESTLESS
-        """Long without a loss: a draw by §14.4 looms, so even the last missile ship sails."""
+        quiet = quiet_turns(seen.heard)
+        self.restless = quiet >= RESTLESS
+        """Long without a loss: a draw by §14.4 looms, so even the last missile ship sails
+        (and the landing ship, which otherwise waits at home)."""
+        self.daring = daring(quiet)
         self.own_value = {
             **OWN_VALUE,
             Kind.MISSILE_SHIP: MISSILE_VALUE.get(missiles, OWN_VALUE[Kind.MISSILE_SHIP]),
@@ -180,6 +185,9 @@ class Situation:
             for p in state.own(self.seat)
             if p.kind is Kind.MISSILE_SHIP and p.cell not in self.home
         )
+        self.last_missile = missiles == 1
+        self.to_home = _distances(own_exits, frozenset(board.ALL_FIELDS))
+        self.depth = _port_depth(state.shore(self.seat))
         self.keep_missile_home = out >= missiles - 1 and not self.restless
         """One missile ship stays in port while the others go: losing the last loses."""
         self._danger: dict[tuple[Kind, Cell], float] = {}
@@ -285,13 +293,21 @@ class Situation:
     def progress(self, piece: Piece, start: Cell, end: Cell) -> float:
         """How much nearer its aim the move brings ``piece``."""
         kind = piece.kind
+        leaving = start in self.home and end not in self.home
         if kind is Kind.LANDING_SHIP:
             if end in self.enemy_port:
                 return WIN
-            if not self.to_port:
-                return -3.0
+            if not self.to_port or (leaving and not self.restless):
+                return -3.0  # it waits at home: most games are won by sinking theirs
             return 3.0 * _gain(self.to_port, start, end)
-        leaving = start in self.home and end not in self.home
+        if kind is Kind.MISSILE_SHIP and self.last_missile and not self.restless:
+            # the last one goes home if a fight drew it out, and deep, away from the exits
+            # (their missile ships may open ours)
+            if start not in self.home:
+                return 3.0 * _gain(self.to_home, start, end)
+            if end not in self.home:
+                return -10.0
+            return 0.5 * (self.depth.get(end, 0) - self.depth.get(start, 0))
         if kind is Kind.MISSILE_SHIP and leaving and self.keep_missile_home:
             return -5.0
         if kind is Kind.MISSILE_SHIP and self.to_batteries:
@@ -316,10 +332,23 @@ def quiet_turns(heard: tuple[str, ...]) -> int:
     return count
 
 
+def daring(quiet: int) -> float:
+    """How much of its caution a missile ship keeps after ``quiet`` turns without a loss:
+    all of it at first, less and less as a siege nears the 200-turn draw (§14.4), so it
+    goes for the batteries in time."""
+    return max(0.1, 1.0 - max(0, quiet - RESTLESS) / 100)
+
+
 def _gain(distances: dict[Cell, int], start: Cell, end: Cell) -> float:
     before = distances.get(start, 30)
     after = distances.get(end, 30)
     return float(before - after)
+
+
+def interned_by(piece: Piece, action: act.Move | act.Attack) -> bool:
+    """Whether the action leaves ``piece`` on neutral water for a fourth turn (§13.2)."""
+    end = action.end if isinstance(action, act.Move) else action.origin
+    return end in board.NEUTRAL and piece.neutral >= 3
 
 
 class WarshipsAdmiral:
@@ -348,6 +377,8 @@ class WarshipsAdmiral:
             piece = state.at[action.start]
             score = self.weigh(situation, piece, action, caution)
             score -= sum(situation.own_value[p.kind] for p in doomed if p is not piece)
+            if interned_by(piece, action):
+                score -= situation.own_value[piece.kind]
             score += dice.random() * self.noise
             if best is None or score > best[0]:
                 best = (score, str(action))
@@ -366,8 +397,10 @@ class WarshipsAdmiral:
             score = situation.progress(piece, start, end)
             if kind is Kind.LANDING_SHIP:  # the game itself: out of reach of anything
                 return score - situation.danger(kind, end) + 0.9 * situation.danger(kind, start)
-            if kind is Kind.MISSILE_SHIP:  # the key to the enemy port: it waits for safe water
-                return score - caution * situation.danger(kind, end)
+            if kind is Kind.MISSILE_SHIP:  # the key to the enemy port: it seeks safe water
+                return score - caution * situation.daring * (
+                    situation.danger(kind, end) - situation.danger(kind, start)
+                )
             score -= caution * (
                 situation.danger(kind, end) - 0.7 * situation.danger(kind, piece.cell)
             )
