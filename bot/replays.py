@@ -9,7 +9,7 @@ what that player was shown, move by move, however the opponent set up or moved.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -49,8 +49,13 @@ class Replay:
 
 def states_of(engine: Engine, game: GameRecord, entries: Sequence[LogEntry]) -> list[object]:
     """The state before the first entry and after each one, rebuilt from seed and log."""
+    return list(replayed(engine, game, entries))
+
+
+def replayed(engine: Engine, game: GameRecord, entries: Iterable[LogEntry]) -> Iterator[object]:
+    """The states of ``states_of`` one by one, so the last can be had without keeping all."""
     state = engine.new_game(engine.rules_from_json(game.rules), game.seed)
-    states = [state]
+    yield state
     for entry in entries:
         if entry.kind is LogKind.MOVE:
             if entry.seat is None:
@@ -58,8 +63,7 @@ def states_of(engine: Engine, game: GameRecord, entries: Sequence[LogEntry]) -> 
             state = engine.act(state, entry.seat, entry.text).state
         else:
             state = engine.conclude(state, Outcome.from_json(json.loads(entry.text)))
-        states.append(state)
-    return states
+        yield state
 
 
 def moments(

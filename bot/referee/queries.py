@@ -8,16 +8,23 @@ as it stands when a parcel is sent.
 
 from __future__ import annotations
 
-import json
-
 from bot.announcements import status_line
 from bot.games import ENGINES
-from bot.games.core import CorruptStateError, Engine, Outcome, View
+from bot.games.core import Engine, View
 from bot.outbox import Parcel
 from bot.referee.reports import Notice, RefereeError, Report
 from bot.referee.table import RefereeBase, engine_for
-from bot.replays import AUDIENCE_WORDS, TRUTH, Audience, Replay, moments, move_list, states_of
-from bot.storage import GameRecord, LogEntry, LogKind
+from bot.replays import (
+    AUDIENCE_WORDS,
+    TRUTH,
+    Audience,
+    Replay,
+    moments,
+    move_list,
+    replayed,
+    states_of,
+)
+from bot.storage import GameRecord, LogEntry
 from bot.verify import FORMAT as EXPORT_FORMAT
 
 _UNPLAYED = (
@@ -207,12 +214,5 @@ class Queries(RefereeBase):
 
 def replay(engine: Engine, game: GameRecord, entries: list[LogEntry]) -> object:
     """Rebuild a game's state from its seed and log; storage tests compare it to the snapshot."""
-    state = engine.new_game(engine.rules_from_json(game.rules), game.seed)
-    for entry in entries:
-        if entry.kind is LogKind.MOVE:
-            if entry.seat is None:
-                raise CorruptStateError(f"move {entry.ply} of game {game.id} has no seat")
-            state = engine.act(state, entry.seat, entry.text).state
-        else:
-            state = engine.conclude(state, Outcome.from_json(json.loads(entry.text)))
+    *_, state = replayed(engine, game, entries)
     return state
