@@ -146,6 +146,25 @@ class Transition:
         return tuple(event for event in self.events if event.audience == audience)
 
 
+def draw_offered(seat: int) -> tuple[Event, Event, Event]:
+    """What offering a draw tells each audience where the offer stands until the
+    opponent's turn ends (Luzhanqi 8.5, Warships §14.4, the Marine Game §8.1): one
+    wording, so the games agree on how a draw is offered and answered."""
+    return (
+        Event(
+            seat,
+            "You offer a draw. Now make your move; the offer stands until your "
+            "opponent's turn ends.",
+        ),
+        Event(
+            other(seat),
+            "Your opponent offers a draw: write `accept draw` on your turn to end the "
+            "game as a draw, or simply play on to decline.",
+        ),
+        Event(None, f"{name_of(seat)} offers a draw."),
+    )
+
+
 class GameError(Exception):
     """A refusal. Its message is a plain sentence for the player who erred.
 

@@ -13,6 +13,7 @@ from bot.games.core import (
     Outcome,
     Phase,
     Transition,
+    draw_offered,
     name_of,
     other,
 )
@@ -73,22 +74,7 @@ def draw(state: MarineState, seat: int, *, offer: bool) -> Transition:
     if offer:
         if state.draw_offer is not None:
             raise IllegalActionError("A draw offer already stands; play on or wait for the answer.")
-        return Transition(
-            replace(state, draw_offer=seat),
-            (
-                Event(
-                    seat,
-                    "You offer a draw. Now make your move; the offer stands until your "
-                    "opponent's turn ends.",
-                ),
-                Event(
-                    other(seat),
-                    "Your opponent offers a draw: write `accept draw` on your turn to end "
-                    "the game as a draw, or simply play on to decline.",
-                ),
-                Event(None, f"{name_of(seat)} offers a draw."),
-            ),
-        )
+        return Transition(replace(state, draw_offer=seat), draw_offered(seat))
     if state.draw_offer != other(seat):
         raise IllegalActionError("There is no draw offer from your opponent to accept.")
     said = [Event(None, f"{name_of(seat)} accepts the draw.")]
