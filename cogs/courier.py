@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.client import RefereeBot
-from bot.deliverer import Sender, Undeliverable
+from bot.deliverer import AnswerOutOfOrder, Sender, Undeliverable
 from bot.fairness import lasting
 from bot.games.core import EndReason
 from bot.logs import fields
@@ -27,7 +27,7 @@ from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
 from cogs.buttons import BoardButton, MoveButton, RematchButton, ReplayButton
-from cogs.replies import responding
+from cogs.replies import PLACEHOLDER, responding
 
 log = logging.getLogger("referee.courier")
 
@@ -177,10 +177,26 @@ class Courier:
         """A sender that delivers a parcel as the answer to the player's own command."""
 
         async def send(report: Report, parcel: Parcel) -> None:
+            if self.overtaken(interaction):
+                raise AnswerOutOfOrder()
             (notice,) = report.notices
             await self.answer(interaction, report.game, await presented(notice))
 
         return send
+
+    def overtaken(self, interaction: discord.Interaction) -> bool:
+        """Whether a DM command's answer would land above notices sent after it was deferred.
+
+        A deferred answer fills the "thinking" placeholder, which stands where it appeared:
+        had a DM gone out since (the player's older notice, held up by Discord's weather),
+        the newer notice would sit above the older one. Answers in a server are private
+        and stand apart from DMs; an answer not deferred is posted as it is sent.
+        """
+        if interaction.guild_id is not None or not interaction.response.is_done():
+            return False
+        placeholder = interaction.extras.get(PLACEHOLDER)
+        newest = self.bot.newest_dm.get(interaction.channel_id or 0)
+        return placeholder is None or (newest is not None and newest > placeholder)
 
     async def send_dm(self, notice: Notice, message: Message, *, nonce: str) -> None:
         """DM a player their notice; if their DMs are closed, ask them in the channel (and
@@ -189,12 +205,13 @@ class Courier:
         assert user_id is not None
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
-            await channel.send(
+            sent = await channel.send(
                 message.content,
                 file=as_file(message),
                 view=or_missing(quick_view(notice.game, message)),
                 nonce=nonce,
             )
+            self.bot.newest_dm[channel.id] = max(sent.id, self.bot.newest_dm.get(channel.id, 0))
         except discord.Forbidden as error:
             if error.code != CANNOT_DM:
                 raise

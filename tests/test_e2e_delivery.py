@@ -223,3 +223,34 @@ async def test_a_dm_sent_while_the_bot_was_down_is_acted_on_at_start(world: Worl
     refusals = [m.content for m in driver.dms_to(shooter) if m.content.startswith("While I was")]
     assert len(refusals) == 1 and "`Z99`; it was not taken" in refusals[0]
     await assert_told_exactly_once_in_order(driver, after, await world.log(record.id))
+
+
+async def test_a_command_deferred_behind_its_players_older_notice_keeps_their_order(
+    world: World,
+) -> None:
+    """The opponent's move is still on its way to a player (Discord answered its DM with
+    500 twice, so discord.py waits 1 s and then 3 s before sending it again) when that
+    player answers with ``/move``. Their command waits for the older notice, so it is
+    deferred, and a deferred answer sits in the DM channel where the "thinking" message
+    appeared: it must not carry the newer notice above the older one."""
+    driver = world.driver
+    record = await world.game_in_play()
+    seat, shooter = world.shooter(record)
+    other = world.seated(record, 1 - seat)
+    other_dm = driver.server.dm_channel_id(other.id)
+    driver.server.fail_next("POST", rf"^/channels/{other_dm}/messages$", 500, times=2)
+    send_dm(world, shooter, open_water(record, 1 - seat)[0])  # a miss: the turn passes
+    await ply_passes(world, record.id, record.ply)
+
+    current = await world.game(record.id)
+    assert state_of(current).turn == 1 - seat
+    answer = await driver.slash(other, "move", guild=False, text=open_water(current, seat)[0])
+    await all_delivered(world)
+
+    assert [f.status for f in driver.server.fired_failures] == [500, 500]
+    assert answer.callback_type == 5  # deferred: it waited for the older notice
+    placeholder = answer.original
+    assert placeholder is not None and not placeholder.loading
+    assert placeholder.content == "Your move counted; your board follows by direct message."
+    final = await world.game(record.id)
+    await assert_told_exactly_once_in_order(driver, final, await world.log(record.id))
