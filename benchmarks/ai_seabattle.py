@@ -34,6 +34,8 @@ class EnemyField:
         """Lengths of sunk ships drawn as wrecks (where ships may not touch)."""
         self.sinkings: list[tuple[int, int]] = []
         """Sinkings answered by name only (where ships may touch): the shot and the length."""
+        self.hit_then: list[int] = []
+        """For each of those sinkings, the cells hit by then (as a bit mask)."""
 
     @property
     def sunk_all(self) -> bool:
@@ -48,6 +50,7 @@ class EnemyField:
             self.wrecks,
             self.sinkings,
             rules.touching,
+            self.hit_then,
         )
 
     def shoot(self, index: int) -> None:
@@ -62,6 +65,7 @@ class EnemyField:
         cells = self.fleet[ship].cells
         if self.rules.touching is Touching.ANY:
             self.sinkings.append((index, len(cells)))
+            self.hit_then.append(sum(1 << i for i, known in enumerate(self.cells) if known == HIT))
             return
         self.wrecks.append(len(cells))
         size = self.rules.size
