@@ -10,7 +10,10 @@ ruled out, weighting the lies that pass through unexplained hits heavily (so it 
 wounded ship before it hunts), and fires at the cell covered by the most lies. While it
 hunts (no hit waiting), each lie counts by how much room it leaves the other ships afloat,
 since ships may not overlap. A ship sunk where ships may touch is named but not drawn: the
-hits that every possible line of it shares are set aside as its own.
+hits that every possible line of it shares are set aside as its own. On the 10x10 board
+where ships may touch (the Milton Bradley game) the shooter goes further and weighs every
+way the ships could account for the hits (``bot.ai.seabattle_explained``). A salvo names
+the best cells one after another, each chosen as if the ones before it missed.
 """
 
 from __future__ import annotations
@@ -267,10 +270,11 @@ def best_shot(grid: ShotGrid, tie_break: Sequence[float], dice: random.Random | 
     Given ``dice``, a wounded ship where ships may not touch even at corners is hunted
     down with whole fleets drawn to agree with every answer (``bot.ai.seabattle_sampling``):
     there the wrecks are drawn, so the grid is exact, and the halo every ship keeps decides
-    much of where a wounded one can go. Where ships may touch, a sunk ship's leftover hits
-    make the grid approximate, and the weighted count of lies measured better; the 15x15
-    fleet and the corner rule are left to it until they are measured too (on 15x15 the
-    draws would also take far longer than a shot may).
+    much of where a wounded one can go. Where ships may touch (10x10), every explanation of
+    the hits is weighed instead (``bot.ai.seabattle_explained``): drawn fleets there lose
+    too much to their noise. The 15x15 fleet and the corner rule are left to the weighted
+    count of lies until they are measured too (on 15x15 the draws would also take far
+    longer than a shot may).
     """
     if grid.touching is Touching.ANY and grid.hits is not None and grid.size <= SAMPLED_SIZE:
         from bot.ai.seabattle_explained import explained_scores  # it builds on this module

@@ -35,6 +35,10 @@ MAX_STEPS = 20_000
 """Steps of the listing before the shooter gives up on it (a rare tangle of hits); it then
 falls back on the weighted count of lies."""
 
+MAX_WATERS = 400
+"""Waters counted one by one at most (about 20 ms); past that (a few scattered hits early in
+a game leave thousands) the free ships are counted once for all of them."""
+
 Water = tuple[tuple[int, ...], int]
 """The free ships' lengths and the cells laid ships took from the unknown water (a mask)."""
 
@@ -149,6 +153,8 @@ def explained_scores(grid: ShotGrid) -> list[float] | None:
             return [float(laid >> i & 1) for i in range(cells)]
         water = tuple(UNKNOWN if unknown >> i & 1 else EMPTY for i in range(cells))
         return hunt_density(ShotGrid(size, water, free, grid.touching))
+    if len(found) > MAX_WATERS:
+        return many_waters_scores(size, found, unknown)
     scores = [0.0] * cells
     for (free, laid), count in found.items():
         ways, cover = free_share(size, free, unknown & ~laid)
@@ -157,4 +163,25 @@ def explained_scores(grid: ShotGrid) -> list[float] | None:
             continue
         for i in range(cells):
             scores[i] += weight * (cover[i] + (laid >> i & 1))
+    return scores
+
+
+def many_waters_scores(size: int, found: dict[Water, float], unknown: int) -> list[float]:
+    """Like ``explained_scores`` where the explanations leave too many waters to count the
+    free ships in each: they are counted once in all the unknown water instead (the cells
+    laid ships take shrink it little), so each explanation costs only its own cells."""
+    scores = [0.0] * (size * size)
+    shares = {free: free_share(size, free, unknown) for free in {free for free, _ in found}}
+    weight_of_free: dict[tuple[int, ...], float] = {}
+    for (free, laid), count in found.items():
+        weight = count * shares[free][0]
+        weight_of_free[free] = weight_of_free.get(free, 0.0) + weight
+        while laid:
+            cell = (laid & -laid).bit_length() - 1
+            scores[cell] += weight
+            laid &= laid - 1
+    for free, weight in weight_of_free.items():
+        cover = shares[free][1]
+        for i, share in enumerate(cover):
+            scores[i] += weight * share
     return scores
