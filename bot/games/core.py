@@ -165,6 +165,30 @@ def draw_offered(seat: int) -> tuple[Event, Event, Event]:
     )
 
 
+@dataclass(frozen=True)
+class OfferDraw:
+    """A draw offered during one's own turn, in the games whose rules let players agree one
+    (``Engine.agreed_draws``); the turn goes on."""
+
+    def __str__(self) -> str:
+        return "offer draw"
+
+
+@dataclass(frozen=True)
+class AcceptDraw:
+    """The opponent's standing draw offer accepted: the game ends drawn."""
+
+    def __str__(self) -> str:
+        return "accept draw"
+
+
+DRAW_WORDS: Mapping[str, OfferDraw | AcceptDraw] = {
+    "offer draw": OfferDraw(),
+    "accept draw": AcceptDraw(),
+}
+"""The draw actions by their words, as every game with agreed draws reads them."""
+
+
 class GameError(Exception):
     """A refusal. Its message is a plain sentence for the player who erred.
 

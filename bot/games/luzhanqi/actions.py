@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.games.core import NotationError, Phase
+from bot.games.core import DRAW_WORDS, AcceptDraw, NotationError, OfferDraw, Phase
 from bot.games.grid import shorten
 from bot.games.luzhanqi.board import Station, name, parse_station
 from bot.games.luzhanqi.deployment import Layout, layout_text, parse_layout_codes
@@ -64,22 +64,6 @@ class Deploy:
         return layout_text(self.layout)
 
 
-@dataclass(frozen=True)
-class OfferDraw:
-    """8.5: a draw offered during one's own turn; the turn goes on."""
-
-    def __str__(self) -> str:
-        return "offer draw"
-
-
-@dataclass(frozen=True)
-class AcceptDraw:
-    """8.5: the opponent's standing offer accepted; the game ends drawn."""
-
-    def __str__(self) -> str:
-        return "accept draw"
-
-
 SetupAction = Swap | RandomLayout | Ready | Deploy
 PlayAction = Move | Flip
 DrawAction = OfferDraw | AcceptDraw
@@ -110,8 +94,8 @@ def parse(text: str, phase: Phase, flip_game: bool) -> Action:
         raise NotationError("That message is empty: write a move, like `a4-a5`.")
     if phase is Phase.FINISHED:
         raise NotationError("This game is over.")
-    if lowered in ("offer draw", "accept draw"):  # refused in deployment by the engine
-        return OfferDraw() if lowered == "offer draw" else AcceptDraw()
+    if lowered in DRAW_WORDS:  # refused in deployment by the engine
+        return DRAW_WORDS[lowered]
     if phase is Phase.SETUP:
         if lowered == "random":
             return RandomLayout()

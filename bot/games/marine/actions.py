@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.games.core import NotationError
+from bot.games.core import DRAW_WORDS, AcceptDraw, NotationError, OfferDraw
 from bot.games.grid import shorten
 from bot.games.marine.board import Corner, Hex, parse_point
 
@@ -38,26 +38,9 @@ class BoatMove:
         return f"{self.start}-{self.end}"
 
 
-@dataclass(frozen=True)
-class OfferDraw:
-    """§8.1: a draw offered during one's own turn; the turn goes on."""
-
-    def __str__(self) -> str:
-        return "offer draw"
-
-
-@dataclass(frozen=True)
-class AcceptDraw:
-    """§8.1: the opponent's standing offer accepted; the game ends drawn."""
-
-    def __str__(self) -> str:
-        return "accept draw"
-
-
 Move = ShipMove | BoatMove
 Action = ShipMove | BoatMove | OfferDraw | AcceptDraw
 
-_WORDS: dict[str, Action] = {"offer draw": OfferDraw(), "accept draw": AcceptDraw()}
 _MOVE = re.compile(r"\s*([^\s-]+)\s*-\s*([^\s-]+)\s*")
 HINT = "write a corner move like `46-41`, a U-boat move like `R-O`, or `offer draw`"
 
@@ -65,8 +48,8 @@ HINT = "write a corner move like `46-41`, a U-boat move like `R-O`, or `offer dr
 def parse(text: str) -> Action:
     """Read one action; raises NotationError with a plain sentence for anything else."""
     words = " ".join(text.lower().split())
-    if words in _WORDS:
-        return _WORDS[words]
+    if words in DRAW_WORDS:
+        return DRAW_WORDS[words]
     match = _MOVE.fullmatch(text)
     if match is None:
         raise NotationError(f"`{shorten(text)}` is not a Marine Game move: {HINT}.")

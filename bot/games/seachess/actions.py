@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.games.core import NotationError
+from bot.games.core import AcceptDraw, NotationError, OfferDraw
 from bot.games.grid import shorten
 from bot.games.seachess.board import name, parse_square
 from bot.games.seachess.pieces import Kind
@@ -116,18 +116,6 @@ class Land:
 
     def __str__(self) -> str:
         return "land"
-
-
-@dataclass(frozen=True)
-class OfferDraw:
-    def __str__(self) -> str:
-        return "offer draw"
-
-
-@dataclass(frozen=True)
-class AcceptDraw:
-    def __str__(self) -> str:
-        return "accept draw"
 
 
 Action = (

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.games.core import NotationError, Phase
+from bot.games.core import DRAW_WORDS, AcceptDraw, NotationError, OfferDraw, Phase
 from bot.games.grid import Cell, cell_name, shorten
 from bot.games.warships import board
 from bot.games.warships.units import SHIPS, Kind
@@ -59,20 +59,6 @@ class Attack:
 class Pass:
     def __str__(self) -> str:
         return "pass"
-
-
-@dataclass(frozen=True)
-class OfferDraw:
-    """§14.4: a draw by agreement, offered during one's own turn; the turn goes on."""
-
-    def __str__(self) -> str:
-        return "offer draw"
-
-
-@dataclass(frozen=True)
-class AcceptDraw:
-    def __str__(self) -> str:
-        return "accept draw"
 
 
 @dataclass(frozen=True)
@@ -186,10 +172,10 @@ def parse(text: str, phase: Phase) -> Action:
         raise NotationError(f"The setups are done and can no longer change. {PLAY_HELP}")
     if lowered == "pass":
         return Pass()
-    if lowered in ("offer draw", "draw"):
+    if lowered == "draw":
         return OfferDraw()
-    if lowered == "accept draw":
-        return AcceptDraw()
+    if lowered in DRAW_WORDS:
+        return DRAW_WORDS[lowered]
     if lowered.startswith("mine "):
         return LayMine(cell(words[5:]))
     mines: list[Cell] = []
