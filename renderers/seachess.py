@@ -36,7 +36,9 @@ from renderers.common import (
     NO_NAMES,
     Names,
     Palette,
+    Sprite,
     encode_png,
+    make_sprite,
     player_label,
     player_text,
 )
@@ -140,6 +142,23 @@ def _hull(box: Box, direction: int) -> list[tuple[float, float]]:
     return points
 
 
+@lru_cache(maxsize=8)
+def _hull_sprite(direction: int, fill: str, outline: str) -> Sprite:
+    """A hull drawn once per direction and side, then stamped: Pillow draws a polygon's
+    wide outline through a mask the size of the whole image, which made the ships most
+    of a board's drawing."""
+
+    def paint(draw: ImageDraw.ImageDraw) -> None:
+        draw.polygon(
+            _hull((0, 0, CELL, CELL), direction),
+            fill=PALETTE[fill],
+            outline=PALETTE[outline],
+            width=2,
+        )
+
+    return make_sprite((CELL, CELL), paint)
+
+
 def _screen_direction(piece: Piece, flipped: bool) -> int:
     facing = piece.facing if piece.kind is Kind.TORPEDO_BOAT else (0 if piece.owner == 0 else 2)
     return (facing + 2) % 4 if flipped else facing
@@ -162,13 +181,8 @@ def _ship(
     box = _box(sq, flipped)
     fill, letter_colour = ("white_ship", "ink") if piece.owner == 0 else ("black_ship", "paper")
     outline = "ink" if piece.owner == 0 else "paper"
-    draw.polygon(
-        _hull(box, _screen_direction(piece, flipped)),
-        fill=PALETTE[fill],
-        outline=PALETTE[outline],
-        width=2,
-    )
     x0, y0, x1, y1 = box
+    _hull_sprite(_screen_direction(piece, flipped), fill, outline).stamp(image, (x0, y0))
     centre = ((x0 + x1) / 2, (y0 + y1) / 2 + 1)
     if replay:
         letter = piece.kind.value

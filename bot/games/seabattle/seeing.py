@@ -136,20 +136,16 @@ def _dutchman_field(state: SeaBattleState, owner: int, show_all: bool) -> FieldV
             answers[cell] = hit
     ship = state.sides[owner].ships[0] if state.sides[owner].ships else None
     sunk = bool(state.sunk(owner))
+    # Painted like any field, the stronger mark last: a shot's answer over the ship.
     size = state.rules.size
-    rows = tuple(
-        tuple(
-            (Mark.SUNK if sunk else Mark.HIT)
-            if answers.get((column, row))
-            else Mark.MISS
-            if (column, row) in answers
-            else Mark.SHIP
-            if show_all and ship is not None and (column, row) in ship.cells
-            else Mark.SEA
-            for column in range(size)
-        )
-        for row in range(size)
-    )
+    grid = [[Mark.SEA] * size for _ in range(size)]
+    if show_all and ship is not None:
+        for column, row in ship.cells:
+            grid[row][column] = Mark.SHIP
+    struck = Mark.SUNK if sunk else Mark.HIT
+    for (column, row), answer in answers.items():
+        grid[row][column] = struck if answer else Mark.MISS
+    rows = tuple(tuple(marks) for marks in grid)
     outlines: tuple[ShipOutline, ...] = ()
     if ship is not None and show_all:
         outlines = (ShipOutline(state.rules.fleet[0], ship.cells, sunk),)
