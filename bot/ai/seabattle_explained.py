@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from bot.ai.seabattle import EMPTY, UNKNOWN, ShotGrid, hunt_density, lies
+from bot.games.seabattle.rules import Touching
 
 MAX_STEPS = 20_000
 """Steps of the listing before the shooter gives up on it (a rare tangle of hits); it then
@@ -46,8 +47,6 @@ Water = tuple[tuple[int, ...], int]
 @lru_cache(maxsize=16)
 def line_masks(size: int, length: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Every straight lie of a ship of ``length`` as a bit mask and its cells."""
-    from bot.games.seabattle.rules import Touching
-
     return tuple((sum(1 << i for i in body), body) for body, _ in lies(size, length, Touching.ANY))
 
 
@@ -82,11 +81,14 @@ def explanations(grid: ShotGrid) -> dict[Water, float]:
     found: dict[Water, float] = {}
     steps = 0
 
-    def cover(taken: int, laid: int, ways: float) -> None:
+    def step() -> None:
         nonlocal steps
         steps += 1
         if steps > MAX_STEPS:
             raise TooTangled
+
+    def cover(taken: int, laid: int, ways: float) -> None:
+        step()
         uncovered = hits & ~taken
         if not uncovered:
             key = (tuple(sorted(afloat.elements(), reverse=True)), laid)
@@ -104,12 +106,11 @@ def explanations(grid: ShotGrid) -> dict[Water, float]:
                 afloat[length] += 1
 
     def place_sunk(number: int, taken: int) -> None:
-        nonlocal steps
         if number == len(sunk_lines):
             cover(taken, 0, 1.0)
             return
         for mask in sunk_lines[number]:
-            steps += 1
+            step()
             if not mask & taken:
                 place_sunk(number + 1, taken | mask)
 
