@@ -248,9 +248,15 @@ async def with_workers(url: str, workers: int, games: int, moves: int) -> Run:
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
-        for process in processes:
-            output, _ = process.communicate(timeout=30)
-            cpu += float(output.split()[-1])  # the worker's last line: its processor time
+        try:
+            for process in processes:
+                output, _ = process.communicate(timeout=120)
+                cpu += float(output.split()[-1])  # the worker's last line: its processor time
+        finally:  # a worker that did not stop in time is not left running
+            for process in processes:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
         await listener.close()
         await store.close()
     return replace(run, workers_cpu=cpu)

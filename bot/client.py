@@ -94,6 +94,8 @@ class RefereeBot(commands.Bot):
             return
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        if self.move_queue is not None:  # a gateway: its standby plays what waits too long
+            await self.load_extension("cogs.work")
         await self.sync_commands()
 
     @property

@@ -178,7 +178,7 @@ class Deliverer:
                 run.again = False
                 try:
                     async with self._lock(lane):
-                        sent = await self._send_or_retire(lane, run)
+                        await self._send_or_retire(lane, run)
                 except asyncio.CancelledError:
                     raise
                 except Exception as error:
@@ -195,7 +195,7 @@ class Deliverer:
                     await asyncio.sleep(pause)
                     continue
                 attempt = 0
-                if sent is None and not run.again:
+                if not run.again:  # nothing was sent, or the release found the lane empty
                     return
         finally:
             if self._runs.get(lane) is run:
@@ -219,13 +219,14 @@ class Deliverer:
                 refused.reason,
                 extra=fields(lane.game_id, ply=parcel.last_ply),
             )
-            await self.outbox.release(parcel)
+            run.again = await self.outbox.release(parcel) or run.again
             return parcel
 
     async def _send_next(
         self, lane: Lane, sender: Sender, run: _LaneRun | None = None
     ) -> Parcel | None:
-        """Claim, build and send the lane's next message, then release it.
+        """Claim, build and send the lane's next message, then release it; the release
+        tells the lane's run whether to go on.
 
         A lane first waits for Discord to have room (so the board is rendered when it can
         be sent, not before a wait), then, unless urgent, for one of the few sending slots
@@ -245,7 +246,9 @@ class Deliverer:
         async with slot:
             if report is not None:
                 await sender(report, parcel)
-            await self.outbox.release(parcel)
+            more = await self.outbox.release(parcel)
+        if run is not None:
+            run.again = more or run.again  # else the lane is done, without another look
         return parcel
 
     def _lock(self, lane: Lane) -> asyncio.Lock:

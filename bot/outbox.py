@@ -20,10 +20,13 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import aiosqlite
+
+if TYPE_CHECKING:
+    from bot.storage.interface import GameRecord
 
 CHANNEL_CODE = -1
 """How the channel is stored as an audience (a seat is 0 or 1)."""
@@ -55,6 +58,10 @@ class Parcel:
     """Each claimed notice's texts, oldest first."""
     final: bool
     """Whether the game's end is among them (the channel announces it, once)."""
+    game: GameRecord | None = field(default=None, compare=False, repr=False)
+    """The game as the claim found it, when the claim read it in the same trip (the
+    shared store does, to spare the database a read per audience); else None, and the
+    parcel's report reads the game."""
 
     @property
     def game_id(self) -> int:
@@ -96,8 +103,12 @@ class Outbox(Protocol):
         """
         ...
 
-    async def release(self, parcel: Parcel) -> None:
-        """The parcel went out (or can never go): its notices are gone for good."""
+    async def release(self, parcel: Parcel) -> bool:
+        """The parcel went out (or can never go): its notices are gone for good.
+
+        True when the lane still holds other notices, answered with the release itself,
+        so a lane that is done learns it without asking again. A notice stored after
+        that answer is found by the lane its storer wakes."""
         ...
 
     async def waiting(self) -> int:
@@ -204,17 +215,26 @@ class SqliteOutbox:
             any(row[2] for row in rows),
         )
 
-    async def release(self, parcel: Parcel) -> None:
-        async with self._write_lock:
-            await self._db.execute(
+    async def release(self, parcel: Parcel) -> bool:
+        lane = (parcel.game_id, audience_code(parcel.audience))
+
+        def release(db: sqlite3.Connection) -> bool:  # two statements, each committed alone
+            db.execute(
                 "DELETE FROM notices WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
-                (
-                    parcel.game_id,
-                    audience_code(parcel.audience),
-                    parcel.plies[0],
-                    parcel.last_ply,
-                ),
+                (*lane, parcel.plies[0], parcel.last_ply),
             )
+            return bool(
+                db.execute(
+                    "SELECT EXISTS (SELECT 1 FROM notices WHERE game_id = ? AND audience = ?)",
+                    lane,
+                ).fetchone()[0]
+            )
+
+        # Not a transaction that a cancelled caller rolls back: a parcel that went out is
+        # released even if its lane stops meanwhile, lest it go out twice.
+        async with self._write_lock:
+            more: bool = await self._db._execute(release, self._db._conn)
+        return more
 
     async def waiting(self) -> int:
         rows = await self._db.execute_fetchall("SELECT count(*) FROM notices")

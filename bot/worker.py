@@ -13,6 +13,10 @@ same sentences, through ``Answers``: into the player's DMs, or as the follow-up 
 command. A refusal is answered once: only by the worker that takes the move off the
 queue. A worker that dies mid-move leaves its claim to run out; the move is then claimed
 again, and played once, since it leaves the queue in the transaction that stores it.
+
+A gateway keeps a standby worker (``standby``) that plays only moves that have waited
+``STANDBY_SECONDS``: should no worker run (none was started, or all died), players
+still get their moves played, a few seconds late, and the log says what to start.
 """
 
 from __future__ import annotations
@@ -39,6 +43,19 @@ AT_ONCE = 8
 """Moves one worker plays side by side: one's database trips overlap another's rules
 and boards, so a worker keeps its processor busy."""
 
+STANDBY_SECONDS = 5.0
+"""How long a queued move waits before the gateway that holds a standby plays it
+itself: no worker runs, or the workers are far behind."""
+
+WARN_AGAIN_SECONDS = 600.0
+"""A standby that stepped in warns again only after this long without stepping in."""
+
+NO_WORKER = (
+    "moves waited over %.0f s for a worker, so this gateway plays them itself; "
+    "start a worker (`python -m bot --worker` with the same DATABASE_URL), "
+    "or another one if some run"
+)
+
 
 class Answers(Protocol):
     """The way back to the player who sent a queued move (``reply`` of the move)."""
@@ -63,6 +80,7 @@ class MoveWorker:
         at_once: int = AT_ONCE,
         lease: float = LEASE_SECONDS,
         poll: float = POLL_SECONDS,
+        standby: float | None = None,
     ) -> None:
         self.queue = queue
         self.referee = referee
@@ -71,14 +89,19 @@ class MoveWorker:
         self.at_once = at_once
         self.lease = lease
         self.poll = poll
+        self.standby = standby
+        """Seconds a move must have waited before this worker takes it, or None: a
+        gateway's standby, which only polls (workers are woken by notification)."""
+        self._stepped_in_at: float | None = None
         self._woken = asyncio.Event()
         self._slots = asyncio.Semaphore(at_once)
         self._claimer: asyncio.Task[None] | None = None
         self._playing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        """Listen for queued moves and start claiming them."""
-        await self.queue.listen(self._woken.set)
+        """Listen for queued moves (a standby only polls) and start claiming them."""
+        if self.standby is None:
+            await self.queue.listen(self._woken.set)
         self._claimer = asyncio.get_running_loop().create_task(self._claiming(), name="move worker")
 
     async def close(self) -> None:
@@ -98,7 +121,7 @@ class MoveWorker:
             await self._slots.acquire()
             self._woken.clear()  # a move queued from here on wakes the wait below
             try:
-                move = await self.queue.claim(self.lease)
+                move = await self.queue.claim(self.lease, waited=self.standby)
             except Exception:
                 log.exception("claiming a queued move failed")
                 move = None
@@ -107,9 +130,18 @@ class MoveWorker:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._woken.wait(), self.poll)
                 continue
+            if self.standby is not None:
+                self._stepping_in(loop.time())
             task = loop.create_task(self._play_in_slot(move), name=f"queued move {move.id}")
             self._playing.add(task)
             task.add_done_callback(self._playing.discard)
+
+    def _stepping_in(self, now: float) -> None:
+        """A standby took a move: say why and what fixes it, once per spell of them."""
+        last = self._stepped_in_at
+        if last is None or now - last > WARN_AGAIN_SECONDS:
+            log.warning(NO_WORKER, self.standby)
+        self._stepped_in_at = now
 
     async def _play_in_slot(self, move: QueuedMove) -> None:
         try:

@@ -20,10 +20,14 @@ from bot.outbox import Lane, Parcel
 from bot.presenter import presented
 from bot.referee import Report
 from bot.storage.postgres_queue import QueuedMove
-from bot.worker import MoveWorker
+from bot.worker import AT_ONCE, STANDBY_SECONDS, MoveWorker
 from cogs.courier import as_file, or_missing, quick_view
 
 COUNTED = "Your move counted; your board follows by direct message."
+
+STANDBY_AT_ONCE = 2
+"""Moves a gateway's standby plays side by side: enough to keep players served, few
+enough to leave the gateway's processor to receiving moves."""
 
 
 def dm_reply(channel_id: int) -> dict[str, Any]:
@@ -101,16 +105,22 @@ class QueuedAnswers:
 
 
 class Work(commands.Cog):
+    """A worker's moves; on a gateway, its standby, which plays the moves that waited
+    too long for a worker (``bot.worker.STANDBY_SECONDS``)."""
+
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self.answers = QueuedAnswers(bot)
         queue = bot.move_queue
         assert queue is not None, "a worker plays queued moves: it needs PostgreSQL"
+        on_standby = bot.settings.role != "worker"
         self.worker = DeliveringWorker(
             queue,
             bot.referee,
             bot.deliverer,
             self.answers,
+            at_once=STANDBY_AT_ONCE if on_standby else AT_ONCE,
+            standby=STANDBY_SECONDS if on_standby else None,
         )
 
     async def cog_load(self) -> None:

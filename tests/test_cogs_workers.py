@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -17,7 +18,9 @@ from bot.client import RefereeBot
 from bot.games.core import Phase
 from bot.settings import Settings
 from bot.storage import PostgresRepository
+from bot.worker import STANDBY_SECONDS
 from cogs.moves import RECEIVED
+from cogs.work import Work
 from tests.cog_helpers import (
     open_water,
     player,
@@ -41,13 +44,15 @@ async def world(
         database_url=postgres_url,
         role="gateway",
     )
-    async with DiscordDriver.start(RefereeBot(settings)) as driver:
+    driver = DiscordDriver(RefereeBot(settings))
+    # A worker idle between moves waits for a notification, and the gateway's standby
+    # for its next look at the queue: neither is work left.
+    driver.ignore_tasks(lambda task: _idle_claimer(driver.describe_task(task)))
+    async with driver:
         driver.add_guild("Harbour")
         await driver.settle()
         worker = RefereeBot(replace(settings, role="worker"))
         await worker.login(settings.token)  # REST only: no gateway connection
-        # A worker idle between moves waits for a notification, which is no work left.
-        driver.ignore_tasks(lambda task: _idle_claimer(driver.describe_task(task)))
         try:
             yield driver, worker
         finally:
@@ -73,8 +78,11 @@ async def test_dm_moves_are_queued_by_the_gateway_and_played_by_the_worker(
     world: tuple[DiscordDriver, RefereeBot],
 ) -> None:
     driver, worker = world
-    assert worker.ws is None and worker.get_cog("Work") is not None
-    assert driver.client.get_cog("Work") is None  # type: ignore[attr-defined]
+    gateway = cast(RefereeBot, driver.client)
+    playing, standby = (cast(Work, bot.get_cog("Work")).worker for bot in (worker, gateway))
+    assert worker.ws is None and playing.standby is None
+    # The gateway plays a move only once it has waited long for a worker: its standby.
+    assert standby.standby == STANDBY_SECONDS and standby.at_once < playing.at_once
     alice, bob = driver.add_user("alice"), driver.add_user("bob")
     record = await start_game(driver, alice, bob)
     for user in (alice, bob):

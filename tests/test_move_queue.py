@@ -246,3 +246,43 @@ async def test_the_receiving_process_refuses_at_once_what_needs_no_playing(
     await one.referee.resign(ALICE, game.id)
     with pytest.raises(RefereeError, match="is over"):
         await one.referee.aim(BOB, f"#{game.id} A1")
+
+
+async def test_a_standby_takes_only_moves_that_waited_and_says_once_what_to_start(
+    processes: tuple[Process, Process], clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A gateway's standby leaves fresh moves to the workers; a move that waited its
+    ``standby`` seconds (no worker runs) it plays itself, and warns once per spell."""
+    one, two = processes
+    first = await start_game(one.referee)
+    second = await start_game(one.referee, challenger=1005, opponent=1006)
+    await one.store.queue.put(first.id, ALICE, "random", DM)
+    assert await two.store.queue.claim(waited=5) is None  # a worker may still come
+    clock.now += 5
+    waited = await two.store.queue.claim(waited=5)
+    assert waited is not None and waited.game_id == first.id
+    assert await two.worker.apply(waited) is not None
+
+    standby = MoveWorker(
+        two.store.queue, two.referee, two.deliverer, two.answers, poll=0.05, standby=5
+    )
+    await standby.start()
+    try:
+        await one.store.queue.put(second.id, 1005, "random", DM)
+        await asyncio.sleep(0.3)
+        assert await one.store.queue.waiting() == 1, "the standby took a fresh move"
+        clock.now += 5
+        async with asyncio.timeout(5):
+            while await one.store.queue.waiting():
+                await asyncio.sleep(0.02)
+        await one.store.queue.put(second.id, 1006, "random", DM)
+        clock.now += 5
+        async with asyncio.timeout(5):
+            while await one.store.queue.waiting():
+                await asyncio.sleep(0.02)
+    finally:
+        await standby.close()
+    stored = await one.store.get_game(second.id)
+    assert stored is not None and stored.ply == 2
+    warnings = [r for r in caplog.records if "python -m bot --worker" in r.getMessage()]
+    assert [r.levelname for r in warnings] == ["WARNING"]

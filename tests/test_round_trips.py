@@ -32,9 +32,9 @@ STORING_A_MOVE = 4
 """A worker's statements from claiming a queued move to storing it: the claim, the
 game's lock with its read, the move's transaction, the lock's release."""
 
-TELLING_AN_AUDIENCE = 4
-"""A worker's statements per notice it delivers: the claim, the game's read for the
-board, the release, and the look that finds the lane empty."""
+TELLING_AN_AUDIENCE = 2
+"""A worker's statements per notice it delivers: the claim, which reads the game for
+the board with it, and the release, which also says the lane is empty."""
 
 
 LEARNING_A_TYPE = ("typeinfo_tree", "'jit'")

@@ -605,6 +605,34 @@ async def test_notices_are_held_per_audience_with_their_change_and_released_per_
     assert not channel.final
 
 
+async def test_a_release_says_whether_the_lane_holds_more_notices(
+    repo: SqliteRepository,
+) -> None:
+    """The deliverer stops a lane on the release's word, without another look: so the
+    word is True exactly while notices other than the released ones wait in the lane."""
+    referee = Referee(repo)
+    game = await start_game(referee)
+    told = ((0, ("Placed.",)),)
+    moved = await repo.append(
+        game, seat=0, kind=LogKind.MOVE, text="random", state=game.state, tidings=told
+    )
+    first = await repo.outbox.claim(Lane(game.id, 0), merge=False)
+    assert first is not None and first.plies == (0,)
+    assert await repo.outbox.release(first) is True  # the move's notice still waits
+    second = await repo.outbox.claim(Lane(game.id, 0), merge=False)
+    assert second is not None and second.plies == (moved.ply,)
+    assert await repo.outbox.release(second) is False
+    channel = await repo.outbox.claim(Lane(game.id, None))
+    assert channel is not None
+    await repo.append(moved, seat=1, kind=LogKind.MOVE, text="random", state=game.state,
+                      tidings=((None, ("Later.",)),))  # fmt: skip
+    assert await repo.outbox.release(channel) is True  # stored after the claim
+    assert await repo.outbox.release(channel) is True  # releasing twice deletes nothing more
+    later = await repo.outbox.claim(Lane(game.id, None))
+    assert later is not None and later.texts == (("Later.",),)
+    assert await repo.outbox.release(later) is False
+
+
 async def test_lanes_waiting_since_a_moment_are_those_a_stopped_process_left(
     repo: SqliteRepository,
 ) -> None:

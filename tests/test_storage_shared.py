@@ -262,3 +262,19 @@ async def test_a_version_10_outbox_moves_to_per_audience_notices_and_keeps_the_e
         assert await repository.schema_version() == SCHEMA_VERSION
     finally:
         await repository.close()
+
+
+async def test_a_claimed_parcel_carries_the_game_as_another_process_left_it(
+    stores: tuple[PostgresRepository, PostgresRepository],
+) -> None:
+    """The claim reads the game in its own statement, so the board a notice is sent with
+    is the game as stored, not a copy this process read before another moved."""
+    one, two = stores
+    game = await set_fleets(Referee(one), await start_game(Referee(one)))
+    shooter, shot = random_move(random.Random(1), game, state_of(game))
+    moved = (await Referee(two).act(shooter, shot, game.id)).game
+    parcel = await one.outbox.claim(Lane(game.id, None))
+    assert parcel is not None and parcel.last_ply == moved.ply
+    assert parcel.game == await one.get_game(game.id) == moved
+    report = await Referee(one).parcel_report(parcel)
+    assert report is not None and report.game == moved

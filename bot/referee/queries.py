@@ -196,9 +196,9 @@ class Queries(RefereeBase):
         A player's merged backlog carries every text in order; the channel's live message
         shows only the newest texts, since it always shows the newest state. Boards are
         rendered from the view built here, only when the parcel is sent. None when the game
-        no longer exists.
+        no longer exists. The game the claim read with the parcel, if it did, is as new.
         """
-        game = await self.repository.get_game(parcel.game_id)
+        game = parcel.game or await self.repository.get_game(parcel.game_id)
         if game is None:
             return None
         engine = engine_for(game.game)

@@ -13,6 +13,7 @@ import json
 import asyncpg
 
 from bot.outbox import MERGED_TEXT_BUDGET, Lane, Parcel, Tidings, audience_code, audience_of
+from bot.storage.interface import game_of
 
 CLAIM = """
 WITH lane AS (
@@ -33,8 +34,9 @@ WITH lane AS (
     UPDATE notices SET claimed = 1
     WHERE game_id = $1 AND audience = $2 AND ply IN (SELECT ply FROM taken)
 )
-SELECT ply, texts, final FROM lane, ours
-WHERE is_ours AND (claimed = 1 OR ply IN (SELECT ply FROM taken)) ORDER BY ply
+SELECT lane.ply AS notice_ply, lane.texts AS notice_texts, lane.final AS notice_final, game.*
+FROM lane CROSS JOIN ours LEFT JOIN games AS game ON game.id = $1
+WHERE is_ours AND (lane.claimed = 1 OR lane.ply IN (SELECT ply FROM taken)) ORDER BY lane.ply
 """
 """A lane's next message claimed in one statement, as ``first_message`` picks it: the
 lane's notices are locked (``SKIP LOCKED``), and the lane is this claim's only if its
@@ -42,7 +44,19 @@ oldest notice is among them. Then a lane with a claim left unsent (its sender st
 gives that claim again, the same message; else its oldest waiting notices are marked
 claimed, all of them for the channel ($3), or as many as one message holds ($4: merged,
 up to $5 characters, at least one). Parameters: the game, the audience's code, channel,
-merge, the budget."""
+merge, the budget. Each row also carries the game as it stands, so the message's board
+needs no read of its own: the game is as new as the notices, stored in one transaction."""
+
+
+RELEASE = (
+    "WITH gone AS (DELETE FROM notices"
+    " WHERE game_id = $1 AND audience = $2 AND ply BETWEEN $3 AND $4)"
+    " SELECT EXISTS (SELECT 1 FROM notices"
+    " WHERE game_id = $1 AND audience = $2 AND ply NOT BETWEEN $3 AND $4)"
+)
+"""A parcel's notices deleted, and whether the lane holds others, in one statement: the
+question reads the snapshot the deletion started from, so the deleted plies are left out
+by hand. Parameters: the game, the audience's code, the parcel's first and last ply."""
 
 
 async def hold(
@@ -97,19 +111,22 @@ class PostgresOutbox:
             return None
         return Parcel(
             lane,
-            tuple(row["ply"] for row in rows),
-            tuple(tuple(json.loads(row["texts"])) for row in rows),
-            any(row["final"] for row in rows),
+            tuple(row["notice_ply"] for row in rows),
+            tuple(tuple(json.loads(row["notice_texts"])) for row in rows),
+            any(row["notice_final"] for row in rows),
+            game=None if rows[0]["id"] is None else game_of(rows[0]),
         )
 
-    async def release(self, parcel: Parcel) -> None:
-        await self._pool.execute(
-            "DELETE FROM notices WHERE game_id = $1 AND audience = $2 AND ply BETWEEN $3 AND $4",
+    async def release(self, parcel: Parcel) -> bool:
+        """As ``Outbox.release``, in one statement (``RELEASE``)."""
+        more: bool = await self._pool.fetchval(
+            RELEASE,
             parcel.game_id,
             audience_code(parcel.audience),
             parcel.plies[0],
             parcel.last_ply,
         )
+        return more
 
     async def waiting(self) -> int:
         count: int = await self._pool.fetchval("SELECT count(*) FROM notices")

@@ -22,6 +22,7 @@ worker processes (no gateway connection needed: sending is plain REST) take them
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -73,12 +74,14 @@ async def unqueue(db: asyncpg.Connection, move_id: int) -> bool:
 CLAIM = (
     "UPDATE queued_moves SET claimed_until = $2, attempts = attempts + 1 WHERE id = ("
     " SELECT id FROM queued_moves AS q WHERE (claimed_until IS NULL OR claimed_until < $1)"
+    " AND queued_at <= $3"
     " AND NOT EXISTS (SELECT 1 FROM queued_moves AS e WHERE e.game_id = q.game_id AND e.id < q.id)"
     " ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING *"
 )
 """Claim the oldest move that heads its game's queue and no live claim holds, in one
 statement; a row another worker is claiming right now is passed by, and its game's later
-moves wait behind it."""
+moves wait behind it. Only moves queued at or before $3 are taken (a standby takes only
+those that waited long)."""
 
 
 PUT = (
@@ -106,10 +109,15 @@ class MoveQueue:
         )
         return move_id
 
-    async def claim(self, lease: float = LEASE_SECONDS) -> QueuedMove | None:
-        """The next move to play, claimed for ``lease`` seconds; None if none is free."""
+    async def claim(
+        self, lease: float = LEASE_SECONDS, *, waited: float | None = None
+    ) -> QueuedMove | None:
+        """The next move to play, claimed for ``lease`` seconds; None if none is free.
+
+        With ``waited``, only a move that has waited at least that many seconds."""
         now = self.clock()
-        claimed = await self._pool.fetchrow(CLAIM, now, now + lease)
+        queued_by = math.inf if waited is None else now - waited
+        claimed = await self._pool.fetchrow(CLAIM, now, now + lease, queued_by)
         return None if claimed is None else _move(claimed)
 
     async def done(self, move_id: int) -> bool:

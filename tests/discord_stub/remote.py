@@ -228,6 +228,8 @@ class BotProcess:
         self.settings = settings
         self.lines: list[str] = []
         """Everything the bot process wrote (its log), over every start."""
+        self.worker = "--worker" in arguments
+        """A worker process: no gateway connection; ready once it says it started."""
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -240,6 +242,8 @@ class BotProcess:
 
     def connected(self) -> bool:
         """Whether any of this process's shards has a live gateway connection."""
+        if self.worker:
+            return False
         return any(self.driver.gateway.shard_connected(shard) for shard in self.shards)
 
     def environment(self) -> dict[str, str]:
@@ -265,8 +269,9 @@ class BotProcess:
 
     async def start(self, timeout: float = 30.0) -> None:
         """Start the bot and wait until it has connected and said it is ready."""
-        identified = self.driver.gateway.identifies
-        ready_lines = sum("connected as" in line for line in self.lines)
+        identified = -1 if self.worker else self.driver.gateway.identifies
+        ready_line = "worker started" if self.worker else "connected as"
+        ready_lines = sum(ready_line in line for line in self.lines)
         self._process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -284,7 +289,7 @@ class BotProcess:
         deadline = time.monotonic() + timeout
         while (
             self.driver.gateway.identifies == identified
-            or sum("connected as" in line for line in self.lines) == ready_lines
+            or sum(ready_line in line for line in self.lines) == ready_lines
         ):
             if self._process.returncode is not None:
                 await self._reader
@@ -325,7 +330,8 @@ class BotProcess:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._reader, 5)
         self.driver.server.retry_due_at = 0.0  # no one is left to retry
-        self.driver.bot_pid = None
+        if self.driver.bot_pid == process.pid:
+            self.driver.bot_pid = None
         # The server notices the dropped websocket on its own; wait so tests see it.
         deadline = time.monotonic() + 5
         while self.connected() and time.monotonic() < deadline:
