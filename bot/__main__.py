@@ -57,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
         if settings.role == "worker":
             asyncio.run(_work(bot, settings.token))
         else:
-            bot.run(settings.token, log_handler=None)
+            asyncio.run(_serve(bot, settings.token))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        pass  # stopped by SIGINT or SIGTERM, cleanly
     except discord.LoginFailure:
         print("error: Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
         return 2
@@ -77,6 +79,17 @@ def settle_memory() -> None:
     loaded at start took a third of the longest stall."""
     gc.collect()
     gc.freeze()
+
+
+async def _serve(bot: RefereeBot, token: str) -> None:
+    """Serve until SIGINT or SIGTERM, then stop cleanly (as ``Client.run`` does for Ctrl-C
+    alone): a service manager's SIGTERM closes the gateway and the database too, and what
+    is left to deliver stays stored for the next start."""
+    serving = asyncio.current_task()
+    assert serving is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, serving.cancel)
+    async with bot:
+        await bot.start(token)
 
 
 async def _work(bot: RefereeBot, token: str) -> None:

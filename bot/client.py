@@ -80,6 +80,9 @@ class RefereeBot(commands.Bot):
         self.settings = settings
         self.sync_global = sync_global
         self.clock = clock
+        self.newest_dm: dict[int, int] = {}
+        """The newest message this process posted in each DM channel (by id, which Discord
+        hands out in time order): a deferred answer must not be filled in above it."""
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and publish the slash commands if they changed."""

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future
+from typing import ParamSpec, TypeVar
 
 from bot.ai import Seen, player
 from bot.ai.generic import ALL_MOVES
@@ -27,11 +29,47 @@ log = logging.getLogger("referee.computer")
 
 Deliver = Callable[[Report], Awaitable[None]]
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class Thinkers(Executor):
+    """Threads the computer thinks in, a few at a time, that never hold up the bot's exit.
+
+    A ``ThreadPoolExecutor``'s threads are joined when the interpreter exits, so a bot
+    stopped while the computer thinks would wait out the thought, however long. A thought
+    cut short loses nothing: nothing was played, and after the next start the computer
+    looks at its games again. So each thought runs on a daemon thread.
+    """
+
+    def __init__(self, at_once: int = 2) -> None:
+        self._slots = threading.BoundedSemaphore(at_once)
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        future: Future[T] = Future()
+
+        def think() -> None:
+            with self._slots:
+                if not future.set_running_or_notify_cancel():
+                    return  # given up on while it waited for a slot
+                try:
+                    result = fn(*args, **kwargs)
+                except BaseException as error:
+                    future.set_exception(error)
+                else:
+                    future.set_result(result)
+
+        threading.Thread(target=think, name="ai", daemon=True).start()
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Nothing to wait for: a thought still going ends with the process."""
+
 
 class Computer:
     def __init__(self, referee: Referee, executor: Executor | None = None) -> None:
         self.referee = referee
-        self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="ai")
+        self.executor = executor or Thinkers()
         self._running: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         """Games changed while their task was looking: it looks once more before it stops."""

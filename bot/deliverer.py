@@ -44,6 +44,12 @@ class Undeliverable(Exception):
         self.reason = reason
 
 
+class AnswerOutOfOrder(Exception):
+    """A command's answer would sit above notices its player already has (a deferred
+    answer fills the placeholder Discord showed when it was deferred): the parcel goes
+    the lane's usual way instead, after them."""
+
+
 Sender = Callable[[Report, Parcel], Awaitable[None]]
 """Sends one parcel's report somewhere (a DM, the live message, a command's answer)."""
 
@@ -160,7 +166,7 @@ class Deliverer:
         try:
             async with self._lock(lane):
                 return await self._send_next(lane, sender) is not None
-        except Undeliverable:
+        except (Undeliverable, AnswerOutOfOrder):
             return False
         except Exception:
             log.info(

@@ -11,23 +11,25 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
-from typing import Any
+import time
+from typing import Any, cast
 
 import discord
 
 from bot.client import RefereeBot
-from bot.deliverer import Sender, Undeliverable
+from bot.deliverer import AnswerOutOfOrder, Sender, Undeliverable
 from bot.fairness import lasting
 from bot.games.core import EndReason
 from bot.logs import fields
-from bot.outbox import Parcel
+from bot.outbox import Lane, Parcel
 from bot.presenter import Message, fill_names, presented, title
 from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
 from cogs.buttons import BoardButton, MoveButton, RematchButton, ReplayButton
-from cogs.replies import responding
+from cogs.replies import PLACEHOLDER, responding
 
 log = logging.getLogger("referee.courier")
 
@@ -43,6 +45,13 @@ REFUSED_FOR_GOOD = {
     50013: "missing permissions",
 }
 """Discord's answers that no retry can change: the notice is retired."""
+ANSWER_TOKEN_LIFE = 14 * 60.0
+"""Seconds a kept interaction token is asked with: Discord honours it for 15 minutes."""
+
+
+def answer_key(lane: Lane) -> str:
+    """Where the answer a lane's parcel went out as is kept (one per lane at most)."""
+    return f"answer:{lane.game_id}.{lane.audience}"
 
 
 def as_file(message: Message) -> discord.File:
@@ -146,7 +155,7 @@ class Courier:
                 if parcel.final:
                     await self.announce_end(report, live_message_id)
                 await self.keep_in_channel(notice, nonce=parcel.nonce)
-            else:
+            elif not await self.already_answered(game, parcel):
                 await self.send_dm(notice, message, nonce=parcel.nonce)
         except (discord.Forbidden, discord.NotFound) as error:
             if error.code in REFUSED_FOR_GOOD:
@@ -177,10 +186,83 @@ class Courier:
         """A sender that delivers a parcel as the answer to the player's own command."""
 
         async def send(report: Report, parcel: Parcel) -> None:
+            if self.overtaken(interaction):
+                raise AnswerOutOfOrder()
             (notice,) = report.notices
-            await self.answer(interaction, report.game, await presented(notice))
+            message = await presented(notice)
+            await self.keep_answer(interaction, parcel)
+            await self.answer(interaction, report.game, message)
 
         return send
+
+    async def keep_answer(self, interaction: discord.Interaction, parcel: Parcel) -> None:
+        """Before a parcel goes as a command's answer, keep which answer it is.
+
+        An answer carries no nonce, so were the process to stop after Discord took it but
+        before the parcel was released, sending the parcel again by DM would tell it twice.
+        With the interaction's token kept, the next try asks Discord for the command's
+        original answer instead (``already_answered``).
+        """
+        kept = {
+            "nonce": parcel.nonce,
+            "app": interaction.application_id,
+            "token": interaction.token,
+            "at": time.time(),
+        }
+        await self.bot.repository.set_fact(answer_key(parcel.lane), json.dumps(kept))
+
+    async def answered(self, lane: Lane) -> None:
+        """The lane's answer went and its parcel is released: nothing to ask about."""
+        await self.bot.repository.forget_fact(answer_key(lane))
+
+    async def already_answered(self, game: GameRecord, parcel: Parcel) -> bool:
+        """Whether the parcel already went as the answer to its player's command, in a
+        process that stopped before it released the parcel: Discord then shows that answer,
+        headed with the game, as the command's original message. An answer kept for an
+        older parcel, or past the token's life, is forgotten; one for this parcel is kept
+        until a later parcel of the lane, so a stop before this one's release asks again.
+        """
+        key = answer_key(parcel.lane)
+        kept_text = await self.bot.repository.fact(key)
+        if kept_text is None:
+            return False
+        kept = json.loads(kept_text)
+        if kept["nonce"] != parcel.nonce or time.time() - kept["at"] > ANSWER_TOKEN_LIFE:
+            await self.bot.repository.forget_fact(key)
+            return False
+        original = await self.original_answer(int(kept["app"]), str(kept["token"]))
+        return (
+            original is not None
+            and not original.flags.loading
+            and original.content.startswith(title(game))
+        )
+
+    async def original_answer(self, application_id: int, token: str) -> discord.Message | None:
+        """The original answer to an interaction (``@original``), or None if none went."""
+        payload: Any = {"id": application_id, "type": 3, "token": token}
+        hook = discord.Webhook.from_state(data=payload, state=self.bot._connection)
+        try:
+            return await hook.fetch_message(cast(int, "@original"))  # the route takes the word
+        except discord.NotFound:
+            return None  # 10008: no answer was sent; 10015: the interaction was never answered
+        except discord.HTTPException as error:
+            if error.status == 401:
+                return None  # the token expired: nothing can be known, the DM goes
+            raise
+
+    def overtaken(self, interaction: discord.Interaction) -> bool:
+        """Whether a DM command's answer would land above notices sent after it was deferred.
+
+        A deferred answer fills the "thinking" placeholder, which stands where it appeared:
+        had a DM gone out since (the player's older notice, held up by Discord's weather),
+        the newer notice would sit above the older one. Answers in a server are private
+        and stand apart from DMs; an answer not deferred is posted as it is sent.
+        """
+        if interaction.guild_id is not None or not interaction.response.is_done():
+            return False
+        placeholder = interaction.extras.get(PLACEHOLDER)
+        newest = self.bot.newest_dm.get(interaction.channel_id or 0)
+        return placeholder is None or (newest is not None and newest > placeholder)
 
     async def send_dm(self, notice: Notice, message: Message, *, nonce: str) -> None:
         """DM a player their notice; if their DMs are closed, ask them in the channel (and
@@ -189,12 +271,13 @@ class Courier:
         assert user_id is not None
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
-            await channel.send(
+            sent = await channel.send(
                 message.content,
                 file=as_file(message),
                 view=or_missing(quick_view(notice.game, message)),
                 nonce=nonce,
             )
+            self.bot.newest_dm[channel.id] = max(sent.id, self.bot.newest_dm.get(channel.id, 0))
         except discord.Forbidden as error:
             if error.code != CANNOT_DM:
                 raise

@@ -22,7 +22,14 @@ from bot.referee import Report
 from bot.storage.postgres_queue import MoveQueue
 from cogs.buttons import BoardButton, MoveButton, ResignButton
 from cogs.courier import Courier, as_file
-from cogs.replies import answering_errors, deferred_if_slow, nobody_asked, responding, tell
+from cogs.replies import (
+    answering_errors,
+    defer_thinking,
+    deferred_if_slow,
+    nobody_asked,
+    responding,
+    tell,
+)
 from cogs.work import dm_reply, interaction_reply
 
 log = logging.getLogger("referee.moves")
@@ -256,9 +263,7 @@ class Moves(commands.Cog):
         first so that its answer can never arrive before the deferral."""
         game_id = await self.bot.referee.aim(interaction.user.id, text, game_id)
         async with responding(interaction):
-            await interaction.response.defer(
-                ephemeral=interaction.guild_id is not None, thinking=True
-            )
+            await defer_thinking(interaction)
         await queue.put(game_id, interaction.user.id, text, interaction_reply(interaction))
 
     async def _deliver_answering(self, interaction: discord.Interaction, report: Report) -> None:
@@ -278,11 +283,11 @@ class Moves(commands.Cog):
         deliverer.wake(game.id, tuple(a for a in SEATS_AND_CHANNEL if a != seat))
         answered = False
         if seat is not None and report.to(seat) is not None:
-            answered = await deliverer.deliver_now(
-                Lane(game.id, seat), self.courier.answering(interaction)
-            )
+            lane = Lane(game.id, seat)
+            answered = await deliverer.deliver_now(lane, self.courier.answering(interaction))
             deliverer.wake(game.id, (seat,))
         if answered:
+            await self.courier.answered(Lane(game.id, seat))
             return
         said = "Done." if report.to(seat) is None else COUNTED
         with contextlib.suppress(discord.HTTPException):  # too late to answer: the DM follows

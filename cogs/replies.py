@@ -36,6 +36,21 @@ def responding(interaction: discord.Interaction) -> asyncio.Lock:
     return lock
 
 
+PLACEHOLDER = "placeholder"
+"""Where an interaction keeps the id of the "thinking" message its deferral showed."""
+
+
+async def defer_thinking(interaction: discord.Interaction) -> None:
+    """Defer with "thinking...": Discord shows a placeholder message at once, which the
+    answer fills in later *where it stands*, so its id is kept to tell what came after it.
+    Call with ``responding`` held."""
+    callback = await interaction.response.defer(
+        ephemeral=interaction.guild_id is not None, thinking=True
+    )
+    if callback is not None and callback.message_id is not None:
+        interaction.extras[PLACEHOLDER] = callback.message_id
+
+
 async def tell(interaction: discord.Interaction, text: str) -> None:
     """Answer only the person who acted: ephemeral in a server, plain in DMs."""
     async with responding(interaction):
@@ -54,9 +69,7 @@ async def deferred_if_slow(interaction: discord.Interaction) -> AsyncIterator[No
         await asyncio.sleep(DEFER_AFTER)
         async with responding(interaction):
             if not interaction.response.is_done():
-                await interaction.response.defer(
-                    ephemeral=interaction.guild_id is not None, thinking=True
-                )
+                await defer_thinking(interaction)
 
     timer = asyncio.get_running_loop().create_task(defer_later(), name="defer if slow")
     try:

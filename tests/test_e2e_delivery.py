@@ -223,3 +223,92 @@ async def test_a_dm_sent_while_the_bot_was_down_is_acted_on_at_start(world: Worl
     refusals = [m.content for m in driver.dms_to(shooter) if m.content.startswith("While I was")]
     assert len(refusals) == 1 and "`Z99`; it was not taken" in refusals[0]
     await assert_told_exactly_once_in_order(driver, after, await world.log(record.id))
+
+
+async def test_a_command_deferred_behind_its_players_older_notice_keeps_their_order(
+    world: World,
+) -> None:
+    """The opponent's move is still on its way to a player (Discord answered its DM with
+    500 twice, so discord.py waits 1 s and then 3 s before sending it again) when that
+    player answers with ``/move``. Their command waits for the older notice, so it is
+    deferred, and a deferred answer sits in the DM channel where the "thinking" message
+    appeared: it must not carry the newer notice above the older one."""
+    driver = world.driver
+    record = await world.game_in_play()
+    seat, shooter = world.shooter(record)
+    other = world.seated(record, 1 - seat)
+    other_dm = driver.server.dm_channel_id(other.id)
+    driver.server.fail_next("POST", rf"^/channels/{other_dm}/messages$", 500, times=2)
+    send_dm(world, shooter, open_water(record, 1 - seat)[0])  # a miss: the turn passes
+    await ply_passes(world, record.id, record.ply)
+
+    current = await world.game(record.id)
+    assert state_of(current).turn == 1 - seat
+    answer = await driver.slash(other, "move", guild=False, text=open_water(current, seat)[0])
+    await all_delivered(world)
+
+    assert [f.status for f in driver.server.fired_failures] == [500, 500]
+    assert answer.callback_type == 5  # deferred: it waited for the older notice
+    placeholder = answer.original
+    assert placeholder is not None and not placeholder.loading
+    assert placeholder.content == "Your move counted; your board follows by direct message."
+    final = await world.game(record.id)
+    await assert_told_exactly_once_in_order(driver, final, await world.log(record.id))
+
+
+async def test_killed_after_discord_took_a_commands_answer_it_is_not_told_again(
+    world: World,
+) -> None:
+    """Discord has stored the answer to a player's ``/move`` (which carries no nonce), but
+    the bot is killed before it hears so and records it: after the restart the notice is
+    not sent again by DM, since Discord shows it as the command's original answer."""
+    driver = world.driver
+    record = await world.game_in_play()
+    seat, shooter = world.shooter(record)
+    held = driver.server.hold_answer("POST", r"^/interactions/\d+/[^/]+/callback$")
+    command = asyncio.create_task(
+        driver.slash(shooter, "move", guild=False, text=open_water(record, 1 - seat)[0])
+    )
+    await until(_is_set(held.reached))
+    await world.bot.kill()
+    held.released.set()
+
+    await world.bot.start()
+    await command
+    await all_delivered(world)
+    final = await world.game(record.id)
+    assert final.ply == record.ply + 1
+    await assert_told_exactly_once_in_order(driver, final, await world.log(record.id))
+
+
+async def test_an_answer_discord_refused_is_told_by_dm_once(world: World) -> None:
+    """The answer to a ``/move`` was kept before it went, but Discord refused it (the
+    interaction had expired): asked for the command's original answer, Discord has none,
+    so the notice goes by DM, once."""
+    driver = world.driver
+    record = await world.game_in_play()
+    seat, shooter = world.shooter(record)
+    driver.server.fail_next(
+        "POST",
+        r"^/interactions/\d+/[^/]+/callback$",
+        404,
+        json_body={"message": "Unknown interaction", "code": 10062},
+        times=2,  # the answer, and the sentence that the move counted
+    )
+    before = len(driver.server.requests)
+    await driver.slash(shooter, "move", guild=False, text=open_water(record, 1 - seat)[0])
+    await all_delivered(world)
+
+    requests = driver.server.requests[before:]
+    asked = [r for r in requests if r.path.endswith("/messages/@original")]
+    assert [r.status for r in asked] == [404]
+    final = await world.game(record.id)
+    assert final.ply == record.ply + 1
+    await assert_told_exactly_once_in_order(driver, final, await world.log(record.id))
+
+
+def _is_set(event: asyncio.Event) -> Callable[[], Awaitable[bool]]:
+    async def is_set() -> bool:
+        return event.is_set()
+
+    return is_set

@@ -291,6 +291,8 @@ class Repository(Protocol):
 
     async def set_fact(self, key: str, value: str) -> None: ...
 
+    async def forget_fact(self, key: str) -> None: ...
+
 
 Clock = Callable[[], float]
 """Seconds since the epoch; tests pass a clock they move by hand."""

@@ -210,3 +210,6 @@ class SharedQueries:
             key,
             value,
         )
+
+    async def forget_fact(self, key: str) -> None:
+        await self._write("DELETE FROM bot_facts WHERE key = ?", key)

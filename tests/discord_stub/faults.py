@@ -14,6 +14,7 @@ import time
 from aiohttp import web
 
 from .models import (
+    HeldAnswer,
     InjectedFailure,
     JSONDict,
 )
@@ -54,6 +55,21 @@ class Faults(World):
         )
         self._failures.append(failure)
         return failure
+
+    def hold_answer(self, method: str, path_regex: str) -> HeldAnswer:
+        """Serve the next matching request, then hold its answer until the test releases
+        it: a bot killed meanwhile never learns that Discord did what it asked."""
+        held = HeldAnswer(method.upper(), re.compile(path_regex))
+        self._held.append(held)
+        return held
+
+    async def _hold_if_asked(self, method: str, path: str) -> None:
+        for held in self._held:
+            if held.matches(method, path):
+                self._held.remove(held)
+                held.reached.set()
+                await held.released.wait()
+                return
 
     def _failure_response(self, failure: InjectedFailure) -> web.Response:
         headers: dict[str, str] = {}

@@ -216,6 +216,14 @@ class InteractionRoutes(Messages):
     async def _webhook_get(
         self, request: web.Request, app_id: str, token: str, message: str
     ) -> web.Response:
+        asked = self._by_token.get(token)
+        if (
+            message == "@original"
+            and asked is not None
+            and not asked.acknowledged
+            and int(app_id) == self.application_id
+        ):
+            raise ApiError(404, 10008, "Unknown Message")  # no answer went: no original yet
         interaction = self._webhook_interaction(app_id, token)
         return json_response(200, self._webhook_message(interaction, message).payload(self.url))
 

@@ -7,6 +7,7 @@ constants are Discord's own numbers (flags, message and channel types, limits).
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import re
 import struct
@@ -359,6 +360,26 @@ class InjectedFailure:
         """Whether this fault applies to a request; ``*`` matches any method."""
         return (
             self.remaining > 0
+            and self.method in ("*", method.upper())
+            and self.pattern.search(path) is not None
+        )
+
+
+@dataclass
+class HeldAnswer:
+    """A request served but its answer held back (:meth:`FakeDiscord.hold_answer`): the
+    moment between Discord doing what the bot asked and the bot hearing that it did."""
+
+    method: str
+    pattern: re.Pattern[str]
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once a matching request was served and its answer is held."""
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set by the test to let the answer go (to a bot that may be dead by then)."""
+
+    def matches(self, method: str, path: str) -> bool:
+        return (
+            not self.reached.is_set()
             and self.method in ("*", method.upper())
             and self.pattern.search(path) is not None
         )

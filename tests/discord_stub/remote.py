@@ -26,12 +26,15 @@ import discord
 from .driver import DiscordDriver, FakeUser, InteractionResult, SettleTimeout, _Where
 from .server import FakeDiscord
 
-__all__ = ["BotProcess", "RemoteDriver"]
+__all__ = ["BotProcess", "RemoteDriver", "StopTimeout"]
 
 JSONDict = dict[str, Any]
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 PR_SET_PDEATHSIG = 1
+STOP_PATIENCE = 15.0
+"""Seconds a stopping bot may take before it is killed and the stop reported as a hang;
+it needs well under 2 s, so only a hang (or a machine frozen for seconds) comes near."""
 
 # Application command option types.
 STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
@@ -176,6 +179,10 @@ class RemoteDriver(DiscordDriver):
         return given, resolved
 
 
+class StopTimeout(AssertionError):
+    """The bot did not exit by itself after it was told to stop."""
+
+
 def _running(pid: int | None) -> bool:
     """Whether a thread of process ``pid`` is running, waiting for a core or for the disk.
 
@@ -312,20 +319,43 @@ class BotProcess:
         """SIGKILL: no clean-up of any kind, as when a machine loses power."""
         await self._end(signal.SIGKILL)
 
-    async def stop(self) -> None:
-        """Ctrl-C, the way an operator stops the bot."""
-        await self._end(signal.SIGINT)
-
-    async def _end(self, how: signal.Signals) -> None:
+    async def stop(self, how: signal.Signals = signal.SIGINT) -> float:
+        """Ctrl-C (or ``how``, e.g. SIGTERM from a service manager), the way an operator
+        stops the bot: the seconds it took to exit. A bot that does not exit by itself
+        within ``STOP_PATIENCE`` is killed and the stop fails, so a hang never hides; so
+        does one that dies of the signal instead of closing its connections and exiting 0."""
         process = self._process
         if process is None or process.returncode is not None:
-            return
+            return 0.0  # not running (killed, or never started)
+        took = await self._end(how)
+        if took is None:
+            raise StopTimeout(
+                f"the bot did not stop within {STOP_PATIENCE:.0f} s of {how.name}:\n"
+                + "\n".join(self.lines[-30:])
+            )
+        if process.returncode != 0:
+            raise StopTimeout(
+                f"the bot ended with {process.returncode} on {how.name}, not a clean stop:\n"
+                + "\n".join(self.lines[-30:])
+            )
+        return took
+
+    async def _end(self, how: signal.Signals) -> float | None:
+        """Signal the process and wait for it: seconds until it exited, None if it had
+        to be killed after ``STOP_PATIENCE``."""
+        process = self._process
+        if process is None or process.returncode is not None:
+            return 0.0
+        started = time.monotonic()
         process.send_signal(how)
+        took: float | None
         try:
-            await asyncio.wait_for(process.wait(), 15)
+            await asyncio.wait_for(process.wait(), STOP_PATIENCE)
+            took = time.monotonic() - started
         except TimeoutError:
             process.kill()
             await process.wait()
+            took = None
         if self._reader is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._reader, 5)
@@ -336,3 +366,4 @@ class BotProcess:
         deadline = time.monotonic() + 5
         while self.connected() and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
+        return took

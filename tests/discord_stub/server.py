@@ -228,6 +228,8 @@ class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
                     raise ApiError(401, 0, "401: Unauthorized")
                 response = await route.handler(request, **match.groupdict())
                 response.headers.update(limited)
+                if response.status < 400:
+                    await self._hold_if_asked(request.method, path)
             except ApiError as error:
                 response = json_response(error.status, error.body())
             except ConnectionResetError:

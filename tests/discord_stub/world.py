@@ -17,6 +17,7 @@ from .models import (
     TOKEN_LIFETIME,
     ChannelInfo,
     FiredFailure,
+    HeldAnswer,
     InjectedFailure,
     InteractionState,
     JSONDict,
@@ -73,6 +74,7 @@ class World:
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._seq = 0
         self._failures: list[InjectedFailure] = []
+        self._held: list[HeldAnswer] = []
         self._dm_by_user: dict[int, int] = {}
         self._closed_dms: set[int] = set()
         self._by_token: dict[str, InteractionState] = {}
