@@ -17,7 +17,15 @@ from benchmarks.ai_duels import Tally, duel
 from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
 from bot.ai import LEVELS, Seen, player
 from bot.ai.generic import RandomPlayer
-from bot.ai.warships import RESTLESS, Situation, daring, interned_by, planned_setup
+from bot.ai.warships import (
+    RESTLESS,
+    STRANDED,
+    Situation,
+    WarshipsAdmiral,
+    daring,
+    interned_by,
+    planned_setup,
+)
 from bot.ai.warships_memory import Memory, beliefs
 from bot.games import ENGINES
 from bot.games.core import Phase
@@ -28,6 +36,7 @@ from bot.games.warships.engine import seen_by
 from bot.games.warships.setup import check_layout
 from bot.games.warships.state import Piece
 from bot.games.warships.units import Kind
+from tests.warships_positions import position
 
 COMPUTER = 1
 
@@ -58,7 +67,7 @@ def test_the_warships_memory_agrees_with_the_truth(options: str) -> None:
     ship, and with `forget` it still remembers what the board no longer shows."""
     remembered = 0
     for state, heard in _warships_game(options, seed=5, plies=120):
-        memory = Memory.recall(heard)
+        memory = Memory.recall(heard, state.shore(COMPUTER))
         for cell, kind in memory.kinds.items():
             piece = state.at.get(cell)
             if piece is not None and piece.owner != COMPUTER:
@@ -207,3 +216,90 @@ def test_the_warships_last_missile_ship_goes_home_and_deep() -> None:
     assert situation.progress(ship, exit_, outside) < 0, "it leaves the port"
     situation.restless = True
     assert situation.progress(ship, exit_, outside) > 0, "a long siege does not send it out"
+
+
+def test_a_token_that_stops_beside_a_standing_battery_is_remembered_as_a_missile_ship() -> None:
+    """No other unit may enter a battery's zone (§11.1); once both batteries of the exit
+    are taken out, a token stopping there may be anything again."""
+    moved_in = ("Your opponent moved C7-C5.",)
+    memory = Memory.recall(moved_in, Shore.SOUTH)
+    assert memory.kinds == {board.field("C5"): Kind.MISSILE_SHIP}
+    assert Memory.recall(moved_in).kinds == {}, "without its shore it cannot know the zones"
+    assert Memory.recall(("Your opponent moved C7-C6.",), Shore.SOUTH).kinds == {}
+    taken_out = tuple(
+        f"Your opponent's missile ship (E6-E5) took out your shore battery on {name}: "
+        "your shore battery was lost."
+        for name in ("D4", "B4")
+    )
+    memory = Memory.recall((*taken_out, "Your opponent moved C7-C5."), Shore.SOUTH)
+    assert memory.kinds.get(board.field("C5")) is None
+
+
+def _decide(state, heard: tuple[str, ...] = ()) -> str:  # type: ignore[no-untyped-def]
+    engine = ENGINES["warships"]
+    return player("warships", "strong").decide(
+        Seen(state.rules, engine.view(state, 0), heard, 1, 300)
+    )
+
+
+def test_the_last_missile_ship_is_not_left_stuck_on_its_exit() -> None:
+    """An exit is where an enemy that takes out its batteries strikes first: a ship in the
+    way of the last missile ship steps aside, and then the missile ship goes in."""
+    blocked = position(
+        """
+           I  J  K
+        3  .  .  .
+        2  .  MS .
+        1  .  CR .
+        """
+    )
+    assert _decide(blocked).startswith("J1-"), "the cruiser stays in the way"
+    free = position(
+        """
+           I  J  K
+        3  .  .  .
+        2  .  MS .
+        1  CR .  .
+        """
+    )
+    assert _decide(free) == "J2-J1"
+
+
+def test_an_enemy_missile_ship_at_a_battery_is_hunted_and_the_exit_counts_as_open() -> None:
+    """A token beside our battery is a missile ship about to open the exit: the admiral
+    sees enemy fire through that exit already, and sinking it is worth a battery."""
+    state = position(
+        """
+           B  C  D
+        6  .  .  .
+        5  .  ms .
+        4  .  .  .
+        3  .  .  .
+        """
+    )
+    engine = ENGINES["warships"]
+    view = engine.view(state, 0)
+    seen = Seen(state.rules, view, ("Your opponent moved C7-C5.",), 1, 300)
+    situation = Situation(seen, view, seen_by(view, 0))
+    assert board.field("C5") in situation.menace
+    assert board.field("C4") in situation.enemy_way
+    assert situation.clash_value(Kind.BATTLESHIP, board.field("C5"), defuse=False) > 20
+
+
+def test_a_missile_ship_keeps_off_neutral_water() -> None:
+    """Moving one field a turn, a missile ship on neutral water is easily boxed in by the
+    island until it is interned (§13.2): a stop there costs a share of its worth."""
+    situation = _admiral_situation(seed=3)
+    ship = Piece(board.field("D7"), COMPUTER, Kind.MISSILE_SHIP)
+    onto_neutral, to_sea = Move(ship.cell, board.field("E8")), Move(ship.cell, board.field("D8"))
+    cost = STRANDED * situation.own_value[Kind.MISSILE_SHIP]
+
+    def plain(move: Move) -> float:  # its plan less the danger it steps into
+        danger = situation.danger(Kind.MISSILE_SHIP, move.end)
+        danger -= situation.danger(Kind.MISSILE_SHIP, ship.cell)
+        return situation.progress(ship, ship.cell, move.end) - situation.daring * danger
+
+    weighed = WarshipsAdmiral.weigh(situation, ship, onto_neutral, caution=1.0)
+    assert weighed == pytest.approx(plain(onto_neutral) - cost)
+    weighed = WarshipsAdmiral.weigh(situation, ship, to_sea, caution=1.0)
+    assert weighed == pytest.approx(plain(to_sea))

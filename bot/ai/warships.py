@@ -7,12 +7,15 @@ clashes and of what has moved: ``warships_memory``). Each legal action is scored
   token that may be the enemy's landing ship is worth the game, so it probes the likely
   ones with ships that beat most of the fleet;
 - **the danger afterwards**: how likely an enemy token within striking distance is to
-  destroy the ship where it ends (a known battleship keeps cruisers away);
+  destroy the ship where it ends (a known battleship keeps cruisers away); an exit of ours
+  whose battery an enemy missile ship stands beside counts as open already, and sinking
+  that missile ship is worth a battery;
 - **its plan**: missile ships go for the enemy batteries that guard an exit, stepping out
-  of reach of what may sink them and bolder as a quiet siege nears the 200-turn draw (the
-  last one stays deep in port), the fighting ships close in on the enemy, the landing ship
-  stays home until an enemy exit is open and a siege drags on, minesweepers stay back,
-  nobody lingers on neutral water, let alone a fourth turn.
+  of reach of what may sink them, keeping off neutral water and bolder as a quiet siege
+  nears the 200-turn draw; the last one, like the landing ship, waits deep in port, never
+  on an exit, and the others step out of their way; the fighting ships close in on the
+  enemy, the landing ship sails only once an enemy exit is open and a siege drags on,
+  minesweepers stay back, nobody lingers on neutral water, let alone a fourth turn.
 
 Its setup is built like a careful person's: fast fighting ships and missile ships at the
 exits, the landing ship on a deep field no missile ship can reach over the wall, mines on
@@ -97,10 +100,11 @@ FIGHTERS = (Kind.BATTLESHIP, Kind.CRUISER, Kind.DESTROYER, Kind.SUBMARINE, Kind.
 # -- setup ---------------------------------------------------------------------------------
 
 
-def _port_depth(shore: Shore) -> dict[Cell, int]:
-    """Steps from each port field to the nearest exit, inside the port (walls respected)."""
+def _port_depth(shore: Shore, exits: Iterable[Cell] | None = None) -> dict[Cell, int]:
+    """Steps from each port field to the nearest exit (or the nearest of ``exits``),
+    inside the port (walls respected)."""
     port = board.PORTS[shore]
-    depth = {exit_: 0 for exit_ in board.EXITS[shore]}
+    depth = {exit_: 0 for exit_ in (board.EXITS[shore] if exits is None else exits)}
     queue = deque(depth)
     while queue:
         cell = queue.popleft()
@@ -187,14 +191,38 @@ class Situation:
         )
         self.last_missile = missiles == 1
         self.to_home = _distances(own_exits, frozenset(board.ALL_FIELDS))
-        self.depth = _port_depth(state.shore(self.seat))
         self.keep_missile_home = out >= missiles - 1 and not self.restless
         """One missile ship stays in port while the others go: losing the last loses."""
         self._danger: dict[tuple[Kind, Cell], float] = {}
         self._strikes: dict[Cell, dict[Cell, int]] = {}
+        self.menace = self._menacing(state)
+        """Enemy missile ships beside our standing batteries: the next take-out opens an exit."""
+        threatened = {
+            exit_
+            for exit_, pair in board.GUARDS[state.shore(self.seat)].items()
+            if any(board.chebyshev(b, cell) <= 2 for b in pair for cell in self.menace)
+        }
         self.enemy_way = frozenset(
-            c for c in board.ALL_FIELDS if c not in state.guarded_exits[self.seat]
+            c
+            for c in board.ALL_FIELDS
+            if c not in state.guarded_exits[self.seat] or c in threatened
         )
+        """Where enemy fire may pass: an exit about to open counts as open already."""
+        exposed = threatened | (own_exits - state.guarded_exits[self.seat])
+        self.shelter = _port_depth(state.shore(self.seat), exposed or None)
+        """Steps from our exits (those open or about to open, if any) inside the port: the
+        depth at which the last missile ship and the landing ship wait."""
+        self.shelter_weight = 3.0 if exposed else 1.0
+        """How much a field deeper is worth to them: much more once the enemy is at the door."""
+        self.sheltered = self._sheltered(state)
+        self.way_in = frozenset(
+            near
+            for cell in self.sheltered
+            for near in board.open_steps(cell)
+            if near in self.home and self.shelter.get(near, 0) > self.shelter.get(cell, 0)
+        )
+        """The fields by which a sheltered ship goes deeper: the others keep off them."""
+        self.blockers = frozenset(c for c in self.way_in if c in state.at)
         guarded = state.guarded_exits[self.enemy]
         zones = state.zones[self.enemy]
         sea = frozenset(c for c in board.ALL_FIELDS if c not in guarded)
@@ -238,6 +266,32 @@ class Situation:
         open_exits = [e for e in board.EXITS[state.shore(self.enemy)] if e not in guarded]
         self.to_port = _distances(open_exits, ships_way) if open_exits else {}
         self.enemy_port = enemy_port
+
+    def _menacing(self, state: WarshipsState) -> frozenset[Cell]:
+        """Enemy tokens, likely missile ships, within a move and a shot of one of our
+        batteries (a token in a battery's zone is one for certain: ``warships_memory``)."""
+        batteries = [
+            p.cell for p in state.pieces if p.owner == self.seat and p.kind is Kind.BATTERY
+        ]
+        return frozenset(
+            cell
+            for cell, belief in self.beliefs.items()
+            if belief.get(Kind.MISSILE_SHIP, 0.0) >= 0.5
+            and any(board.chebyshev(cell, b) <= 2 for b in batteries)
+        )
+
+    def _sheltered(self, state: WarshipsState) -> frozenset[Cell]:
+        """The ships that wait deep in port until a siege drags on: the landing ship, and
+        the last missile ship (losing either loses the game, §14.2 and §14.3)."""
+        found = set()
+        for piece in state.own(self.seat):
+            if piece.cell not in self.home:
+                continue
+            if piece.kind is Kind.LANDING_SHIP and not self.restless:
+                found.add(piece.cell)
+            if piece.kind is Kind.MISSILE_SHIP and self.last_missile and not self.restless:
+                found.add(piece.cell)
+        return frozenset(found)
 
     def _strike_map(self, where: Cell) -> dict[Cell, int]:
         """Steps from an enemy token to every field it could fire at within 8 steps:
@@ -283,22 +337,37 @@ class Situation:
                     continue
                 lost_attacker = result in (Result.DEFENDER_WINS, Result.BOTH)
                 lost_defender = result in (Result.ATTACKER_WINS, Result.BOTH)
-            gain = ENEMY_VALUE.get(kind, 1.0) if lost_defender else 0.0
+            value = ENEMY_VALUE.get(kind, 1.0)
+            if kind is Kind.MISSILE_SHIP and target in self.menace:
+                value = ENEMY_VALUE[Kind.BATTERY]  # it is about to open our exit
+            gain = value if lost_defender else 0.0
             loss = self.own_value.get(attacker, 1.0) if lost_attacker else 0.0
             total += p * (gain - loss)
         if target in self.near_home:  # a token at our door may be their landing ship
             total += 2.0 * belief.get(Kind.LANDING_SHIP, 0.0) * (7 - self.near_home[target])
         return total + 0.3  # what a clash reveals is worth a little too
 
+    def _deeper(self, start: Cell, end: Cell) -> float:
+        """A sheltered ship's wish to wait deep in port, never on an exit."""
+        depth = self.shelter
+        score = self.shelter_weight * (depth.get(end, 0) - depth.get(start, 0))
+        return score - 3.0 if end in board.EXITS[self.state.shore(self.seat)] else score
+
     def progress(self, piece: Piece, start: Cell, end: Cell) -> float:
         """How much nearer its aim the move brings ``piece``."""
         kind = piece.kind
         leaving = start in self.home and end not in self.home
+        if start not in self.sheltered:
+            if end in self.way_in:
+                return -2.5  # never in the way of a sheltered ship
+            if start in self.blockers:
+                return 2.0  # out of its way
         if kind is Kind.LANDING_SHIP:
             if end in self.enemy_port:
                 return WIN
-            if not self.to_port or (leaving and not self.restless):
-                return -3.0  # it waits at home: most games are won by sinking theirs
+            if not self.to_port or not self.restless:
+                # it waits deep at home: most games are won by sinking theirs
+                return -3.0 if leaving else self._deeper(start, end)
             return 3.0 * _gain(self.to_port, start, end)
         if kind is Kind.MISSILE_SHIP and self.last_missile and not self.restless:
             # the last one goes home if a fight drew it out, and deep, away from the exits
@@ -307,7 +376,7 @@ class Situation:
                 return 3.0 * _gain(self.to_home, start, end)
             if end not in self.home:
                 return -10.0
-            return 0.5 * (self.depth.get(end, 0) - self.depth.get(start, 0))
+            return self._deeper(start, end)
         if kind is Kind.MISSILE_SHIP and leaving and self.keep_missile_home:
             return -5.0
         if kind is Kind.MISSILE_SHIP and self.to_batteries:
@@ -317,6 +386,9 @@ class Situation:
         return _gain(self.hunt.get(kind, self.to_enemy), start, end)
 
 
+STRANDED = 0.2
+"""The share of a missile ship's worth that a stop on neutral water risks: moving one
+field a turn, it is easily boxed in there until interned (§13.2)."""
 RESTLESS = 60
 """Turns in a row without a loss or a mine after which the computer takes more risks."""
 _ACTIVE = ("removed", "was lost", "interned", "laid a mine", "emptied")
@@ -398,6 +470,8 @@ class WarshipsAdmiral:
             if kind is Kind.LANDING_SHIP:  # the game itself: out of reach of anything
                 return score - situation.danger(kind, end) + 0.9 * situation.danger(kind, start)
             if kind is Kind.MISSILE_SHIP:  # the key to the enemy port: it seeks safe water
+                if end in board.NEUTRAL:  # but not around the island, where one step a
+                    score -= STRANDED * situation.own_value[kind]  # turn gets it interned
                 return score - caution * situation.daring * (
                     situation.danger(kind, end) - situation.danger(kind, start)
                 )

@@ -2,9 +2,10 @@
 
 A person across the table remembers every clash (even with `forget`, which only clears the
 board's marks), notices which tokens have moved (a token that moved is a ship: mines and
-batteries never move) and counts what is gone. This module rebuilds that memory from the
-texts the referee addressed to the seat, oldest first, and turns it into a belief: for
-every enemy token, the chance of each type.
+batteries never move), knows that a token stopping beside one of their standing batteries
+is a missile ship (no other unit may enter a battery's zone, §11.1) and counts what is
+gone. This module rebuilds that memory from the texts the referee addressed to the seat,
+oldest first, and turns it into a belief: for every enemy token, the chance of each type.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from bot.games.grid import Cell
 from bot.games.warships import board
+from bot.games.warships.board import Shore
 from bot.games.warships.units import MINE_COUNT, SHIPS, UNITS, Kind
 from bot.games.warships.view import WarshipsView
 
@@ -41,17 +43,24 @@ def _field(name: str) -> Cell:
 
 @dataclass
 class Memory:
-    """Enemy types learnt in clashes, and the fields of enemy tokens that have moved."""
+    """Enemy types learnt in clashes and from battery zones, the fields of enemy tokens that
+    have moved, and the seat's own batteries still standing."""
 
     kinds: dict[Cell, Kind]
     moved: set[Cell]
+    batteries: set[Cell]
 
     @classmethod
-    def recall(cls, heard: tuple[str, ...]) -> Memory:
-        memory = cls({}, set())
+    def recall(cls, heard: tuple[str, ...], shore: Shore | None = None) -> Memory:
+        """The memory of a seat on ``shore`` (without it, battery zones teach nothing)."""
+        standing = set(board.BATTERY_FIELDS[shore]) if shore is not None else set()
+        memory = cls({}, set(), standing)
         for text in heard:
             memory._hear(text)
         return memory
+
+    def _in_a_zone(self, cell: Cell) -> bool:
+        return any(board.chebyshev(cell, battery) <= 1 for battery in self.batteries)
 
     def _shift(self, start: Cell, end: Cell) -> None:
         kind = self.kinds.pop(start, None)
@@ -62,10 +71,15 @@ class Memory:
 
     def _hear(self, text: str) -> None:
         if (found := _THEIR_MOVE.match(text)) is not None:
-            self._shift(_field(found[1]), _field(found[2]))
+            end = _field(found[2])
+            self._shift(_field(found[1]), end)
+            if self._in_a_zone(end):  # only a missile ship may stop there (§11.1)
+                self.kinds[end] = Kind.MISSILE_SHIP
         elif (found := _THEIR_ATTACK.match(text)) is not None:
-            attacker, start, via, _, _, result = found.groups()
+            attacker, start, via, defender, target, result = found.groups()
             origin = _field(via or start)
+            if _BY_NAME[defender] is Kind.BATTERY:
+                self.batteries.discard(_field(target))
             if via:
                 self._shift(_field(start), origin)
             self.moved.add(origin)  # it acted, so it is a ship
@@ -92,7 +106,7 @@ def beliefs(view: WarshipsView, heard: tuple[str, ...]) -> dict[Cell, Belief]:
     seat = view.seat
     assert seat is not None
     enemy = 1 - seat
-    memory = Memory.recall(heard)
+    memory = Memory.recall(heard, view.shore(seat))
     known: dict[Cell, Kind] = {}
     unknown_still: list[Cell] = []
     unknown_moved: list[Cell] = []
