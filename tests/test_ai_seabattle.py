@@ -13,8 +13,12 @@ import random
 import pytest
 
 from benchmarks.ai_seabattle import EnemyField
+from bot.ai import Seen, player
 from bot.ai.seabattle import EMPTY, HIT, UNKNOWN, ShotGrid, best_shot, hunt_density
+from bot.ai.seabattle_explained import explained_scores, explanations
 from bot.ai.seabattle_sampling import FleetSampler, sampled_shot
+from bot.games import ENGINES
+from bot.games.core import Phase
 from bot.games.seabattle.fleet import random_fleet
 from bot.games.seabattle.rules import PRESETS, Touching
 
@@ -102,3 +106,91 @@ def test_the_shooter_fires_only_at_cells_not_yet_shot(preset: str, seed: int) ->
     assert grid.cells[best_shot(grid, tie_break, dice)] == UNKNOWN
     sampled = sampled_shot(grid, dice, tie_break)
     assert sampled is None or grid.cells[sampled] == UNKNOWN
+
+
+def milton_bradley_grid(
+    hits: list[str], misses: list[str], named: list[tuple[str, int, int]]
+) -> ShotGrid:
+    """A Milton Bradley grid; ``named`` gives each sinking's cell, length, and how many of
+    ``hits`` (in order) had been hit by then."""
+    cells = [UNKNOWN] * SIZE * SIZE
+    for cell in hits:
+        cells[index(cell)] = HIT
+    for cell in misses:
+        cells[index(cell)] = EMPTY
+    sinkings = [(index(cell), length) for cell, length, _ in named]
+    hit_then = [sum(1 << index(cell) for cell in hits[:count]) for _, _, count in named]
+    return ShotGrid.build(SIZE, cells, [5, 4, 3, 3, 2], [], sinkings, Touching.ANY, hit_then)
+
+
+def test_every_explanation_lays_each_hit_on_exactly_one_ship() -> None:
+    # B1, C1 hit, then D1 sinks the submarine (3); E1 hit later.
+    grid = milton_bradley_grid(["B1", "C1", "D1", "E1"], ["A1"], [("D1", 3, 3)])
+    found = explanations(grid)
+    # The submarine can only be B1-D1 (C1-E1 holds E1, hit after it sank): E1 is some
+    # ship afloat's, laid through E1 alone, never over the wreck.
+    assert found
+    for (free, laid), _ in found.items():
+        assert len(free) == 3
+        assert laid  # the ship through E1 takes unknown cells
+        assert not laid & sum(1 << index(c) for c in ("A1", "B1", "C1", "D1", "E1"))
+    scores = explained_scores(grid)
+    assert scores is not None
+    best = max(range(SIZE * SIZE), key=lambda i: scores[i] if grid.cells[i] == UNKNOWN else -1)
+    assert best in {index("F1"), index("E2")}, "it finishes the ship through E1"
+
+
+def test_a_wounded_ship_sure_of_its_line_is_finished() -> None:
+    # Only the destroyer (2) is afloat and one hit waits at A1 with B1 a miss: A2 is sure.
+    grid = milton_bradley_grid(
+        [
+            "A1",
+            "J1",
+            "J2",
+            "J3",
+            "J4",
+            "J5",
+            "J7",
+            "J8",
+            "J9",
+            "J10",
+            "H1",
+            "H2",
+            "H3",
+            "H4",
+            "H5",
+            "H6",
+        ],
+        ["B1"],
+        [("J5", 5, 6), ("J10", 4, 10), ("H3", 3, 13), ("H6", 3, 16)],
+    )
+    assert grid.afloat == (2,)
+    dice = random.Random(1)
+    tie_break = [dice.random() for _ in grid.cells]
+    assert best_shot(grid, tie_break, dice) == index("A2")
+
+
+@pytest.mark.parametrize("options", ["salvo", "salvo blind-report", "salvo equal-rounds"])
+def test_the_computer_fires_whole_salvos(options: str) -> None:
+    """A salvo names as many cells as the shooter has ships afloat: both levels name
+    exactly that many, all different and never shot before, until the game ends."""
+    engine = ENGINES["seabattle"]
+    rules = engine.configure("milton-bradley", options)
+    state = engine.new_game(rules, 5)
+    players = {0: player("seabattle", "strong"), 1: player("seabattle", "casual")}
+    heard: dict[int, list[str]] = {0: [], 1: []}
+    salvos = 0
+    for ply in range(400):
+        if engine.outcome(state) is not None:
+            break
+        seat = sorted(engine.view(state, None).movers)[0]
+        view = engine.view(state, seat)
+        text = players[seat].decide(Seen(rules, view, tuple(heard[seat]), 5, ply))
+        if view.phase is Phase.PLAY:
+            assert len(text.split()) == view.salvo_size
+            salvos += 1
+        transition = engine.act(state, seat, text)  # an illegal salvo raises here
+        for audience in (0, 1):
+            heard[audience].extend(e.text for e in transition.for_audience(audience))
+        state = transition.state
+    assert engine.outcome(state) is not None and salvos > 10

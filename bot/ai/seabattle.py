@@ -10,7 +10,10 @@ ruled out, weighting the lies that pass through unexplained hits heavily (so it 
 wounded ship before it hunts), and fires at the cell covered by the most lies. While it
 hunts (no hit waiting), each lie counts by how much room it leaves the other ships afloat,
 since ships may not overlap. A ship sunk where ships may touch is named but not drawn: the
-hits that every possible line of it shares are set aside as its own.
+hits that every possible line of it shares are set aside as its own. On the 10x10 board
+where ships may touch (the Milton Bradley game) the shooter goes further and weighs every
+way the ships could account for the hits (``bot.ai.seabattle_explained``). A salvo names
+the best cells one after another, each chosen as if the ones before it missed.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from bot.ai.core import Seen
@@ -32,6 +35,10 @@ from bot.games.seabattle.view import Mark, SeaBattleView
 
 _SANK = re.compile(r'^([A-Z]\d{1,2}): hit\. "You sank my (.+)!"')
 """How a sinking is answered where ships may touch: the cell and the ship's name only."""
+
+_HIT = re.compile(r"^([A-Z]\d{1,2}): hit\b")
+"""How every hit is answered, a sinking included: the order of hits tells which cells a
+ship sunk by name could have been (those hit by then)."""
 
 UNKNOWN, HIT, EMPTY = 0, 1, 2
 """What the shooter knows of one cell: nothing, a hit on a ship afloat, or nothing there."""
@@ -51,6 +58,13 @@ class ShotGrid:
     afloat: tuple[int, ...]
     """The lengths of the enemy ships not yet sunk."""
     touching: Touching
+    named: tuple[tuple[int, int, int], ...] = ()
+    """The sinkings answered by name only (where ships may touch): the cell of the sinking
+    shot, the ship's length, and the cells hit by then as a bit mask (the ship lies on them)."""
+    hits: int | None = None
+    """Every cell hit on a ship not drawn as a wreck, as a bit mask: ``cells`` sets aside the
+    hits a ship sunk by name surely took, this keeps them (None: not known, as in a grid
+    made up for weighing a fleet)."""
 
     @classmethod
     def of(cls, rules: SeaBattleRules, view: SeaBattleView, heard: Sequence[str]) -> ShotGrid:
@@ -66,13 +80,32 @@ class ShotGrid:
         sunk = [outline.kind.length for outline in enemy.ships if outline.sunk]
         lengths = {kind.name: kind.length for kind in rules.fleet}
         sinkings = []
+        hit_later = []
+        heard_hits: list[int] = []
         for text in heard:
+            struck = _HIT.match(text)
+            if struck:
+                column, row = parse_cell(struck.group(1), size, size)
+                heard_hits.append(row * size + column)
             told = _SANK.match(text)
             if told and told.group(2) in lengths:
                 column, row = parse_cell(told.group(1), size, size)
                 sinkings.append((row * size + column, lengths[told.group(2)]))
+                hit_later.append(len(heard_hits))
+        hit_then = []
+        for count in hit_later:  # a cell first heard hit after a sinking was not that ship's
+            later = set(heard_hits[count:]) - set(heard_hits[:count])
+            hit_then.append(
+                sum(1 << i for i, known in enumerate(cells) if known == HIT and i not in later)
+            )
         return cls.build(
-            size, cells, [k.length for k in rules.fleet], sunk, sinkings, rules.touching
+            size,
+            cells,
+            [k.length for k in rules.fleet],
+            sunk,
+            sinkings,
+            rules.touching,
+            hit_then,
         )
 
     @classmethod
@@ -84,14 +117,21 @@ class ShotGrid:
         wrecks: Sequence[int],
         sinkings: Sequence[tuple[int, int]],
         touching: Touching,
+        hit_then: Sequence[int] = (),
     ) -> ShotGrid:
         """The grid from the marks, the fleet, the drawn wrecks' lengths and the sinkings
-        announced without a drawing (the cell of the sinking shot, the ship's length).
+        announced without a drawing (the cell of the sinking shot, the ship's length, and
+        in ``hit_then`` the cells hit by then as a bit mask: every hit, where not given).
 
         A sinking announced without a drawing leaves its ship's cells as hits; the hits that
         lie on every straight line of hits of the ship's length through the sinking shot
         surely were that ship's, so they are explained and no longer draw the shooter.
         """
+        hits = sum(1 << i for i, known in enumerate(cells) if known == HIT)
+        named = tuple(
+            (index, length, hit_then[number] if number < len(hit_then) else hits)
+            for number, (index, length) in enumerate(sinkings)
+        )
         afloat = Counter(fleet)
         afloat.subtract(wrecks)
         afloat.subtract(length for _, length in sinkings)
@@ -105,7 +145,7 @@ class ShotGrid:
                 for i in set(lines[0]).intersection(*lines[1:]):
                     cells[i] = EMPTY
         lengths = tuple(sorted(afloat.elements(), reverse=True))
-        return cls(size, tuple(cells), lengths, touching)
+        return cls(size, tuple(cells), lengths, touching, named, hits)
 
 
 Lie = tuple[tuple[int, ...], tuple[int, ...]]
@@ -230,11 +270,22 @@ def best_shot(grid: ShotGrid, tie_break: Sequence[float], dice: random.Random | 
     Given ``dice``, a wounded ship where ships may not touch even at corners is hunted
     down with whole fleets drawn to agree with every answer (``bot.ai.seabattle_sampling``):
     there the wrecks are drawn, so the grid is exact, and the halo every ship keeps decides
-    much of where a wounded one can go. Where ships may touch, a sunk ship's leftover hits
-    make the grid approximate, and the weighted count of lies measured better; the 15x15
-    fleet and the corner rule are left to it until they are measured too (on 15x15 the
-    draws would also take far longer than a shot may).
+    much of where a wounded one can go. Where ships may touch (10x10), every explanation of
+    the hits is weighed instead (``bot.ai.seabattle_explained``): drawn fleets there lose
+    too much to their noise. The 15x15 fleet and the corner rule are left to the weighted
+    count of lies until they are measured too (on 15x15 the draws would also take far
+    longer than a shot may).
     """
+    if grid.touching is Touching.ANY and grid.hits is not None and grid.size <= SAMPLED_SIZE:
+        from bot.ai.seabattle_explained import explained_scores  # it builds on this module
+
+        explained = explained_scores(grid)
+        if explained is not None:
+            hit = grid.hits
+            candidates = [
+                i for i, known in enumerate(grid.cells) if known == UNKNOWN and not hit >> i & 1
+            ]
+            return max(candidates, key=lambda i: (explained[i], tie_break[i]))
     wounded = HIT in grid.cells
     exact = grid.touching is Touching.NONE and grid.size <= SAMPLED_SIZE
     if dice is not None and wounded and exact:
@@ -262,8 +313,7 @@ class DensityShooter:
         grid = ShotGrid.of(seen.rules, view, seen.heard)
         dice = seen.dice()
         tie_break = [dice.random() for _ in grid.cells]
-        index = best_shot(grid, tie_break, dice)
-        return cell_name((index % grid.size, index // grid.size))
+        return aim(grid, view.salvo_size or 1, lambda grid: best_shot(grid, tie_break, dice))
 
     def setup(self, seen: Seen) -> str:
         view = seen.view
@@ -317,9 +367,25 @@ class CasualShooter:
             return DensityShooter(careful_fleet=False).setup(seen)
         grid = ShotGrid.of(seen.rules, view, seen.heard)
         dice = seen.dice()
-        if HIT in grid.cells:
-            tie_break = [dice.random() for _ in grid.cells]
-            index = best_shot(grid, tie_break)
-        else:
-            index = dice.choice([i for i, known in enumerate(grid.cells) if known == UNKNOWN])
-        return cell_name((index % grid.size, index // grid.size))
+        tie_break = [dice.random() for _ in grid.cells]
+
+        def pick(grid: ShotGrid) -> int:
+            if HIT in grid.cells:
+                return best_shot(grid, tie_break)
+            return dice.choice([i for i, known in enumerate(grid.cells) if known == UNKNOWN])
+
+        return aim(grid, view.salvo_size or 1, pick)
+
+
+def aim(grid: ShotGrid, shots: int, pick: Callable[[ShotGrid], int]) -> str:
+    """The cells to fire at: one, or a salvo of ``shots`` named at once, each the one
+    ``pick`` would choose next if every cell named before it missed."""
+    chosen = []
+    for _ in range(shots):
+        index = pick(grid)
+        chosen.append(cell_name((index % grid.size, index // grid.size)))
+        cells = list(grid.cells)
+        cells[index] = EMPTY
+        hits = None if grid.hits is None else grid.hits & ~(1 << index)
+        grid = replace(grid, cells=tuple(cells), hits=hits)
+    return " ".join(chosen)
