@@ -190,12 +190,12 @@ class Courier:
                 raise AnswerOutOfOrder()
             (notice,) = report.notices
             message = await presented(notice)
-            await self.keep_answer(interaction, parcel)
+            await self.keep_answer(parcel, interaction.application_id, interaction.token)
             await self.answer(interaction, report.game, message)
 
         return send
 
-    async def keep_answer(self, interaction: discord.Interaction, parcel: Parcel) -> None:
+    async def keep_answer(self, parcel: Parcel, application_id: int | None, token: str) -> None:
         """Before a parcel goes as a command's answer, keep which answer it is.
 
         An answer carries no nonce, so were the process to stop after Discord took it but
@@ -205,8 +205,8 @@ class Courier:
         """
         kept = {
             "nonce": parcel.nonce,
-            "app": interaction.application_id,
-            "token": interaction.token,
+            "app": application_id,
+            "token": token,
             "at": time.time(),
         }
         await self.bot.repository.set_fact(answer_key(parcel.lane), json.dumps(kept))

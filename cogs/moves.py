@@ -281,14 +281,13 @@ class Moves(commands.Cog):
             return
         deliverer = self.bot.deliverer
         deliverer.wake(game.id, tuple(a for a in SEATS_AND_CHANNEL if a != seat))
-        answered = False
         if seat is not None and report.to(seat) is not None:
             lane = Lane(game.id, seat)
             answered = await deliverer.deliver_now(lane, self.courier.answering(interaction))
             deliverer.wake(game.id, (seat,))
-        if answered:
-            await self.courier.answered(Lane(game.id, seat))
-            return
+            if answered:
+                await self.courier.answered(lane)
+                return
         said = "Done." if report.to(seat) is None else COUNTED
         with contextlib.suppress(discord.HTTPException):  # too late to answer: the DM follows
             await tell(interaction, said)

@@ -3,7 +3,9 @@
 Everything a worker says goes over Discord's REST API with the bot's token: boards by the
 deliverer's courier, answers to a player's command as the follow-up of their interaction
 (its token, kept with the queued move, is good for 15 minutes), and refusals of moves sent
-by DM into that DM channel.
+by DM into that DM channel. A follow-up that carries the mover's notice keeps the delivery
+guarantees of an answer given in-process (``cogs.courier``): its token is kept before it
+goes, and in DMs it fills the "thinking" placeholder only if no DM went out after it.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ import discord
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.deliverer import SEATS_AND_CHANNEL, Sender
+from bot.deliverer import SEATS_AND_CHANNEL, AnswerOutOfOrder, Sender
 from bot.outbox import Lane, Parcel
 from bot.presenter import presented
 from bot.referee import Report
 from bot.storage.postgres_queue import QueuedMove
 from bot.worker import AT_ONCE, STANDBY_SECONDS, MoveWorker
-from cogs.courier import as_file, or_missing, quick_view
+from cogs.courier import Courier, as_file, or_missing, quick_view
+from cogs.replies import PLACEHOLDER
 
 COUNTED = "Your move counted; your board follows by direct message."
 
@@ -37,11 +40,15 @@ def dm_reply(channel_id: int) -> dict[str, Any]:
 
 def interaction_reply(interaction: discord.Interaction) -> dict[str, Any]:
     """Where a worker answers a move sent by command or button: the interaction's
-    follow-up, private in a server."""
+    follow-up, private in a server. Call once deferred: the follow-up fills the "thinking"
+    placeholder where it stands, so the placeholder's id and channel go along (a DM answer
+    must not land above notices sent after it, ``QueuedAnswers.overtaken``)."""
     return {
         "app": interaction.application_id,
         "token": interaction.token,
         "private": interaction.guild_id is not None,
+        "channel": interaction.channel_id,
+        "placeholder": interaction.extras.get(PLACEHOLDER),
     }
 
 
@@ -50,6 +57,7 @@ class QueuedAnswers:
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
+        self.courier = Courier(bot)
 
     def _follow_up(self, move: QueuedMove) -> discord.Webhook | None:
         reply = move.reply
@@ -92,8 +100,11 @@ class QueuedAnswers:
             return None
 
         async def send(report: Report, parcel: Parcel) -> None:
+            if await self.overtaken(move):
+                raise AnswerOutOfOrder()
             (notice,) = report.notices
             message = await presented(notice)
+            await self.courier.keep_answer(parcel, int(move.reply["app"]), move.reply["token"])
             await hook.send(
                 message.content,
                 file=as_file(message),
@@ -102,6 +113,30 @@ class QueuedAnswers:
             )
 
         return send
+
+    async def overtaken(self, move: QueuedMove) -> bool:
+        """Whether a DM command's follow-up would land above notices sent after its
+        "thinking" placeholder appeared (``Courier.overtaken`` in one process).
+
+        Any process may have sent the player a DM since (this worker, another, the
+        gateway's standby), so besides what this process sent, Discord is asked for the
+        bot's messages after the placeholder. A move queued without a placeholder cannot
+        be placed: its notice goes by DM, which is always in order.
+        """
+        reply = move.reply
+        if reply["private"]:
+            return False
+        placeholder, channel_id = reply.get("placeholder"), reply.get("channel")
+        if placeholder is None or channel_id is None:
+            return True
+        if self.bot.newest_dm.get(channel_id, 0) > placeholder:
+            return True
+        me = self.bot.user.id if self.bot.user is not None else self.bot.application_id
+        channel = self.bot.get_partial_messageable(channel_id)
+        async for message in channel.history(limit=50, after=discord.Object(placeholder)):
+            if message.author.id == me:
+                return True
+        return False
 
 
 class Work(commands.Cog):
@@ -146,11 +181,12 @@ class DeliveringWorker(MoveWorker):
             self.deliverer.wake(game.id)
             return report
         self.deliverer.wake(game.id, tuple(a for a in SEATS_AND_CHANNEL if a != seat))
-        answered = report.to(seat) is not None and await self.deliverer.deliver_now(
-            Lane(game.id, seat), sender
-        )
+        lane = Lane(game.id, seat)
+        answered = report.to(seat) is not None and await self.deliverer.deliver_now(lane, sender)
         self.deliverer.wake(game.id, (seat,))
-        if not answered:
+        if answered:
+            await self.answers.courier.answered(lane)
+        else:
             with contextlib.suppress(discord.HTTPException):  # the DM follows all the same
                 await self.answers.tell(move, "Done." if report.to(seat) is None else COUNTED)
         return report
