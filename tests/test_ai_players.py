@@ -120,6 +120,8 @@ def _secret_setups(game: str, state: object) -> tuple[list[str], list[str]]:
     [
         ("seabattle", "classic"),
         ("seabattle", "milton-bradley"),
+        ("seabattle", "16x16"),
+        ("seabattle", "dutchman"),
         ("luzhanqi", "classic"),
         ("luzhanqi", "variant-c"),
         ("warships", "classic"),

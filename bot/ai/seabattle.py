@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from bot.ai.core import Seen
+from bot.ai.generic import setup_move
 from bot.games.core import Phase, other
 from bot.games.grid import cell_name, parse_cell
 from bot.games.seabattle.actions import PlaceFleet, PlaceShip
@@ -310,6 +311,9 @@ class DensityShooter:
         assert isinstance(view, SeaBattleView)
         if view.phase is Phase.SETUP:
             return self.setup(seen)
+        owed = owed_move(seen)
+        if owed is not None:
+            return owed
         grid = ShotGrid.of(seen.rules, view, seen.heard)
         dice = seen.dice()
         tie_break = [dice.random() for _ in grid.cells]
@@ -322,6 +326,10 @@ class DensityShooter:
         if not view.to_place and own.ships:
             return "ready"
         rules: SeaBattleRules = seen.rules
+        if rules.free_form or rules.submarine or rules.mines or rules.sweepers:
+            # Shaped ships, the submarine, mines and the Dutchman are laid by words a
+            # straight-line fleet cannot say: the engine's own random legal setup lays them.
+            return setup_move("seabattle", seen)
         dice = seen.dice("fleet")
         fleet = hidden_fleet(rules, dice) if self.careful_fleet else random_fleet(rules, dice)
         return str(PlaceFleet(tuple(PlaceShip(s.cells[0], s.cells[-1]) for s in fleet)))
@@ -365,6 +373,9 @@ class CasualShooter:
         assert isinstance(view, SeaBattleView)
         if view.phase is Phase.SETUP:
             return DensityShooter(careful_fleet=False).setup(seen)
+        owed = owed_move(seen)
+        if owed is not None:
+            return owed
         grid = ShotGrid.of(seen.rules, view, seen.heard)
         dice = seen.dice()
         tie_break = [dice.random() for _ in grid.cells]
@@ -375,6 +386,30 @@ class CasualShooter:
             return dice.choice([i for i, known in enumerate(grid.cells) if known == UNKNOWN])
 
         return aim(grid, view.salvo_size or 1, pick)
+
+
+def owed_move(seen: Seen) -> str | None:
+    """The move a mode other than plain shooting asks for, if it does: a disclosure owed
+    after a mine or a minesweeper (§4.6-4.7), a shot at an enemy ship cell disclosed to
+    it (a sure hit), or any move in the Flying Dutchman (§5)."""
+    view = seen.view
+    assert isinstance(view, SeaBattleView)
+    if view.choices:
+        return "reveal " + cell_name(seen.dice("disclose").choice(sorted(view.choices)))
+    enemy = view.fields[other(seen.seat)]
+    disclosed = [
+        (column, row)
+        for row in range(view.size)
+        for column in range(view.size)
+        if enemy.mark((column, row)) is Mark.DISCLOSED
+    ]
+    if disclosed and not seen.rules.dutchman:  # a ship cell shown after a mine: sure to hit
+        return cell_name(disclosed[0])
+    if seen.rules.dutchman:
+        from bot.ai import seabattle_dutchman
+
+        return seabattle_dutchman.decide(seen)
+    return None
 
 
 def aim(grid: ShotGrid, shots: int, pick: Callable[[ShotGrid], int]) -> str:
