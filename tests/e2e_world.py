@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -230,3 +231,23 @@ def assert_never_pinged(world: World, since: int, *, expected: set[int]) -> None
         assert not sent.payload["allowed_mentions"].get("roles")
         assert not sent.mention_everyone
         assert set(sent.mentioned_user_ids) <= expected
+
+
+async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 20.0) -> None:
+    """Poll an async predicate until it holds: what another process does has no task here
+    to wait for."""
+    deadline = time.monotonic() + timeout
+    while not await condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        await asyncio.sleep(0.05)
+
+
+def dms_naming(world: World, user: FakeUser, text: str, since: int) -> list[Sent]:
+    """The bot's messages in ``user``'s DMs after ``since`` that name ``text``."""
+    channel = world.driver.dm_channel_id(user)
+    return [
+        s
+        for s in world.driver.server.sent
+        if s.seq > since and s.channel_id == channel and s.kind == "message"
+        and text in (s.content or "")
+    ]  # fmt: skip

@@ -7,25 +7,16 @@ it resumes the game and the computer moves exactly once.
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.storage import COMPUTER_SEAT, GameRecord
-from tests.e2e_world import World, running_bot
+from tests.e2e_world import World, running_bot, until
 
 SLOW_COMPUTER = Path(__file__).parent / "slow_computer"
 REPOSITORY = Path(__file__).parent.parent
 PERSON = 0
-
-
-async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not await condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        await asyncio.sleep(0.05)
 
 
 def movers(record: GameRecord) -> frozenset[int]:
@@ -44,7 +35,9 @@ async def test_killed_while_the_computer_thinks_it_moves_exactly_once_after_rest
         await _kill_mid_thought_then_restart(world)
 
 
-async def _kill_mid_thought_then_restart(world: World) -> None:
+async def the_computer_thinking(world: World) -> GameRecord:
+    """Start a Luzhanqi game against the computer, ready the person's deployment, make
+    the person's first move if Red, and return the game once the computer is thinking."""
     driver, alice = world.driver, world.alice
     await driver.slash(alice, "play", game="luzhanqi", opponent=driver.bot_account())
     await driver.dm(alice, "ready")
@@ -66,7 +59,11 @@ async def _kill_mid_thought_then_restart(world: World) -> None:
         return any("the computer is thinking" in line for line in world.bot.lines)
 
     await until(thinking)
-    before = await world.game()
+    return await world.game()
+
+
+async def _kill_mid_thought_then_restart(world: World) -> None:
+    before = await the_computer_thinking(world)
     assert movers(before) == {COMPUTER_SEAT}
     await world.bot.kill()
     assert (await world.game()).ply == before.ply, "the computer moved before it was stopped"

@@ -10,8 +10,7 @@ what it left or the other process delivers it first.
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
@@ -19,8 +18,8 @@ import pytest_asyncio
 from bot.storage import GameStatus
 from tests.cog_helpers import open_water, ship_cells
 from tests.conftest import fresh_schema
-from tests.discord_stub import FakeUser, InteractionResult, Sent
-from tests.e2e_world import ShardedWorld, running_shards
+from tests.discord_stub import FakeUser, InteractionResult
+from tests.e2e_world import ShardedWorld, dms_naming, running_shards, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -44,14 +43,6 @@ def newcomers(world: ShardedWorld, *names: str) -> tuple[FakeUser, FakeUser]:
     return first, second
 
 
-async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 15.0) -> None:
-    """Poll an async predicate until it holds."""
-    deadline = time.monotonic() + timeout
-    while not await condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        await asyncio.sleep(0.02)
-
-
 def heard_on(world: ShardedWorld, shard: int, interaction: InteractionResult) -> bool:
     """Whether the interaction reached the process serving ``shard`` (over any of the
     sessions that shard had)."""
@@ -62,17 +53,6 @@ def heard_on(world: ShardedWorld, shard: int, interaction: InteractionResult) ->
         if session.shard[0] == shard
         for e in session.events
     )
-
-
-def dms_naming(world: ShardedWorld, user: FakeUser, text: str, since: int) -> list[Sent]:
-    """The bot's messages to ``user``'s DMs after ``since`` that name ``text``."""
-    channel = world.driver.dm_channel_id(user)
-    return [
-        s
-        for s in world.driver.server.sent
-        if s.seq > since and s.channel_id == channel and s.kind == "message"
-        and text in (s.content or "")
-    ]  # fmt: skip
 
 
 async def test_games_in_servers_on_both_shards_are_played_through_either_process(

@@ -17,12 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import ENGINES
-from bot.games.core import Phase
 from bot.storage import COMPUTER_SEAT
 from tests.delivery_checks import assert_told_exactly_once_in_order
-from tests.e2e_world import World, running_bot
-from tests.test_e2e_computer import PERSON, REPOSITORY, SLOW_COMPUTER, movers, until
+from tests.e2e_world import World, running_bot, until
+from tests.test_e2e_computer import PERSON, REPOSITORY, SLOW_COMPUTER, movers, the_computer_thinking
 from tests.test_e2e_delivery import all_delivered, next_shot, ply_passes, send_dm
 
 SIGNALS = [pytest.param(signal.SIGINT, id="SIGINT"), pytest.param(signal.SIGTERM, id="SIGTERM")]
@@ -97,27 +95,7 @@ async def test_stopped_while_the_computer_thinks_it_moves_once_after_the_start(
     async with running_bot(
         tmp_path, PYTHONPATH=f"{SLOW_COMPUTER}:{REPOSITORY}", COMPUTER_THINKS_SECONDS="60"
     ) as world:
-        driver, alice = world.driver, world.alice
-        await driver.slash(alice, "play", game="luzhanqi", opponent=driver.bot_account())
-        await driver.dm(alice, "ready")
-
-        async def playing() -> bool:
-            state = ENGINES["luzhanqi"].from_json((await world.game()).state)
-            return ENGINES["luzhanqi"].view(state, None).phase is Phase.PLAY
-
-        await until(playing)
-        record = await world.game()
-        if PERSON in movers(record):
-            engine = ENGINES["luzhanqi"]
-            view = engine.view(engine.from_json(record.state), PERSON)
-            move = next(m for m in engine.suggestions(view, "", limit=10**6) if "draw" not in m)
-            await driver.dm(alice, move)
-
-        async def thinking() -> bool:
-            return any("the computer is thinking" in line for line in world.bot.lines)
-
-        await until(thinking)
-        before = await world.game()
+        before = await the_computer_thinking(world)
         took = await world.bot.stop(how)  # a minute of thought to go: it must not wait for it
         print(f"STOPPED in {took:.2f} s")
         assert (await world.game()).ply == before.ply

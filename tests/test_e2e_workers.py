@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
@@ -26,7 +26,7 @@ from tests.cog_helpers import open_water, ship_cells, state_of
 from tests.conftest import fresh_schema
 from tests.discord_stub import FakeUser, Sent
 from tests.discord_stub.remote import BotProcess, RemoteDriver
-from tests.e2e_world import TOKEN, World
+from tests.e2e_world import TOKEN, World, dms_naming, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -64,24 +64,6 @@ async def crew(
             assert driver.server.internal_errors == []
         finally:
             await driver.close()
-
-
-async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not await condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        await asyncio.sleep(0.05)
-
-
-def dms_naming(world: World, user: FakeUser, text: str, since: int) -> list[Sent]:
-    """The bot's messages in ``user``'s DMs after ``since`` that name ``text``."""
-    channel = world.driver.dm_channel_id(user)
-    return [
-        s
-        for s in world.driver.server.sent
-        if s.seq > since and s.channel_id == channel and s.kind == "message"
-        and text in (s.content or "")
-    ]  # fmt: skip
 
 
 def answers_naming(world: World, user: FakeUser, text: str, since: int) -> list[Sent]:
