@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from bot.ai import seabattle_dutchman
 from bot.ai.core import Seen
 from bot.ai.generic import setup_move
 from bot.games.core import Phase, other
@@ -406,8 +407,6 @@ def owed_move(seen: Seen) -> str | None:
     if disclosed and not seen.rules.dutchman:  # a ship cell shown after a mine: sure to hit
         return cell_name(disclosed[0])
     if seen.rules.dutchman:
-        from bot.ai import seabattle_dutchman
-
         return seabattle_dutchman.decide(seen)
     return None
 
