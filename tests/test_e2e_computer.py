@@ -62,12 +62,9 @@ async def the_computer_thinking(world: World) -> GameRecord:
     return await world.game()
 
 
-async def _kill_mid_thought_then_restart(world: World) -> None:
-    before = await the_computer_thinking(world)
-    assert movers(before) == {COMPUTER_SEAT}
-    await world.bot.kill()
-    assert (await world.game()).ply == before.ply, "the computer moved before it was stopped"
-
+async def restarted_until_the_computer_moves(world: World, before: GameRecord) -> None:
+    """Start the stopped bot with the computer thinking at once, wait for its move, and
+    leave time enough for a second one, were one coming."""
     world.bot.settings["COMPUTER_THINKS_SECONDS"] = "0"
     await world.bot.start()
 
@@ -75,7 +72,16 @@ async def _kill_mid_thought_then_restart(world: World) -> None:
         return (await world.game()).ply > before.ply
 
     await until(answered)
-    await asyncio.sleep(1.0)  # time enough for a second move, were one coming
+    await asyncio.sleep(1.0)
+
+
+async def _kill_mid_thought_then_restart(world: World) -> None:
+    before = await the_computer_thinking(world)
+    assert movers(before) == {COMPUTER_SEAT}
+    await world.bot.kill()
+    assert (await world.game()).ply == before.ply, "the computer moved before it was stopped"
+
+    await restarted_until_the_computer_moves(world, before)
     after = await world.game()
     log = await world.log()
     assert [entry.ply for entry in log] == list(range(1, after.ply + 1))

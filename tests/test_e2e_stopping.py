@@ -9,7 +9,6 @@ fails if the bot does not exit by itself, so a hang cannot pass for a slow stop.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import signal
 from collections.abc import AsyncIterator
@@ -20,7 +19,14 @@ import pytest
 from bot.storage import COMPUTER_SEAT
 from tests.delivery_checks import assert_told_exactly_once_in_order
 from tests.e2e_world import World, running_bot, until
-from tests.test_e2e_computer import PERSON, REPOSITORY, SLOW_COMPUTER, movers, the_computer_thinking
+from tests.test_e2e_computer import (
+    PERSON,
+    REPOSITORY,
+    SLOW_COMPUTER,
+    movers,
+    restarted_until_the_computer_moves,
+    the_computer_thinking,
+)
 from tests.test_e2e_delivery import all_delivered, next_shot, ply_passes, send_dm
 
 SIGNALS = [pytest.param(signal.SIGINT, id="SIGINT"), pytest.param(signal.SIGTERM, id="SIGTERM")]
@@ -100,14 +106,7 @@ async def test_stopped_while_the_computer_thinks_it_moves_once_after_the_start(
         print(f"STOPPED in {took:.2f} s")
         assert (await world.game()).ply == before.ply
 
-        world.bot.settings["COMPUTER_THINKS_SECONDS"] = "0"
-        await world.bot.start()
-
-        async def answered() -> bool:
-            return (await world.game()).ply > before.ply
-
-        await until(answered)
-        await asyncio.sleep(1.0)  # time enough for a second move, were one coming
+        await restarted_until_the_computer_moves(world, before)
         log = await world.log()
         assert [entry.seat for entry in log[before.ply :]] == [COMPUTER_SEAT]
         assert movers(await world.game()) == {PERSON}
