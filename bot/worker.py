@@ -127,8 +127,11 @@ class MoveWorker:
                 move = None
             if move is None:
                 self._slots.release()
+                # Not ``wait_for``: on Python 3.11 it drops a cancellation that arrives as
+                # the event is set, and the worker would then never stop.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._woken.wait(), self.poll)
+                    async with asyncio.timeout(self.poll):
+                        await self._woken.wait()
                 continue
             if self.standby is not None:
                 self._stepping_in(loop.time())

@@ -63,7 +63,7 @@ async def world(
 
 
 def _idle_claimer(described: str) -> bool:
-    return "MoveWorker._claiming -> wait_for" in described
+    return "MoveWorker._claiming -> Event.wait" in described
 
 
 async def played(driver: DiscordDriver, worker: RefereeBot) -> None:

@@ -8,7 +8,8 @@ Each "process" here is its own store (its own connections) with its own referee,
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import cast
 
 import pytest
 
@@ -17,7 +18,7 @@ from bot.games.core import GameError
 from bot.outbox import Parcel
 from bot.referee import Referee, RefereeError, Report
 from bot.storage.postgres import PostgresRepository
-from bot.storage.postgres_queue import QueuedMove
+from bot.storage.postgres_queue import MoveQueue, QueuedMove
 from bot.worker import MoveWorker
 from tests.test_referee import ALICE, BOB, set_fleets, start_game, state_of
 
@@ -286,3 +287,32 @@ async def test_a_standby_takes_only_moves_that_waited_and_says_once_what_to_star
     assert stored is not None and stored.ply == 2
     warnings = [r for r in caplog.records if "python -m bot --worker" in r.getMessage()]
     assert [r.levelname for r in warnings] == ["WARNING"]
+
+
+class EmptyQueue:
+    """A queue with nothing to claim, whose notifications the test sends by hand."""
+
+    def __init__(self) -> None:
+        self.notify: Callable[[], None] | None = None
+
+    async def listen(self, woken: Callable[[], None]) -> None:
+        self.notify = woken
+
+    async def claim(self, lease: float = 0, *, waited: float | None = None) -> None:
+        return None
+
+
+async def test_a_worker_told_to_stop_as_a_move_is_queued_stops() -> None:
+    """A notification and the order to stop in the same instant (a SIGTERM while players
+    play): the worker stops, it does not go on waiting for moves with its stop lost."""
+    queue = EmptyQueue()
+    worker = MoveWorker(
+        cast(MoveQueue, queue), cast(Referee, None), cast(Deliverer, None), Answers(), poll=30.0
+    )
+    await worker.start()
+    for _ in range(3):  # the worker claims nothing and waits for a notification
+        await asyncio.sleep(0)
+    assert queue.notify is not None
+    queue.notify()
+    async with asyncio.timeout(2):
+        await worker.close()
