@@ -32,12 +32,6 @@ from tests.cog_helpers import (
 from tests.discord_stub import DiscordDriver, FakeUser
 
 
-@pytest.fixture
-def carol(driver: DiscordDriver) -> FakeUser:
-    """A third member of the server, neither challenger nor challenged."""
-    return driver.add_user("carol")
-
-
 async def test_play_posts_a_challenge_that_pings_only_the_opponent(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:

@@ -10,7 +10,7 @@ from bot.games.grid import parse_cell
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark
-from tests.seabattle_positions import ENGINE, MODES, seed_where_first, texts_for
+from tests.seabattle_positions import ENGINE, MODES, refused, seed_where_first, texts_for
 
 E = ENGINE
 
@@ -21,14 +21,6 @@ FAR = "T20 S19 R18 Q17 P16 O15"
 
 def cell(name: str) -> tuple[int, int]:
     return parse_cell(name, 20, 20)
-
-
-def refused(state: SeaBattleState, seat: int, text: str, error: type[GameError] = GameError) -> str:
-    before = E.to_json(state)
-    with pytest.raises(error) as caught:
-        E.act(state, seat, text)
-    assert E.to_json(state) == before
-    return str(caught.value)
 
 
 def sailing(first: int = 0) -> SeaBattleState:
