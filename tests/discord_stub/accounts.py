@@ -14,22 +14,6 @@ import discord
 
 from .models import JSONDict, user_payload
 
-# What an ordinary member may do in the test guild; drives ``interaction.permissions``.
-DEFAULT_MEMBER_PERMISSIONS = discord.Permissions(
-    view_channel=True,
-    send_messages=True,
-    send_messages_in_threads=True,
-    read_message_history=True,
-    add_reactions=True,
-    attach_files=True,
-    embed_links=True,
-    use_external_emojis=True,
-    use_application_commands=True,
-    change_nickname=True,
-    connect=True,
-    speak=True,
-)
-
 # What the bot itself may do: the usual permissions of an invite link for a game bot.
 DEFAULT_APP_PERMISSIONS = discord.Permissions(
     view_channel=True,
@@ -41,6 +25,12 @@ DEFAULT_APP_PERMISSIONS = discord.Permissions(
     embed_links=True,
     use_external_emojis=True,
     use_application_commands=True,
+)
+
+# What an ordinary member may do in the test guild (what the bot may, and change a nickname
+# and use voice); drives ``interaction.permissions``.
+DEFAULT_MEMBER_PERMISSIONS = DEFAULT_APP_PERMISSIONS | discord.Permissions(
+    change_nickname=True, connect=True, speak=True
 )
 
 

@@ -76,10 +76,7 @@ class UserActions(Cast, Settling):
         with this method's keywords.
         """
         values = {**(options or {}), **kwargs}
-        where = self._where(user, guild, channel_id)
-        command, command_guild_id = self._find_command(name, where, user)
-        data = self._command_data(command, command_guild_id, where, values, focused=None)
-        return await self._interact(2, user, where, data, command_name=command.name)
+        return await self._command_interaction(2, user, name, guild, channel_id, values, None)
 
     async def autocomplete_result(
         self,
@@ -94,10 +91,7 @@ class UserActions(Cast, Settling):
     ) -> InteractionResult:
         """Like :meth:`autocomplete` but returns the whole :class:`InteractionResult`."""
         values = {**(options or {}), **kwargs}
-        where = self._where(user, guild, channel_id)
-        command, command_guild_id = self._find_command(name, where, user)
-        data = self._command_data(command, command_guild_id, where, values, focused=focused)
-        return await self._interact(4, user, where, data, command_name=command.name)
+        return await self._command_interaction(4, user, name, guild, channel_id, values, focused)
 
     async def autocomplete(
         self,
@@ -219,6 +213,22 @@ class UserActions(Cast, Settling):
         return entry
 
     # ------------------------------------------------------------------ interaction building
+
+    async def _command_interaction(
+        self,
+        type: int,
+        user: FakeUser,
+        name: str,
+        guild: bool | FakeGuild | int,
+        channel_id: int | None,
+        values: Mapping[str, Any],
+        focused: str | None,
+    ) -> InteractionResult:
+        """A slash command (type 2) or its autocomplete (type 4, ``focused`` being typed)."""
+        where = self._where(user, guild, channel_id)
+        command, command_guild_id = self._find_command(name, where, user)
+        data = self._command_data(command, command_guild_id, where, values, focused=focused)
+        return await self._interact(type, user, where, data, command_name=command.name)
 
     def _where(
         self, user: FakeUser, guild: bool | FakeGuild | int | None, channel_id: int | None
