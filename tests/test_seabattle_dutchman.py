@@ -59,6 +59,16 @@ def test_5_2_the_ship_is_one_group_joined_through_sides_or_corners() -> None:
             )
 
 
+def test_5_1_nobody_can_tell_whether_the_ship_is_placed_yet() -> None:
+    """§2.4 / §3: placement is secret, down to whether the ship stands on the field yet;
+    only the ready flag is public."""
+    state = E.new_game(MODES["dutchman"], 1)
+    placed = E.act(state, 1, FAR).state
+    assert placed.sides[1].ships and not state.sides[1].ships
+    assert E.view(placed, 0) == E.view(state, 0)
+    assert E.view(placed, None) == E.view(state, None)
+
+
 def test_5_3_any_cell_may_be_shot_again() -> None:
     state = E.act(sailing(), 0, "J10").state  # a miss
     state = E.act(state, 1, "J10").state  # a miss on the other field
