@@ -155,6 +155,8 @@ def _dutchman_field(state: SeaBattleState, owner: int, show_all: bool) -> FieldV
         rows,
         outlines,
         last,
-        state.afloat(owner),
+        # The whole fleet less what sank, as on any field: counting the ships placed would
+        # tell the opponent, during setup, whether the ship stands on the field yet.
+        len(state.rules.fleet) - len(state.sunk(owner)),
         decks_lost=dutchman_lost(state, owner),
     )
