@@ -19,6 +19,8 @@ from bot import presenter
 from bot.games import ENGINES
 from bot.presenter import present, presented, presented_all
 from bot.referee import Notice
+from tests.cog_helpers import game_in_play, png_of, render_for, shoot, stored_game
+from tests.discord_stub import DiscordDriver, FakeUser
 from tests.presented import record_for
 
 ENGINE = ENGINES["seabattle"]
@@ -111,3 +113,20 @@ async def test_askers_get_an_error_not_a_hang_when_the_drawing_thread_is_gone(
     monkeypatch.setattr(presenter, "drawing", lambda: executor)
     with pytest.raises(RuntimeError):
         await asyncio.wait_for(presented(notices()[0]), timeout=5)
+
+
+async def test_a_shot_by_dm_draws_its_three_boards_in_one_job(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, drawing: CountingExecutor
+) -> None:
+    """Through the bot: the deliverer tells a move's three audiences side by side, and their
+    boards go to the drawing thread together."""
+    game = await game_in_play(driver, alice, bob)
+    jobs_before = drawing.jobs
+    shooter, _ = await shoot(driver, game.id, hit=False)
+    record = await stored_game(driver, game.id)
+    seat = record.seats.index(shooter.id)
+    assert png_of(driver, driver.dms_to(shooter)[-1].id) == render_for(record, seat)
+    assert png_of(driver, driver.message(record.public_message_id or 0).id) == render_for(
+        record, None
+    )
+    assert drawing.jobs - jobs_before == 1
