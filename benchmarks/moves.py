@@ -5,7 +5,8 @@ by text), renders every image each move sends (side by side on the drawing threa
 the bot does), confirms its delivery as the bot does, and
 prints per-move p50 / p95 times split into rules, storage and rendering, moves per second,
 and image sizes. ``cpu`` is the processor time a whole move took (every thread of the
-process): unlike the wall-clock figures, other processes on the machine barely change it.
+process): unlike the wall-clock figures, other processes on the machine barely change it;
+nor do they change the count of trips to SQLite's thread a move takes, printed too.
 
     python -m benchmarks.moves [--games 40] [--game seabattle] [--postgres]
 
@@ -33,6 +34,23 @@ from bot.referee import Referee
 from bot.storage import PostgresRepository, SqliteRepository
 
 STORAGE_CALLS = ("append", "get_game", "active_games_of")
+
+
+class Trips:
+    """Counts trips to the SQLite file's thread (aiosqlite's): each costs the event loop
+    far more than SQLite's own work, and unlike a time, a count holds on a loaded machine."""
+
+    def __init__(self, repository: SqliteRepository | PostgresRepository) -> None:
+        self.count = 0
+        if isinstance(repository, SqliteRepository):
+            connection = repository._db
+            execute = connection._execute
+
+            async def counted(*args: Any, **kwargs: Any) -> Any:
+                self.count += 1
+                return await execute(*args, **kwargs)
+
+            connection._execute = counted  # type: ignore[method-assign]
 
 
 class Clock:
@@ -76,9 +94,11 @@ async def _play(
     repository: SqliteRepository | PostgresRepository, game_key: str, games: int
 ) -> dict[str, list[float]]:
     clock = Clock()
+    trips = Trips(repository)
     for name in STORAGE_CALLS:
         setattr(repository, name, clock.wrap(getattr(repository, name)))
-    referee = Referee(repository)
+    seeds = random.Random(2025)  # the same games every run, so runs compare
+    referee = Referee(repository, seed_source=lambda: seeds.getrandbits(62))
     engine = ENGINES[game_key]
     rng = random.Random(2026)
     samples: dict[str, list[float]] = {
@@ -87,6 +107,7 @@ async def _play(
         "render": [],
         "move": [],
         "cpu": [],
+        "trips": [],
     }
     images: list[float] = []
     presets = list(engine.presets)
@@ -117,6 +138,7 @@ async def _play(
                 seat = movers[0]
                 text = str(rng.choice(list(engine.legal_actions(state, seat))))
             clock.storage = 0.0
+            trips.count = 0
             cpu = time.process_time()
             start = time.perf_counter()
             report = await referee.act(players[seat], f"#{game.id} {text}")
@@ -130,6 +152,7 @@ async def _play(
                     await repository.outbox.release(parcel)
             done = time.perf_counter()
             samples["cpu"].append(time.process_time() - cpu)
+            samples["trips"].append(trips.count)
             samples["storage"].append(clock.storage + done - rendered)
             samples["rules"].append(acted - start - clock.storage)
             samples["render"].append(rendered - acted)
@@ -172,6 +195,12 @@ def main() -> None:
             f"{max(values):>8.2f}"
         )
     print(f"moves per second: {moves / sum(samples['move']):.0f} (whole moves, one process)")
+    if not options.postgres:
+        trips = samples["trips"]
+        print(
+            f"trips to the database thread per move: p50 {statistics.median(trips):.0f},"
+            f" p95 {percentile(trips, 0.95):.0f}, max {max(trips):.0f}"
+        )
     sizes = [b / 1024 for b in samples["image_bytes"]]
     print(
         f"images: {len(sizes)}, p50 {statistics.median(sizes):.1f} KB, "

@@ -278,6 +278,9 @@ class Run:
     """Processor seconds of the worker processes (from their start to their stop)."""
     database_cpu: float = 0.0
     """Processor seconds of the PostgreSQL server while the moves were played."""
+    commits: int = 0
+    """Transactions PostgreSQL committed while the moves were played: one per statement
+    sent on its own, so a count of the statements that wake a server process."""
 
 
 def line(name: str, run: Run) -> str:
@@ -287,7 +290,7 @@ def line(name: str, run: Run) -> str:
     return (
         f"{name:<24}{statistics.median(ms):>8.1f}{percentile(ms, 0.95):>8.1f}"
         f"{len(ms) / run.elapsed:>9.1f}{per_move[0]:>10.1f}{per_move[1]:>9.1f}{database:>10.1f}"
-        f"{os.getloadavg()[0]:>7.1f}"
+        f"{run.commits / len(ms):>9.1f}{os.getloadavg()[0]:>7.1f}"
     )
 
 
@@ -312,6 +315,18 @@ def postgres_cpu(data: Path) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+async def committed(server_url: str) -> int:
+    """Transactions the server committed so far, in every database (the statistics are
+    flushed by a backend when it goes idle, so they lag a live run by a moment at most)."""
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute("SELECT pg_stat_clear_snapshot()")
+        total: int = await admin.fetchval("SELECT sum(xact_commit)::BIGINT FROM pg_stat_database")
+        return total
+    finally:
+        await admin.close()
+
+
 async def fresh_schema(server_url: str, name: str) -> str:
     admin = await asyncpg.connect(server_url)
     try:
@@ -326,7 +341,7 @@ async def run(server_url: str, data: Path, games: int, moves: int, workers: list
     print(f"{'':<24}{'whole move (ms)':>16}{'':>9}{'processor ms per move':>29}")
     print(
         f"{'':<24}{'p50':>8}{'p95':>8}{'moves/s':>9}{'receiver':>10}{'workers':>9}"
-        f"{'database':>10}{'load':>7}"
+        f"{'database':>10}{'commits':>9}{'load':>7}"
     )
     sqlite = await SqliteRepository.open(data.parent / "bench.sqlite3")
     try:
@@ -337,7 +352,7 @@ async def run(server_url: str, data: Path, games: int, moves: int, workers: list
     bounds: dict[int, float] = {}
     for count in [0, *workers]:
         url = await fresh_schema(server_url, f"run_{count}")
-        database = postgres_cpu(data)
+        database, commits = postgres_cpu(data), await committed(server_url)
         if count == 0:
             postgres = await PostgresRepository.open(url)
             try:
@@ -348,7 +363,11 @@ async def run(server_url: str, data: Path, games: int, moves: int, workers: list
         else:
             played = await with_workers(url, count, games, moves)
             named = f"PostgreSQL, {count} worker{'s' if count > 1 else ''}"
-        played = replace(played, database_cpu=postgres_cpu(data) - database)
+        played = replace(
+            played,
+            database_cpu=postgres_cpu(data) - database,
+            commits=await committed(server_url) - commits,
+        )
         rates[count] = len(played.times) / played.elapsed
         bounds[count] = ceiling(played, count)
         print(line(named, played), flush=True)

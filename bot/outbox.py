@@ -19,7 +19,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -126,6 +128,89 @@ class Inbox(Protocol):
         ...
 
 
+HANDED_AT_MOST = 4096
+"""Games whose parcels a process keeps handed over at once; past that the oldest game's
+are dropped, and their lanes' next claims ask the database, which gives the same."""
+
+
+class Handover:
+    """Parcels a change's own transaction claimed, handed to their lane's next claim in
+    this process without a trip to the database.
+
+    A change that finds an audience's lane empty stores its notice already claimed: the
+    lane's next claim would take exactly that notice, so the transaction takes it at once
+    and the store hands the parcel over here. Sending it is then only the release.
+
+    Handing over must never let a parcel go out twice, so a parcel is handed only when no
+    claim of its game's lanes in this process asked the database while the change was
+    being stored (such a claim may have found the notice already claimed and taken it as a
+    retry). A claim that finds a parcel here takes it away; every claim of a lane looks
+    here first, so the parcel is taken once. A process that dies holding parcels here lost
+    nothing: their notices stay claimed in the database, and the lane's next claim after a
+    restart gives them again, as any claim left unsent.
+    """
+
+    def __init__(self, at_most: int = HANDED_AT_MOST) -> None:
+        self._parcels: dict[int, dict[int | None, Parcel]] = {}
+        """Per game, per audience: the parcel handed over."""
+        self._at_most = at_most
+        self._storing: Counter[int] = Counter()
+        """Per game: changes being stored that may claim its notices."""
+        self._claiming: Counter[int] = Counter()
+        """Per game: claims of its lanes asking the database right now."""
+        self._spoilt: set[int] = set()
+        """Games one of whose lanes the database was asked to claim during such a change."""
+
+    def take(self, lane: Lane) -> Parcel | None:
+        """The lane's handed parcel, once; None when none is handed."""
+        handed = self._parcels.get(lane.game_id)
+        if handed is None:
+            return None
+        parcel = handed.pop(lane.audience, None)
+        if not handed:
+            del self._parcels[lane.game_id]
+        return parcel
+
+    @contextmanager
+    def claiming(self, lane: Lane) -> Iterator[None]:
+        """Around a claim that asks the database: a change of the game stored while it
+        runs hands nothing over."""
+        game_id = lane.game_id
+        self._claiming[game_id] += 1
+        if game_id in self._storing:
+            self._spoilt.add(game_id)
+        try:
+            yield
+        finally:
+            self._claiming[game_id] -= 1
+            if not self._claiming[game_id]:
+                del self._claiming[game_id]
+
+    @contextmanager
+    def storing(self, game_id: int) -> Iterator[Callable[[tuple[Parcel, ...]], None]]:
+        """Around a change that may claim its own notices; yields how to hand them over
+        once it is committed.
+
+        Parcels handed by the game's earlier change and not yet taken are dropped: their
+        lanes' claims then ask the database, so the channel's takes in the new notice."""
+        self._parcels.pop(game_id, None)
+        self._storing[game_id] += 1
+        try:
+            yield lambda parcels: self._hand(game_id, parcels)
+        finally:
+            self._storing[game_id] -= 1
+            if not self._storing[game_id]:
+                del self._storing[game_id]
+                self._spoilt.discard(game_id)
+
+    def _hand(self, game_id: int, parcels: tuple[Parcel, ...]) -> None:
+        if not parcels or game_id in self._spoilt or game_id in self._claiming:
+            return
+        self._parcels[game_id] = {parcel.audience: parcel for parcel in parcels}
+        while len(self._parcels) > self._at_most:
+            del self._parcels[next(iter(self._parcels))]
+
+
 def audience_code(audience: int | None) -> int:
     return CHANNEL_CODE if audience is None else audience
 
@@ -142,15 +227,49 @@ def hold(
     *,
     final: bool,
     now: float,
-) -> None:
-    """Keep a change's notices, one per audience, inside the change's own transaction."""
+    claim: bool = False,
+) -> tuple[int | None, ...]:
+    """Keep a change's notices, one per audience, inside the change's own transaction.
+
+    With ``claim``, the notice of each audience whose lane holds nothing else is stored
+    already claimed (``Handover``); the audiences it was, in the tidings' order."""
+    waiting: set[int] = set()
+    if claim and tidings:
+        waiting = {
+            row[0]
+            for row in db.execute(
+                "SELECT DISTINCT audience FROM notices WHERE game_id = ?", (game_id,)
+            )
+        }
+    claimed = tuple(a for a, _ in tidings if claim and audience_code(a) not in waiting)
     db.executemany(
-        "INSERT INTO notices (game_id, audience, ply, texts, final, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO notices (game_id, audience, ply, texts, final, claimed, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
-            (game_id, audience_code(audience), ply, json.dumps(list(texts)), int(final), now)
+            (
+                game_id,
+                audience_code(audience),
+                ply,
+                json.dumps(list(texts)),
+                int(final),
+                int(audience in claimed),
+                now,
+            )
             for audience, texts in tidings
         ],
+    )
+    return claimed
+
+
+def handed_parcels(
+    game: GameRecord, tidings: Tidings, claimed: tuple[int | None, ...], *, final: bool
+) -> tuple[Parcel, ...]:
+    """The parcels a change claimed with its own notices (``hold``), each carrying the
+    game as that change stored it."""
+    return tuple(
+        Parcel(Lane(game.id, audience), (game.ply,), (tuple(texts),), final, game=game)
+        for audience, texts in tidings
+        if audience in claimed
     )
 
 
@@ -171,6 +290,8 @@ class SqliteOutbox:
         self._db = db
         self._transact = transact
         self._write_lock = write_lock
+        self.handover = Handover()
+        """Parcels claimed by the change that stored them, for their lanes' next claims."""
 
     async def lanes(self, before: float | None = None) -> list[Lane]:
         rows = await self._db.execute_fetchall(
@@ -205,7 +326,11 @@ class SqliteOutbox:
                 rows += taken
             return rows
 
-        rows: list[Any] = await self._transact(claim)
+        handed = self.handover.take(lane)
+        if handed is not None:
+            return handed
+        with self.handover.claiming(lane):
+            rows: list[Any] = await self._transact(claim)
         if not rows:
             return None
         return Parcel(

@@ -24,6 +24,9 @@ from tests.discord_stub import DiscordDriver, FakeUser, InteractionResult, Sent,
 SEA = ENGINES["seabattle"]
 """The Sea Battle engine, used to read stored states exactly as the bot does."""
 
+NO_GAME = "You have no game running. Start one with `/play` in a server."
+"""What the bot tells someone who sends a move with no game running."""
+
 KNOWN_FLEET = ("A1 A4", "C1 C3", "E1 E3", "G1 G2", "I1 I2", "A6 A7", "C6", "E6", "G6", "I6")
 """A legal classic fleet (no ship touches another), placed ship by ship by text."""
 

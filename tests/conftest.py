@@ -90,6 +90,13 @@ def bob(driver: DiscordDriver) -> FakeUser:
     return driver.add_user("bob")
 
 
+@pytest.fixture
+def carol(driver: DiscordDriver) -> FakeUser:
+    """A third member of the server: a spectator, a stranger to alice and bob's game, or a
+    second opponent."""
+    return driver.add_user("carol")
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """A private PostgreSQL 16 server for the whole run (pgserver's own binaries, no network:

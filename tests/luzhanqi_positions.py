@@ -28,6 +28,13 @@ CLASSIC = ENGINE.presets["classic"]
 FLIP = ENGINE.presets["flip"]
 VARIANT_C = ENGINE.presets["variant-c"]
 
+# A quiet middle game: two red pieces and a blue one on the roads, far from any clash.
+ROAD = """
+12 . . . . b3
+ 3 . . r5 . .
+ 1 r3 . . . .
+"""
+
 
 def board_of(diagram: str) -> tuple[Piece | None, ...]:
     board: list[Piece | None] = [None] * len(STATIONS)
@@ -112,3 +119,8 @@ def with_quiet(state: LuzhanqiState, quiet: int) -> LuzhanqiState:
 
 
 __all__ = ["IllegalActionError"]
+
+
+def new_setup(seed: int = 3) -> LuzhanqiState:
+    """A classic game still in deployment, each side in its random layout."""
+    return ENGINE.new_game(CLASSIC, seed)

@@ -15,13 +15,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+import pytest
+
 from bot.games import ENGINES
-from bot.games.core import Event, Phase
-from bot.games.grid import Cell, cell_name
+from bot.games.core import Event, GameError, IllegalActionError, Phase
+from bot.games.grid import Cell, cell_name, parse_cell
 from bot.games.seabattle.engine import SeaBattle
 from bot.games.seabattle.fleet import Ship
 from bot.games.seabattle.rules import SeaBattleRules, Touching
 from bot.games.seabattle.state import SeaBattleState
+from bot.games.seabattle.view import Mark, SeaBattleView
 
 ENGINE: SeaBattle = ENGINES["seabattle"]  # type: ignore[assignment]
 """The registered engine: tests go through the same object the referee uses."""
@@ -169,6 +172,48 @@ def random_ready_game(preset: str, seed: int) -> SeaBattleState:
         state = ENGINE.act(state, seat, "random").state
         state = ENGINE.act(state, seat, "ready").state
     return state
+
+
+def new(preset: str = "classic", seed: int = 0) -> SeaBattleState:
+    """A fresh game of ``preset``, both seats still placing their fleets."""
+    return ENGINE.new_game(ENGINE.presets[preset], seed)
+
+
+def cell(name: str, size: int = 10) -> tuple[int, int]:
+    """A cell's coordinates from its name on a ``size`` by ``size`` field."""
+    return parse_cell(name, size, size)
+
+
+def ships_of(state: SeaBattleState, seat: int) -> list[tuple[tuple[int, int], ...]]:
+    """The cells of every ship of ``seat``, in a stable order."""
+    return sorted(ship.cells for ship in state.sides[seat].ships)
+
+
+def refused(
+    state: SeaBattleState, seat: int, text: str, error: type[GameError] = IllegalActionError
+) -> str:
+    """Type a move that must be refused, check it changes nothing, and return the sentence."""
+    before = ENGINE.to_json(state)
+    with pytest.raises(error) as caught:
+        ENGINE.act(state, seat, text)
+    assert ENGINE.to_json(state) == before
+    return str(caught.value)
+
+
+def grid_lines(view: SeaBattleView) -> list[str]:
+    """The board rows of the text twin, without titles and legend."""
+    return [line for line in view.text().splitlines() if line[:3].strip().isdigit()]
+
+
+def ship_marks(view: SeaBattleView, owner: int) -> set[tuple[int, int]]:
+    """The cells ``view`` shows as ``owner``'s ships."""
+    field = view.fields[owner]
+    return {
+        (column, row)
+        for row in range(view.size)
+        for column in range(view.size)
+        if field.mark((column, row)) is Mark.SHIP
+    }
 
 
 # -- named positions --------------------------------------------------------------------------

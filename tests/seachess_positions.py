@@ -14,7 +14,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bot.games.core import Phase
+import pytest
+
+from bot.games.core import IllegalActionError, Phase, Transition
 from bot.games.seachess import Seachess
 from bot.games.seachess.actions import Move
 from bot.games.seachess.board import parse_square
@@ -24,6 +26,15 @@ from bot.games.seachess.state import SeachessState, position_key
 
 ENGINE = Seachess()
 FACINGS = {"N": 0, "E": 1, "S": 2, "W": 3}
+
+
+# A cruiser alone with the two commando ships: room to plant mines and to shuffle.
+LONE_CRUISER = """
+        a b c d e f g h i j k l
+     12 . . . . . . k . . . . .
+      5 . . . . C . . . . . . .
+      1 . . . . . . K . . . . .
+"""
 
 
 def sq(text: str) -> int:
@@ -106,6 +117,28 @@ def position(
         history=(position_key(pos),),
         checks=(in_check(pos, 0), in_check(pos, 1)),
     )
+
+
+def act(state: SeachessState, text: str) -> Transition:
+    """``text`` played by whoever is to move."""
+    return ENGINE.act(state, state.turn, text)
+
+
+def said(transition: Transition, audience: int | None) -> str:
+    """Everything ``audience`` (a seat, or None for the channel) was told, as one text."""
+    return " ".join(e.text for e in transition.for_audience(audience))
+
+
+def refused(state: SeachessState, text: str, words: str) -> None:
+    """A private refusal (§7.2): a sentence with ``words``, nothing changes, nobody else hears."""
+    with pytest.raises(IllegalActionError) as error:
+        act(state, text)
+    assert words in str(error.value)
+
+
+def legal(state: SeachessState) -> set[str]:
+    """The mover's legal actions in notation."""
+    return {str(a) for a in ENGINE.legal_actions(state, state.turn)}
 
 
 def piece_at(state: SeachessState, name: str) -> Piece | None:

@@ -32,12 +32,6 @@ from tests.cog_helpers import (
 from tests.discord_stub import DiscordDriver, FakeUser
 
 
-@pytest.fixture
-def carol(driver: DiscordDriver) -> FakeUser:
-    """A third member of the server, neither challenger nor challenged."""
-    return driver.add_user("carol")
-
-
 async def test_play_posts_a_challenge_that_pings_only_the_opponent(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
@@ -406,7 +400,7 @@ async def test_a_burst_of_challenges_posts_one_and_tells_the_rest_why(
 ) -> None:
     """Thirty /play at once to the same player: one challenge pings them; the challenger
     is told privately, for each of the others, that one is already waiting."""
-    for burst in ("DiscordDriver.slash", "test_a_burst_of_challenges"):
+    for burst in ("UserActions.slash", "test_a_burst_of_challenges"):
         driver.ignore_tasks(burst)  # the burst itself: each waits for the bot only
     results = await asyncio.gather(*(challenge(driver, alice, bob) for _ in range(30)))
     await driver.settle()

@@ -29,11 +29,6 @@ from tests.cog_helpers import (
 from tests.discord_stub import DiscordDriver, FakeUser
 
 
-@pytest.fixture
-def carol(driver: DiscordDriver) -> FakeUser:
-    return driver.add_user("carol")
-
-
 async def store_finished(
     driver: DiscordDriver, winner: FakeUser, loser: FakeUser, *, guild_id: int | None = None
 ) -> GameRecord:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.cog_helpers import (
     accept,
     channel_messages,
@@ -13,11 +11,6 @@ from tests.cog_helpers import (
     stored_game,
 )
 from tests.discord_stub import DiscordDriver, FakeUser
-
-
-@pytest.fixture
-def carol(driver: DiscordDriver) -> FakeUser:
-    return driver.add_user("carol")
 
 
 async def test_rematch_challenges_the_opponent_with_the_seats_turned_round(

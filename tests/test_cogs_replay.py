@@ -5,18 +5,11 @@ from __future__ import annotations
 import io
 import json
 
-import pytest
 from PIL import Image
 
 from bot.verify import verify
 from tests.cog_helpers import channel_messages, game_in_play, resign, shoot, stored_log
 from tests.discord_stub import DiscordDriver, FakeUser, InteractionResult
-
-
-@pytest.fixture
-def carol(driver: DiscordDriver) -> FakeUser:
-    """A spectator of alice and bob's game."""
-    return driver.add_user("carol")
 
 
 def replay_files(result: InteractionResult) -> dict[str, bytes]:

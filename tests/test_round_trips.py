@@ -1,4 +1,5 @@
-"""How many times a move makes PostgreSQL answer, on a real server.
+"""How many times a move makes the database answer: PostgreSQL on a real server, and the
+SQLite file's thread.
 
 Each statement sent is a round trip that wakes a server process, and on a machine that
 shares its processors with the database those wake-ups are most of the database's cost
@@ -16,12 +17,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 import pytest
 
+from bot.deliverer import Deliverer
+from bot.referee import Referee
+from bot.storage import SqliteRepository
 from bot.storage.postgres import PostgresRepository
+from tests.test_deliverer import Transport
 from tests.test_move_queue import DM, Process
 from tests.test_referee import random_move, set_fleets, start_game, state_of
 
@@ -32,9 +38,15 @@ STORING_A_MOVE = 4
 """A worker's statements from claiming a queued move to storing it: the claim, the
 game's lock with its read, the move's transaction, the lock's release."""
 
-TELLING_AN_AUDIENCE = 2
-"""A worker's statements per notice it delivers: the claim, which reads the game for
-the board with it, and the release, which also says the lane is empty."""
+TELLING_AN_AUDIENCE = 1
+"""A worker's statements per notice it delivers: only the release, which also says the
+lane is empty. The move's own call claimed the notice and the store handed it to the
+lane with the game as stored, for the board (``bot.outbox.Handover``)."""
+
+SQLITE_TRIPS_PER_MOVE = 5
+"""Trips to the SQLite thread for one move through the referee and the deliverer: the
+game's read under its lock, the move's transaction (which claims its notices), and one
+release per audience told."""
 
 
 LEARNING_A_TYPE = ("typeinfo_tree", "'jit'")
@@ -116,3 +128,42 @@ async def test_a_move_costs_a_few_round_trips_to_queue_store_and_deliver(
     assert queued <= QUEUEING_A_MOVE
     assert stored <= STORING_A_MOVE, sent[:stored]
     assert delivered <= TELLING_AN_AUDIENCE * told, sent[stored:]
+
+
+async def test_a_move_on_sqlite_costs_a_trip_to_store_it_and_one_per_audience_told(
+    tmp_path: Path,
+) -> None:
+    """Each trip to aiosqlite's thread costs the event loop far more than SQLite's own
+    work for a move, so they are counted here, as PostgreSQL's statements are above."""
+    store = await SqliteRepository.open(tmp_path / "referee.sqlite3")
+    trips = 0
+    execute = store._db._execute
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await execute(*args, **kwargs)
+
+    try:
+        referee = Referee(store)
+        transport = Transport()
+        deliverer = Deliverer(store.outbox, referee, transport)
+        game = await set_fleets(referee, await start_game(referee))
+        deliverer.wake(game.id)
+        await deliverer.drained()
+        rng = random.Random(3)
+        for _ in range(2):  # the first a warm-up, like the statements' caches above
+            game = await store.get_game(game.id) or game
+            shooter, shot = random_move(rng, game, state_of(game))
+            store._db._execute = counted  # type: ignore[method-assign]
+            trips, before = 0, sum(len(sent) for sent in transport.sent.values())
+            report = await referee.act(shooter, f"#{game.id} {shot}")
+            deliverer.wake(game.id)
+            await deliverer.drained()
+            store._db._execute = execute  # type: ignore[method-assign]
+        told = sum(len(sent) for sent in transport.sent.values()) - before
+        assert told == len(report.notices) == 3
+        assert trips <= SQLITE_TRIPS_PER_MOVE
+        await deliverer.close()
+    finally:
+        await store.close()

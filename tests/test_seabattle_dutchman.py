@@ -10,7 +10,7 @@ from bot.games.grid import parse_cell
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark
-from tests.seabattle_positions import ENGINE, MODES, seed_where_first, texts_for
+from tests.seabattle_positions import ENGINE, MODES, refused, seed_where_first, texts_for
 
 E = ENGINE
 
@@ -21,14 +21,6 @@ FAR = "T20 S19 R18 Q17 P16 O15"
 
 def cell(name: str) -> tuple[int, int]:
     return parse_cell(name, 20, 20)
-
-
-def refused(state: SeaBattleState, seat: int, text: str, error: type[GameError] = GameError) -> str:
-    before = E.to_json(state)
-    with pytest.raises(error) as caught:
-        E.act(state, seat, text)
-    assert E.to_json(state) == before
-    return str(caught.value)
 
 
 def sailing(first: int = 0) -> SeaBattleState:
@@ -49,7 +41,7 @@ def test_5_1_a_20x20_field_and_one_ship_of_5_to_8_decks() -> None:
     with pytest.raises(GameError, match="contradict"):
         E.configure("dutchman", "decks5 decks7")
     state = E.new_game(rules, 0)
-    assert "6 decks here" in refused(state, 0, "A1 B2 C3 D4 E5") or True
+    assert "the ships have 6 cells" in refused(state, 0, "A1 B2 C3 D4 E5")
 
 
 def test_5_2_the_ship_is_one_group_joined_through_sides_or_corners() -> None:
@@ -65,6 +57,16 @@ def test_5_2_the_ship_is_one_group_joined_through_sides_or_corners() -> None:
             assert any(
                 (c + dc, r + dr) in cells for dc in (-1, 0, 1) for dr in (-1, 0, 1) if dc or dr
             )
+
+
+def test_5_1_nobody_can_tell_whether_the_ship_is_placed_yet() -> None:
+    """§2.4 / §3: placement is secret, down to whether the ship stands on the field yet;
+    only the ready flag is public."""
+    state = E.new_game(MODES["dutchman"], 1)
+    placed = E.act(state, 1, FAR).state
+    assert placed.sides[1].ships and not state.sides[1].ships
+    assert E.view(placed, 0) == E.view(state, 0)
+    assert E.view(placed, None) == E.view(state, None)
 
 
 def test_5_3_any_cell_may_be_shot_again() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.core import GameError, IllegalActionError, NotYourTurnError, Phase, name_of
+from bot.games.core import NotYourTurnError, Phase, name_of
 from bot.games.grid import parse_cell
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.state import SeaBattleState
@@ -16,6 +16,7 @@ from tests.seabattle_positions import (
     LARGE_FLEET,
     MODES,
     place,
+    refused,
     seed_where_first,
     texts_for,
 )
@@ -45,16 +46,6 @@ def ready_game(mode: str, fleet: str, pieces: tuple[str, ...], first: int = 0) -
 
 def mined() -> SeaBattleState:
     return ready_game("mines", ALPHA, ALPHA_MINES)
-
-
-def refused(
-    state: SeaBattleState, seat: int, text: str, error: type[GameError] = IllegalActionError
-) -> str:
-    before = E.to_json(state)
-    with pytest.raises(error) as caught:
-        E.act(state, seat, text)
-    assert E.to_json(state) == before
-    return str(caught.value)
 
 
 # -- §4.6 laying mines ------------------------------------------------------------------------

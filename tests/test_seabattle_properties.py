@@ -2,8 +2,8 @@
 
 The rule tests pin single clauses on hand-drawn positions; these tests check what must hold in
 every position the engine can reach: legal moves apply and read back, refusals change
-nothing, states survive storage and replay, games end, and (the security property) nothing a
-player may not see can change what that player or the channel is shown.
+nothing, states survive storage and replay, and games end. That nothing a player may not see
+can change what that player or the channel is shown is proven in ``test_seabattle_secrecy``.
 """
 
 from __future__ import annotations
@@ -13,14 +13,12 @@ import copy
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import Phase as Stage
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.core import (
@@ -32,114 +30,16 @@ from bot.games.core import (
     NotYourTurnError,
     Outcome,
     Phase,
-    Transition,
     other,
 )
-from bot.games.grid import Cell
 from bot.games.seabattle import actions as act
-from bot.games.seabattle.fleet import Ship, spacing_zone
-from bot.games.seabattle.mines import touching
-from bot.games.seabattle.salvo import salvo_size
 from bot.games.seabattle.state import SeaBattleState
-from bot.referee import status_line
-from renderers.seabattle import alt_text, render
-from tests.presented import presented
-from tests.seabattle_positions import ENGINE, MODES, fleet_faults, random_ready_game, side_faults
+from tests.seabattle_playouts import GAME_SEEDS, PRESETS, full_game, walk_play
+from tests.seabattle_positions import ENGINE as E
+from tests.seabattle_positions import MODES, fleet_faults, random_ready_game, side_faults
 
-E = ENGINE
-PRESETS = list(MODES)
-GAME_SEEDS = range(3)
-"""Whole random games per preset, shared (cached) by every test that replays them."""
-SEEDED = settings(
-    max_examples=8,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
-    phases=(Stage.explicit, Stage.generate),
-)
-"""Few, fixed examples, each a game built from a seed. Shrinking is off: a smaller seed is not
-a simpler game, so it would only spend time; a failure reports its seed."""
-
-Step = tuple[int, act.Action]
 APPLIED = 40
 """How many of a position's legal actions are applied (all of them are parsed back)."""
-
-
-# -- random play ------------------------------------------------------------------------------
-
-
-def setup_step(state: SeaBattleState, seat: int, rng: random.Random) -> act.Action:
-    """A random legal setup move, leaning towards placing ships and confirming full fleets."""
-    legal = list(E.legal_actions(state, seat))
-    placements = [a for a in legal if isinstance(a, act.PlaceShip)]
-    roll = rng.random()
-    if act.Ready() in legal and roll < 0.4:
-        return act.Ready()
-    if placements and roll < 0.85:
-        return rng.choice(placements)
-    return rng.choice(legal)
-
-
-def walk_setup(
-    state: SeaBattleState,
-    rng: random.Random,
-    seats: tuple[int, ...] = SEATS,
-    steps: int = 40,
-    *,
-    finish: bool = True,
-) -> Iterator[tuple[int, act.Action, Transition]]:
-    """Random setup moves by ``seats``; after ``steps``, with ``finish``, every seat still
-    placing takes a random fleet and confirms it, so the walk ends with those seats ready."""
-    for _ in range(steps):
-        movers = [seat for seat in seats if seat in E.to_move(state)]
-        if not movers or state.phase is not Phase.SETUP:
-            return
-        seat = rng.choice(movers)
-        action = setup_step(state, seat, rng)
-        transition = E.apply(state, seat, action)
-        yield seat, action, transition
-        state = transition.state
-    for seat in seats if finish else ():
-        for action in (act.RandomFleet(), act.Ready()):
-            if state.phase is Phase.SETUP and seat in E.to_move(state):
-                transition = E.apply(state, seat, action)
-                yield seat, action, transition
-                state = transition.state
-
-
-def walk_play(
-    state: SeaBattleState, rng: random.Random, limit: int | None = None
-) -> Iterator[tuple[int, act.Action, Transition]]:
-    """Random legal shots until the game ends (or ``limit`` shots)."""
-    count = 0
-    while state.phase is Phase.PLAY and (limit is None or count < limit):
-        (seat,) = E.to_move(state)
-        shot = rng.choice(list(E.legal_actions(state, seat)))
-        if state.rules.dutchman and state.pending is None and rng.random() < 0.1:
-            # On 400 cells a random shot finds the moving ship once in ~70: aim now and then.
-            shot = act.Shot(rng.choice(state.sides[other(seat)].ships[0].cells))
-        transition = E.apply(state, seat, shot)
-        yield seat, shot, transition
-        state = transition.state
-        count += 1
-
-
-@cache
-def full_game(
-    preset: str, seed: int
-) -> tuple[SeaBattleState, tuple[Step, ...], tuple[SeaBattleState, ...]]:
-    """A whole random game: the start, every move made, and every state reached."""
-    rng = random.Random(seed)
-    start = E.new_game(MODES[preset], seed)
-    steps: list[Step] = []
-    states = [start]
-    for seat, action, transition in walk_setup(start, rng):
-        steps.append((seat, action))
-        states.append(transition.state)
-    for seat, action, transition in walk_play(states[-1], rng):
-        steps.append((seat, action))
-        states.append(transition.state)
-    return start, tuple(steps), tuple(states)
 
 
 @cache
@@ -158,7 +58,6 @@ def state_pool() -> tuple[SeaBattleState, ...]:
 
 
 pooled = st.deferred(lambda: st.sampled_from(state_pool()))
-seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 # -- legal moves and notation -----------------------------------------------------------------
@@ -511,242 +410,3 @@ def test_replaying_the_move_texts_reproduces_the_game(preset: str, seed: int) ->
         replayed = E.act(replayed, seat, str(action)).state
     assert replayed == states[-1]
     assert E.to_json(replayed) == E.to_json(states[-1])
-
-
-# -- non-interference -------------------------------------------------------------------------
-
-
-NAMES = ("Zoë \u202eevil", "Борис")
-"""Display names drawn on the images; names are public, and must not open a side door."""
-
-
-def public_to(state: SeaBattleState, seat: int) -> tuple[Any, ...]:
-    """Everything the bot shows ``seat`` and the channel about ``state``: the engine's views
-    and answers, and the board images and alt texts down to the byte (with and without
-    players' names)."""
-    mine, channel = E.view(state, seat), E.view(state, None)
-    return (
-        mine,
-        mine.text(),
-        render(mine),
-        alt_text(mine),
-        render(mine, NAMES),
-        alt_text(mine, NAMES),
-        channel,
-        channel.text(),
-        render(channel),
-        alt_text(channel),
-        render(channel, NAMES),
-        alt_text(channel, NAMES),
-        status_line(mine, E.outcome(state)),
-        status_line(channel, E.outcome(state)),
-        E.to_move(state),
-        E.outcome(state),
-        E.has_started(state),
-        list(E.legal_actions(state, seat)),
-        E.suggestions(mine, ""),
-        presented("seabattle", state, seat),
-        presented("seabattle", state, None),
-    )
-
-
-def heard_by(transition: Transition, seat: int) -> tuple[Any, ...]:
-    return transition.for_audience(seat), transition.for_audience(None)
-
-
-def content(state: SeaBattleState, owner: int, cell: Cell) -> object:
-    """What lies on ``cell`` of ``owner``'s field: a ship, a mine, a minesweeper or nothing."""
-    side = state.sides[owner]
-    return side.ship_at(cell), cell in side.mines, cell in side.sweepers
-
-
-def same_answer_cells(one: SeaBattleState, two: SeaBattleState, owner: int) -> list[Cell]:
-    """Cells not yet shot on ``owner``'s field that hold the same thing in both states."""
-    fired = one.shots[other(owner)]
-    size = one.rules.size
-    return [
-        (column, row)
-        for row in range(size)
-        for column in range(size)
-        if (column, row) not in fired
-        and content(one, owner, (column, row)) == content(two, owner, (column, row))
-    ]
-
-
-def assert_indistinguishable(
-    one: SeaBattleState, two: SeaBattleState, seat: int, rng: random.Random, moves: int = 4
-) -> None:
-    """``one`` and ``two`` differ only in the opponent's secrets: ``seat`` and the channel must
-    be shown the same, now and after the same next moves.
-
-    A shot by ``seat`` whose answer would differ is the one thing that may tell the states
-    apart (that is what a shot is for), so ``seat`` only fires at cells that hold the same in
-    both; the opponent's shots and ``seat``'s own setup moves are unrestricted.
-    """
-    hidden = other(seat)
-    for _ in range(moves):
-        assert public_to(one, seat) == public_to(two, seat)
-        movers = E.to_move(one)
-        if one.pending is not None and one.pending.seat == hidden:
-            return  # the hidden player now discloses a cell: that is what it is for
-        if one.pending is not None:
-            mover, action = seat, rng.choice(list(E.legal_actions(one, seat)))
-        elif one.phase is Phase.SETUP and seat in movers:
-            mover, action = seat, setup_step(one, seat, rng)
-        elif one.phase is Phase.PLAY and one.turn == seat:
-            cells = same_answer_cells(one, two, hidden)
-            k = salvo_size(one, seat) if one.rules.salvo else 1
-            if len(cells) < k or not cells:
-                return
-            picked = tuple(rng.sample(cells, k))
-            mover, action = seat, act.Salvo(picked) if one.rules.salvo else act.Shot(picked[0])
-        elif one.phase is Phase.PLAY:
-            mover, action = hidden, rng.choice(list(E.legal_actions(one, hidden)))
-        else:
-            return
-        first, second = E.apply(one, mover, action), E.apply(two, mover, action)
-        assert heard_by(first, seat) == heard_by(second, seat), action
-        one, two = first.state, second.state
-        if one.phase is Phase.FINISHED:
-            assert two.phase is Phase.FINISHED and E.outcome(one) == E.outcome(two)
-            return
-
-
-@pytest.mark.parametrize("hidden", SEATS)
-@pytest.mark.parametrize("preset", PRESETS)
-@settings(SEEDED, max_examples=5)
-@given(seed=seeds, ready=st.booleans(), watcher_steps=st.integers(0, 12))
-def test_setup_secrets_do_not_leak(
-    preset: str, hidden: int, seed: int, ready: bool, watcher_steps: int
-) -> None:
-    """§2.4 / §3: while fleets are placed, the opponent's placement progress (which ships,
-    where, how many random draws) must not show in the watcher's view or the channel's, nor
-    in what either hears when the watcher moves; only the public ready flag may show."""
-    seat = other(hidden)
-    rng = random.Random(seed)
-    state = E.new_game(MODES[preset], seed)
-    finish = rng.random() < 0.5
-    for _, _, transition in walk_setup(state, rng, (seat,), watcher_steps, finish=finish):
-        state = transition.state
-
-    def hide(draw: random.Random) -> SeaBattleState:
-        variant = state
-        steps = draw.randrange(0, 16)
-        if ready:
-            for _, _, transition in walk_setup(variant, draw, (hidden,), steps=steps):
-                variant = transition.state
-            return variant
-        for _ in range(steps):
-            action = setup_step(variant, hidden, draw)
-            if isinstance(action, act.Ready):
-                continue
-            variant = E.apply(variant, hidden, action).state
-        return variant
-
-    one, two = hide(random.Random(rng.random())), hide(random.Random(rng.random()))
-    assert one.sides[hidden].ready == two.sides[hidden].ready == ready
-    assert one.sides[seat] == two.sides[seat]
-    if one.sides[hidden].ships != two.sides[hidden].ships:
-        assert E.view(one, hidden) != E.view(two, hidden), "the pair must really differ"
-    assert_indistinguishable(one, two, seat, rng)
-
-
-def relocate(state: SeaBattleState, owner: int, rng: random.Random) -> SeaBattleState | None:
-    """Move every ship of ``owner`` that has no hit to another legal place never shot at.
-
-    The answers given so far stay true in the new state, so it is one the opponent cannot
-    tell from ``state``. Returns None if some ship finds no room in a few tries.
-    """
-    rules = state.rules
-    fired = state.shots[other(owner)]
-    side = state.sides[owner]
-    ships = side.ships
-    known = {cell for who, cell in state.disclosures if who == owner}
-    movable = [
-        i
-        for i, ship in enumerate(ships)
-        if fired.isdisjoint(ship.cells) and known.isdisjoint(ship.cells)
-    ]
-    fixed = [ship for i, ship in enumerate(ships) if i not in movable]
-    pieces = (*side.mines, *side.sweepers)
-    near_pieces = {c for cell in pieces for c in touching(rules, cell)}
-    for _ in range(10):
-        placed = list(fixed)
-        moved: dict[int, Ship] = {}
-        for index in rng.sample(movable, len(movable)):
-            taken = {cell for ship in placed for cell in ship.cells}
-            blocked = fired | taken | spacing_zone(rules, taken) | near_pieces
-            length = len(ships[index].cells)
-            options = [
-                cells
-                for column in range(rules.size)
-                for row in range(rules.size)
-                for dc, dr in ((1, 0), (0, 1))
-                if (cells := tuple((column + dc * i, row + dr * i) for i in range(length)))
-                and cells[-1][0] < rules.size
-                and cells[-1][1] < rules.size
-                and blocked.isdisjoint(cells)
-            ]
-            if not options:
-                break
-            moved[index] = Ship(ships[index].kind, rng.choice(options))
-            placed.append(moved[index])
-        else:
-            new_ships = tuple(moved.get(i, ship) for i, ship in enumerate(ships))
-            return state.with_side(owner, replace(side, ships=new_ships))
-    return None
-
-
-def relocate_mines(state: SeaBattleState, owner: int, rng: random.Random) -> SeaBattleState:
-    """Move each of ``owner``'s mines and minesweepers that was neither shot nor disclosed
-    to a random legal cell never shot at, if one is found."""
-    rules = state.rules
-    fired = state.shots[other(owner)]
-    side = state.sides[owner]
-    known = {cell for who, cell in state.disclosures if who == owner}
-    ship_cells = [cell for ship in side.ships for cell in ship.cells]
-    mines, sweepers = list(side.mines), list(side.sweepers)
-    for items in (mines, sweepers):
-        for index, cell in enumerate(items):
-            if cell in fired or cell in known:
-                continue
-            items[index] = (-1, -1)  # lifted while its new place is chosen
-            others = [c for c in (*mines, *sweepers) if c != (-1, -1)]
-            blocked = fired | {
-                c for piece in (*ship_cells, *others) for c in touching(rules, piece)
-            }
-            free = [
-                (c, r)
-                for r in range(rules.size)
-                for c in range(rules.size)
-                if (c, r) not in blocked
-            ]
-            items[index] = rng.choice(free) if free else cell
-    return state.with_side(owner, replace(side, mines=tuple(mines), sweepers=tuple(sweepers)))
-
-
-@pytest.mark.parametrize("hidden", SEATS)
-@pytest.mark.parametrize("preset", PRESETS)
-@settings(SEEDED, max_examples=8)
-@given(seed=seeds, shots=st.integers(0, 120))
-def test_unhit_ship_positions_do_not_leak(preset: str, hidden: int, seed: int, shots: int) -> None:
-    """§3 (the key security property): relocating the hidden player's unhit ships to places
-    never shot at must not change anything the watcher or the channel is shown or told,
-    now or after the next moves, as long as no shot lands where the two states differ."""
-    seat = other(hidden)
-    rng = random.Random(seed)
-    state = random_ready_game(preset, seed)
-    for _, _, transition in walk_play(state, rng, limit=shots):
-        if transition.state.phase is not Phase.PLAY:
-            break
-        state = transition.state
-    moved = relocate(state, hidden, rng)
-    if moved is None:
-        return
-    moved = relocate_mines(moved, hidden, rng)
-    assert side_faults(state.rules, moved.sides[hidden].ships) == []
-    assert E.from_json(E.to_json(moved)) == moved
-    assert moved.sides[seat] == state.sides[seat] and moved.log == state.log
-    if moved.sides[hidden] != state.sides[hidden]:
-        assert E.view(moved, hidden) != E.view(state, hidden), "the pair must really differ"
-    assert_indistinguishable(state, moved, seat, rng)

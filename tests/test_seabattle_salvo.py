@@ -18,7 +18,7 @@ from bot.games.seabattle import actions as act
 from bot.games.seabattle.rules import SeaBattleRules
 from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark
-from tests.seabattle_positions import ENGINE, MB_FLEET, shoot, start_game, texts_for
+from tests.seabattle_positions import ENGINE, MB_FLEET, refused, shoot, start_game, texts_for
 
 E = ENGINE
 
@@ -26,14 +26,6 @@ ROUNDS = ("A1 B1 C1 D1 A2", "B2 C2 A3 B3 A4", "B4 A5 J10 J9 J8")
 """Three salvos that leave every ship of ``MB_FLEET`` one cell short of sinking:
 E1 (carrier), D2 (battleship), C3 (cruiser), C4 (submarine) and B5 (destroyer)."""
 LAST_CELLS = "E1 D2 C3 C4 B5"
-
-
-def refused(state: SeaBattleState, seat: int, text: str, error: type[GameError]) -> str:
-    before = E.to_json(state)
-    with pytest.raises(error) as caught:
-        E.act(state, seat, text)
-    assert E.to_json(state) == before
-    return str(caught.value)
 
 
 def mirrored(mode: str) -> SeaBattleState:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.core import GameError, IllegalActionError, Phase, name_of
+from bot.games.core import IllegalActionError, Phase, name_of
 from bot.games.grid import parse_cell
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.state import SeaBattleState
@@ -17,6 +17,7 @@ from tests.seabattle_positions import (
     ENGINE,
     MODES,
     place,
+    refused,
     seed_where_first,
     texts_for,
 )
@@ -26,14 +27,6 @@ E = ENGINE
 
 def cell(name: str) -> tuple[int, int]:
     return parse_cell(name, 10, 10)
-
-
-def refused(state: SeaBattleState, seat: int, text: str) -> str:
-    before = E.to_json(state)
-    with pytest.raises(GameError) as caught:
-        E.act(state, seat, text)
-    assert E.to_json(state) == before
-    return str(caught.value)
 
 
 def ready_game(

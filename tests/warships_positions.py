@@ -14,7 +14,9 @@ import random
 from collections import Counter
 from dataclasses import replace
 
-from bot.games.core import Phase
+import pytest
+
+from bot.games.core import IllegalActionError, Phase, Transition
 from bot.games.grid import Cell, cell_name
 from bot.games.warships import Warships, board, moves
 from bot.games.warships.rules import WarshipsRules
@@ -97,6 +99,18 @@ def complete(state: WarshipsState) -> WarshipsState:
         mines = UNITS[Kind.MINE].count - present[Kind.MINE]
         state = state.with_side(seat, replace(state.sides[seat], reserve=mines))
     return state.with_pieces(pieces)
+
+
+def act(state: WarshipsState, text: str, seat: int | None = None) -> Transition:
+    """``text`` played by ``seat`` (by default whoever is to move)."""
+    return ENGINE.act(state, (state.turn or 0) if seat is None else seat, text)
+
+
+def refused(state: WarshipsState, text: str, words: str, seat: int | None = None) -> None:
+    """``text`` is refused with a sentence containing ``words``."""
+    with pytest.raises(IllegalActionError) as error:
+        act(state, text, seat)
+    assert words in str(error.value)
 
 
 def kind_at(state: WarshipsState, name: str) -> Kind | None:

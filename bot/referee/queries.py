@@ -84,18 +84,25 @@ class Queries(RefereeBase):
         A running game is refused: its public view would be only a board without the
         summary, and its end is what this is for.
         """
-        record = await self.repository.get_game(game_id)
-        if record is None:
-            raise RefereeError(f"There is no game #{game_id}.")
-        if record.end_reason is None:
-            raise RefereeError(
-                f"Game #{game_id} is still being played; its board is shown here once it is "
-                "over. `/games` lists the games running in a server."
-            )
+        record = await self._finished_game(
+            game_id,
+            still_playing="its board is shown here once it is over. "
+            "`/games` lists the games running in a server.",
+        )
         engine = engine_for(record.game)
         state = self._state_of(engine, record)
         view = engine.view(state, None)
         return record, view, status_line(view, engine.outcome(state))
+
+    async def _finished_game(self, game_id: int, *, still_playing: str) -> GameRecord:
+        """The record of a game that is over, or the sentence refusing to show it: one that
+        does not exist, or one still running (``still_playing`` says when it may be seen)."""
+        record = await self.repository.get_game(game_id)
+        if record is None:
+            raise RefereeError(f"There is no game #{game_id}.")
+        if record.end_reason is None:
+            raise RefereeError(f"Game #{game_id} is still being played; {still_playing}")
+        return record
 
     async def replay_of(self, game_id: int, user_id: int, audience: str | None = None) -> Replay:
         """A finished game replayed for ``audience``: ``mine``, ``channel`` or ``truth``.
@@ -105,13 +112,9 @@ class Queries(RefereeBase):
         replay at all: even the channel's would tell the players nothing new, and a seat's
         would be an open door for whoever asked.
         """
-        record = await self.repository.get_game(game_id)
-        if record is None:
-            raise RefereeError(f"There is no game #{game_id}.")
-        if record.end_reason is None:
-            raise RefereeError(
-                f"Game #{game_id} is still being played; its replay is ready once it is over."
-            )
+        record = await self._finished_game(
+            game_id, still_playing="its replay is ready once it is over."
+        )
         seat = record.seat_of(user_id)
         word = (audience or ("mine" if seat is not None else "channel")).strip().lower()
         if word not in AUDIENCE_WORDS:
@@ -150,13 +153,9 @@ class Queries(RefereeBase):
     async def export(self, game_id: int) -> dict[str, object]:
         """A finished game's whole record for ``python -m bot.verify``: rules, seed,
         every action, every announcement per audience, and the opened seals."""
-        record = await self.repository.get_game(game_id)
-        if record is None:
-            raise RefereeError(f"There is no game #{game_id}.")
-        if record.end_reason is None:
-            raise RefereeError(
-                f"Game #{game_id} is still being played; its record is published once it is over."
-            )
+        record = await self._finished_game(
+            game_id, still_playing="its record is published once it is over."
+        )
         engine = engine_for(record.game)
         ended = engine.outcome(self._state_of(engine, record))
         if ended is not None and ended.unplayed is not None:

@@ -22,7 +22,7 @@ import asyncpg
 
 from bot import results
 from bot.fairness import Seal
-from bot.outbox import Tidings, audience_code
+from bot.outbox import Tidings, audience_code, audience_of, handed_parcels
 from bot.ratings import Skill
 from bot.storage import postgres_schema as schema
 from bot.storage.interface import (
@@ -340,13 +340,18 @@ class PostgresRepository(SharedQueries):
     ) -> GameRecord:
         """Log one entry, store the new snapshot and hold its tidings, atomically.
 
+        Each audience's notice is claimed by the same call when its lane holds nothing
+        else, and handed to the lane's next claim in this process (``Handover``).
+
         Raises StaleGameError when the stored game is no longer at ``game.ply``: the same
         move sent twice (to one process or to two), and only the first one counts.
         """
         now = self.clock()
         status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
 
-        async def log_and_store(db: asyncpg.Connection) -> int | None:
+        async def log_and_store(
+            db: asyncpg.Connection,
+        ) -> tuple[int | None, tuple[int | None, ...]]:
             stored = await db.fetchrow(
                 "SELECT * FROM store_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
                 " $12, $13, $14, $15)",
@@ -374,23 +379,27 @@ class PostgresRepository(SharedQueries):
             if ending is not None and ending.has_result:
                 await _record_results(db, game, ending, now)
             live_message_id: int | None = stored["live_message_id"]
-            return live_message_id
+            claimed = tuple(audience_of(code) for code in stored["claimed_audiences"])
+            return live_message_id, claimed
 
-        if seals or (ending is not None and ending.has_result):
-            live_message_id = await self._transact(log_and_store)
-        else:  # one statement: its own transaction (``store_move``, migration 14)
-            async with self._pool.acquire() as db:
-                live_message_id = await log_and_store(db)
-        return replace(
-            game,
-            public_message_id=live_message_id,
-            ply=game.ply + 1,
-            state=state,
-            status=status,
-            winner=ending.winner if ending else None,
-            end_reason=ending.reason if ending else None,
-            updated_at=now,
-        )
+        with self.outbox.handover.storing(game.id) as hand_over:
+            if seals or (ending is not None and ending.has_result):
+                live_message_id, claimed = await self._transact(log_and_store)
+            else:  # one statement: its own transaction (``store_move``, migration 15)
+                async with self._pool.acquire() as db:
+                    live_message_id, claimed = await log_and_store(db)
+            stored = replace(
+                game,
+                public_message_id=live_message_id,
+                ply=game.ply + 1,
+                state=state,
+                status=status,
+                winner=ending.winner if ending else None,
+                end_reason=ending.reason if ending else None,
+                updated_at=now,
+            )
+            hand_over(handed_parcels(stored, tidings, claimed, final=ending is not None))
+        return stored
 
     async def forget_closed_challenges(self, before: float) -> int:
         """Delete answered, withdrawn and expired challenges made at or before ``before``."""

@@ -12,7 +12,15 @@ import json
 
 import asyncpg
 
-from bot.outbox import MERGED_TEXT_BUDGET, Lane, Parcel, Tidings, audience_code, audience_of
+from bot.outbox import (
+    MERGED_TEXT_BUDGET,
+    Handover,
+    Lane,
+    Parcel,
+    Tidings,
+    audience_code,
+    audience_of,
+)
 from bot.storage.interface import game_of
 
 CLAIM = """
@@ -85,6 +93,8 @@ class PostgresOutbox:
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
+        self.handover = Handover()
+        """Parcels claimed by the change that stored them, for their lanes' next claims."""
 
     async def lanes(self, before: float | None = None) -> list[Lane]:
         rows = await self._pool.fetch(
@@ -98,15 +108,20 @@ class PostgresOutbox:
     async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
         """As ``Outbox.claim``, in one statement (``CLAIM``); None also while another
         process is claiming or releasing the lane's oldest notices (that process delivers
-        them)."""
-        rows = await self._pool.fetch(
-            CLAIM,
-            lane.game_id,
-            audience_code(lane.audience),
-            lane.audience is None,
-            merge,
-            MERGED_TEXT_BUDGET,
-        )
+        them). A parcel claimed by the change that stored it is handed over without a
+        statement (``Handover``)."""
+        handed = self.handover.take(lane)
+        if handed is not None:
+            return handed
+        with self.handover.claiming(lane):
+            rows = await self._pool.fetch(
+                CLAIM,
+                lane.game_id,
+                audience_code(lane.audience),
+                lane.audience is None,
+                merge,
+                MERGED_TEXT_BUDGET,
+            )
         if not rows:
             return None
         return Parcel(

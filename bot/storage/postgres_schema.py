@@ -277,6 +277,64 @@ MIGRATIONS: tuple[str, ...] = (
     END
     $$;
     """,
+    # 15: a move's notices claimed by the call that stores it, for each audience whose lane
+    # holds nothing else (the lane's next claim would take exactly that notice): the store
+    # hands the parcels to its deliverer, which then only releases them
+    """
+    DROP FUNCTION store_move(
+        BIGINT, INTEGER, TEXT, TEXT, INTEGER, TEXT, DOUBLE PRECISION, BIGINT, INTEGER, TEXT,
+        TEXT, INTEGER[], TEXT[], INTEGER, TEXT
+    );
+    CREATE FUNCTION store_move(
+        moved_id BIGINT, moved_ply INTEGER, new_state TEXT, new_status TEXT,
+        new_winner INTEGER, new_end_reason TEXT, stamp DOUBLE PRECISION,
+        queued_id BIGINT, mover INTEGER, action_kind TEXT, action_text TEXT,
+        audiences INTEGER[], notice_texts TEXT[], ending INTEGER, told TEXT
+    ) RETURNS TABLE (outcome TEXT, live_message_id BIGINT, claimed_audiences INTEGER[])
+    LANGUAGE plpgsql VOLATILE AS $$
+    DECLARE
+        live BIGINT;
+        claimed_lanes INTEGER[];
+    BEGIN
+        IF queued_id IS NOT NULL THEN
+            PERFORM 1 FROM queued_moves WHERE id = queued_id FOR UPDATE;
+            IF NOT FOUND THEN
+                RETURN QUERY SELECT 'unqueued'::TEXT, NULL::BIGINT, NULL::INTEGER[];
+                RETURN;
+            END IF;
+        END IF;
+        UPDATE games SET ply = ply + 1, state = new_state, status = new_status,
+            winner = new_winner, end_reason = new_end_reason, updated_at = stamp
+            WHERE id = moved_id AND ply = moved_ply AND status = 'active'
+            RETURNING public_message_id INTO live;
+        IF NOT FOUND THEN
+            RETURN QUERY SELECT 'stale'::TEXT, NULL::BIGINT, NULL::INTEGER[];
+            RETURN;
+        END IF;
+        DELETE FROM queued_moves WHERE id = queued_id;
+        INSERT INTO actions (game_id, ply, seat, kind, text, created_at)
+            VALUES (moved_id, moved_ply + 1, mover, action_kind, action_text, stamp);
+        WITH held AS (
+            INSERT INTO notices (game_id, audience, ply, texts, final, claimed, created_at)
+            SELECT moved_id, told_to.audience, moved_ply + 1, told_to.texts, ending,
+                (NOT EXISTS (
+                    SELECT 1 FROM notices AS waiting
+                    WHERE waiting.game_id = moved_id AND waiting.audience = told_to.audience
+                ))::INTEGER,
+                stamp
+            FROM unnest(audiences, notice_texts) AS told_to (audience, texts)
+            RETURNING audience, claimed
+        )
+        SELECT coalesce(array_agg(audience) FILTER (WHERE claimed = 1), '{}')
+            INTO claimed_lanes FROM held;
+        IF told IS NOT NULL THEN
+            INSERT INTO announcements (game_id, ply, tidings)
+                VALUES (moved_id, moved_ply + 1, told);
+        END IF;
+        RETURN QUERY SELECT 'stored'::TEXT, live, claimed_lanes;
+    END
+    $$;
+    """,
 )
 """Schema changes in order, one for each of SQLite's (append both together; never edit)."""
 

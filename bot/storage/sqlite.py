@@ -24,7 +24,7 @@ import aiosqlite
 from bot import results
 from bot.checkpoints import CHECKPOINT_SECONDS, Checkpointer
 from bot.fairness import Seal
-from bot.outbox import SqliteInbox, SqliteOutbox, Tidings, hold
+from bot.outbox import SqliteInbox, SqliteOutbox, Tidings, handed_parcels, hold
 from bot.storage.interface import (
     ChallengeRecord,
     ChallengeStatus,
@@ -307,6 +307,10 @@ class SqliteRepository(SharedQueries):
     ) -> GameRecord:
         """Log one entry, store the new snapshot and hold its tidings, atomically.
 
+        Each audience's notice is claimed in the same transaction when its lane holds
+        nothing else, and handed to the lane's next claim (``Handover``): sending it then
+        takes only its release.
+
         An ``ending`` with a result writes the players' results and new ratings in the same
         transaction, so no crash can keep the one without the other.
 
@@ -317,7 +321,7 @@ class SqliteRepository(SharedQueries):
         status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
         snapshot = _dump(state)
 
-        def log_and_store(db: sqlite3.Connection) -> int | None:
+        def log_and_store(db: sqlite3.Connection) -> tuple[int | None, tuple[int | None, ...]]:
             # RETURNING hands back the live message, which may have been posted since
             # ``game`` was read: the courier must edit that one.
             stored = db.execute(
@@ -343,7 +347,9 @@ class SqliteRepository(SharedQueries):
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, game.ply + 1, seat, kind.value, text, now),
             )
-            hold(db, game.id, game.ply + 1, tidings, final=ending is not None, now=now)
+            claimed = hold(
+                db, game.id, game.ply + 1, tidings, final=ending is not None, now=now, claim=True
+            )
             _announce(db, game.id, game.ply + 1, tidings)
             _seal(db, game.id, game.ply + 1, seals)
             if ending is not None and ending.has_result:
@@ -358,19 +364,22 @@ class SqliteRepository(SharedQueries):
                     now=now,
                 )
             live_message_id: int | None = stored[0]
-            return live_message_id
+            return live_message_id, claimed
 
-        live_message_id = await self._transact(log_and_store)
-        return replace(
-            game,
-            public_message_id=live_message_id,
-            ply=game.ply + 1,
-            state=state,
-            status=status,
-            winner=ending.winner if ending else None,
-            end_reason=ending.reason if ending else None,
-            updated_at=now,
-        )
+        with self.outbox.handover.storing(game.id) as hand_over:
+            live_message_id, claimed = await self._transact(log_and_store)
+            stored = replace(
+                game,
+                public_message_id=live_message_id,
+                ply=game.ply + 1,
+                state=state,
+                status=status,
+                winner=ending.winner if ending else None,
+                end_reason=ending.reason if ending else None,
+                updated_at=now,
+            )
+            hand_over(handed_parcels(stored, tidings, claimed, final=ending is not None))
+        return stored
 
     async def forget_closed_challenges(self, before: float) -> int:
         """Delete answered, withdrawn and expired challenges made at or before ``before``.

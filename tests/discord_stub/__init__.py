@@ -13,19 +13,11 @@ Typical use::
         assert not driver.server.unhandled
 """
 
-from .driver import (
-    DEFAULT_APP_PERMISSIONS,
-    DEFAULT_MEMBER_PERMISSIONS,
-    BotError,
-    CapturedError,
-    DiscordDriver,
-    FakeGuild,
-    FakeUser,
-    InteractionResult,
-    SettleTimeout,
-)
+from .accounts import DEFAULT_APP_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS, FakeGuild, FakeUser
+from .driver import DiscordDriver
 from .gateway import FakeGateway
 from .remote import BotProcess, RemoteDriver
+from .results import InteractionResult
 from .server import (
     ChannelInfo,
     FakeDiscord,
@@ -37,6 +29,7 @@ from .server import (
     StoredAttachment,
     StoredMessage,
 )
+from .settling import BotError, CapturedError, SettleTimeout
 from .weather import DISCORD_LIMITS, Limit, RateLimits, Weather
 
 __all__ = [

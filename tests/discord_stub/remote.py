@@ -23,8 +23,11 @@ from typing import Any
 
 import discord
 
-from .driver import DiscordDriver, FakeUser, InteractionResult, SettleTimeout, _Where
+from .accounts import FakeUser, Where
+from .driver import DiscordDriver
+from .results import InteractionResult
 from .server import FakeDiscord
+from .settling import SettleTimeout
 
 __all__ = ["BotProcess", "RemoteDriver", "StopTimeout"]
 
@@ -150,7 +153,7 @@ class RemoteDriver(DiscordDriver):
         return await self._interact(2, user, where, data, command_name=name)
 
     def _options(
-        self, command: JSONDict, values: Mapping[str, Any], where: _Where
+        self, command: JSONDict, values: Mapping[str, Any], where: Where
     ) -> tuple[list[JSONDict], JSONDict]:
         declared = {o["name"]: o for o in command.get("options", [])}
         unknown = set(values) - set(declared)

@@ -118,11 +118,7 @@ def shoot(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
 
 def lost_decks(state: SeaBattleState, owner: int) -> int:
     """How many decks ``owner``'s ship has lost: public, since every hit is announced."""
-    return sum(
-        1
-        for (shooter, _), hit in zip(state.log, state.answers, strict=True)
-        if hit and shooter != owner
-    )
+    return state.decks_lost[owner]
 
 
 def choice_sentence(state: SeaBattleState) -> str:

@@ -54,6 +54,8 @@ def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
     rules = state.rules
     finished = secrecy(state.phase, state.outcome) is Phase.FINISHED
     show_all = seat == owner or finished
+    if rules.dutchman:
+        return _dutchman_field(state, owner, show_all)
     blind = rules.blind_report and not show_all  # §4.3: which cell hit is not told
     shots = state.shots[other(owner)]
     side = state.sides[owner]
@@ -72,8 +74,6 @@ def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
         for wreck in sunk:
             for cell in wreck.cells:
                 clear.update(neighbours(cell, rules.size, rules.size, diagonal=diagonal))
-    if rules.dutchman:
-        return _dutchman_field(state, owner, show_all)
     # Each cell shows the strongest thing known of it: the marks are painted from the
     # weakest to the strongest, a few cells at a time instead of testing every cell.
     size = rules.size
@@ -130,10 +130,7 @@ def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
 def _dutchman_field(state: SeaBattleState, owner: int, show_all: bool) -> FieldView:
     """§5: each shot cell shows its latest answer (the ship moves, so an old hit says
     nothing of where it is now); the ship itself only to its owner, and to all at the end."""
-    answers: dict[Cell, bool] = {}
-    for (shooter, cell), hit in zip(state.log, state.answers, strict=True):
-        if shooter != owner:
-            answers[cell] = hit
+    answers = state.answered[owner]
     ship = state.sides[owner].ships[0] if state.sides[owner].ships else None
     sunk = bool(state.sunk(owner))
     # Painted like any field, the stronger mark last: a shot's answer over the ship.
@@ -155,6 +152,8 @@ def _dutchman_field(state: SeaBattleState, owner: int, show_all: bool) -> FieldV
         rows,
         outlines,
         last,
-        state.afloat(owner),
+        # The whole fleet less what sank, as on any field: counting the ships placed would
+        # tell the opponent, during setup, whether the ship stands on the field yet.
+        len(state.rules.fleet) - len(state.sunk(owner)),
         decks_lost=dutchman_lost(state, owner),
     )

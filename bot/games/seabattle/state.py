@@ -66,6 +66,27 @@ class SeaBattleState:
             fired[shooter].add(cell)
         return frozenset(fired[0]), frozenset(fired[1])
 
+    @cached_property
+    def answered(self) -> tuple[dict[Cell, bool], dict[Cell, bool]]:
+        """The Flying Dutchman (§5): ``answered[owner]``, each cell shot on ``owner``'s
+        field with its latest answer (whether it hit), in the order first shot. A view
+        shows these, and builds a field for each audience: walking a long game's log once
+        per state, not once per field, keeps a move's cost from growing with the game."""
+        fields: tuple[dict[Cell, bool], dict[Cell, bool]] = ({}, {})
+        for (shooter, cell), hit in zip(self.log, self.answers, strict=True):
+            fields[other(shooter)][cell] = hit
+        return fields
+
+    @cached_property
+    def decks_lost(self) -> tuple[int, int]:
+        """The Flying Dutchman (§5): how many decks each seat's ship has lost; public,
+        since every hit is announced."""
+        lost = [0, 0]
+        for (shooter, _), hit in zip(self.log, self.answers, strict=True):
+            if hit:
+                lost[other(shooter)] += 1
+        return lost[0], lost[1]
+
     def sunk(self, owner: int) -> tuple[Ship, ...]:
         """``owner``'s ships whose every cell has been hit."""
         if self.rules.dutchman:  # §5.4: it moves, so only its last deck's hit sinks it
