@@ -274,5 +274,5 @@ async def presented_all(notices: Sequence[Notice]) -> list[Message]:
 
 
 async def board_drawn(game: GameRecord, view: View) -> Board:
-    """``render_board`` off the event loop, on the drawing threads."""
+    """``render_board`` off the event loop, on the drawing thread."""
     return await asyncio.get_running_loop().run_in_executor(drawing(), render_board, game, view)
