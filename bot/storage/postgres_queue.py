@@ -155,7 +155,10 @@ class MoveQueue:
     ) -> QueuedMove | None:
         """The next move to play, claimed for ``lease`` seconds; None if none is free.
 
-        With ``waited``, only a move that has waited at least that many seconds."""
+        With ``waited``, only a move that has waited at least that many seconds. The claim
+        alone, the game left unlocked (the move is then played under ``game_lock``, a trip
+        of its own): workers claim with ``claim_held``, which claims alike (``claim_move``
+        runs this very statement) and keeps the game's lock from the claim to the store."""
         now = self.clock()
         queued_by = math.inf if waited is None else now - waited
         claimed = await self._pool.fetchrow(CLAIM, now, now + lease, queued_by)
