@@ -1,14 +1,17 @@
 """Benchmark: whole moves through the referee, a real database and the renderers.
 
 Plays random games of every preset the way players do (``random``, ``ready``, then shots
-by text), renders every image each move sends (side by side on the drawing threads, as
+by text), renders every image each move sends (together on the drawing thread, as
 the bot does), confirms its delivery as the bot does, and
 prints per-move p50 / p95 times split into rules, storage and rendering, moves per second,
 and image sizes. ``cpu`` is the processor time a whole move took (every thread of the
 process): unlike the wall-clock figures, other processes on the machine barely change it;
 nor do they change the count of trips to SQLite's thread a move takes, printed too.
 
-    python -m benchmarks.moves [--games 40] [--game seabattle] [--postgres]
+    python -m benchmarks.moves [--games 40] [--game seabattle] [--postgres] [--by-preset]
+
+``--by-preset`` adds each preset's whole-move p50 / p95 and its share of the slowest
+twentieth of all moves: long games on large fields make the tail.
 
 ``--postgres`` plays on a private PostgreSQL server (pgserver, installed with the test
 dependencies) instead of a SQLite file, for the figures of the shared store.
@@ -75,7 +78,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def play(game_key: str, games: int, database: Path | str) -> dict[str, list[float]]:
+async def play(game_key: str, games: int, database: Path | str) -> dict[str, list[Any]]:
     """Play on the SQLite file at ``database``, or on PostgreSQL at a ``postgresql://`` URL."""
     repository: SqliteRepository | PostgresRepository
     if isinstance(database, str):
@@ -92,7 +95,7 @@ async def play(game_key: str, games: int, database: Path | str) -> dict[str, lis
 
 async def _play(
     repository: SqliteRepository | PostgresRepository, game_key: str, games: int
-) -> dict[str, list[float]]:
+) -> dict[str, list[Any]]:
     clock = Clock()
     trips = Trips(repository)
     for name in STORAGE_CALLS:
@@ -101,7 +104,8 @@ async def _play(
     referee = Referee(repository, seed_source=lambda: seeds.getrandbits(62))
     engine = ENGINES[game_key]
     rng = random.Random(2026)
-    samples: dict[str, list[float]] = {
+    samples: dict[str, list[Any]] = {
+        "preset": [],
         "rules": [],
         "storage": [],
         "render": [],
@@ -157,9 +161,24 @@ async def _play(
             samples["rules"].append(acted - start - clock.storage)
             samples["render"].append(rendered - acted)
             samples["move"].append(done - start)
+            samples["preset"].append(presets[number % len(presets)])
             images.extend(sizes)
     samples["image_bytes"] = images
     return samples
+
+
+def print_by_preset(samples: dict[str, list[Any]]) -> None:
+    """Each preset's whole move, and how many of the slowest twentieth of all moves it made."""
+    moves = [v * 1000 for v in samples["move"]]
+    slowest = percentile(moves, 0.95)
+    print(f"{'preset':<16}{'moves':>7}{'p50':>8}{'p95':>8}{'of the slowest 5 %':>20}")
+    for preset in dict.fromkeys(samples["preset"]):
+        own = [v for v, p in zip(moves, samples["preset"], strict=True) if p == preset]
+        tail = sum(v >= slowest for v in own)
+        print(
+            f"{preset:<16}{len(own):>7}{statistics.median(own):>8.2f}"
+            f"{percentile(own, 0.95):>8.2f}{tail:>20}"
+        )
 
 
 def main() -> None:
@@ -167,6 +186,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--game", default="seabattle", choices=sorted(ENGINES))
     parser.add_argument("--postgres", action="store_true", help="play on a private PostgreSQL")
+    parser.add_argument("--by-preset", action="store_true", help="each preset's moves apart")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         database: Path | str = Path(folder) / "bench.sqlite3"
@@ -201,6 +221,8 @@ def main() -> None:
             f"trips to the database thread per move: p50 {statistics.median(trips):.0f},"
             f" p95 {percentile(trips, 0.95):.0f}, max {max(trips):.0f}"
         )
+    if options.by_preset:
+        print_by_preset(samples)
     sizes = [b / 1024 for b in samples["image_bytes"]]
     print(
         f"images: {len(sizes)}, p50 {statistics.median(sizes):.1f} KB, "

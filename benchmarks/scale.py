@@ -230,7 +230,7 @@ class LoopProbe:
 
 class RenderingErrands:
     """The cog's errands without Discord: every board is drawn as it would be sent (on the
-    drawing threads, as the courier does), and a game's end is confirmed delivered."""
+    drawing thread, as the courier does), and a game's end is confirmed delivered."""
 
     def __init__(self, referee: Referee) -> None:
         self.referee = referee

@@ -182,20 +182,22 @@ def present_all(notices: Sequence[Notice]) -> list[Message]:
     return [present(notice) for notice in notices]
 
 
-RENDER_THREADS = 3
-"""A move's three boards are drawn side by side."""
+RENDER_THREADS = 1
+"""Boards are drawn one at a time, on one thread: see ``drawing``."""
 
 _drawing: ThreadPoolExecutor | None = None
 
 
 def drawing() -> ThreadPoolExecutor:
-    """The threads boards are drawn and encoded on, made on first use.
+    """The thread boards are drawn and encoded on, made on first use.
 
-    Pillow lets go of the interpreter lock in its C work (copies, pastes, PNG encoding:
-    most of a board's cost), so drawing there leaves the event loop free to answer
-    players, and a move's three boards share the machine's cores. A report's boards
-    drawn on the loop itself kept it busy 5-9 ms at a stretch, and a backlog of
-    reminders and losses on time after an outage stalled it for over 100 ms.
+    Drawing there leaves the event loop free to answer players: a report's boards drawn on
+    the loop itself kept it busy 5-9 ms at a stretch, and a backlog of reminders and losses
+    on time after an outage stalled it for over 100 ms. One thread, not one per board:
+    drawing is mostly Python and holds the interpreter lock, and Pillow lets go of it
+    around each of a board's hundreds of small stamps, so boards drawn side by side hand
+    the lock to each other at every stamp. Three threads made a move cost 1.8 ms more
+    processor time than boards drawn one after another.
     """
     global _drawing
     if _drawing is None:
@@ -203,16 +205,74 @@ def drawing() -> ThreadPoolExecutor:
     return _drawing
 
 
+Asked = list[tuple[Notice, "asyncio.Future[Message]"]]
+
+_asked: dict[asyncio.AbstractEventLoop, Asked] = {}
+"""Per event loop, the notices asked for in its current turn, not yet sent to be drawn."""
+
+
 async def presented(notice: Notice) -> Message:
-    """``present`` off the event loop, on the drawing threads."""
-    return await asyncio.get_running_loop().run_in_executor(drawing(), present, notice)
+    """``present`` off the event loop, on the drawing thread.
+
+    The notices asked for in one turn of the loop (a move's audiences are told side by
+    side) are drawn in one job: each job's end wakes the loop, and the loop waking while
+    the next board is drawn takes the interpreter lock from it at its next stamp.
+    """
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[Message] = loop.create_future()
+    asked = _asked.setdefault(loop, [])
+    if not asked:
+        loop.call_soon(_draw_asked, loop)
+    asked.append((notice, answer))
+    return await answer
+
+
+def _draw_asked(loop: asyncio.AbstractEventLoop) -> None:
+    """Send this turn's notices to be drawn in one job, and answer each asker after it."""
+    asked = _asked.pop(loop, [])
+    try:
+        job = loop.run_in_executor(drawing(), _present_each, [notice for notice, _ in asked])
+    except RuntimeError as error:  # the drawing thread is shut down: the bot is stopping
+        _answer(asked, [error] * len(asked))
+        return
+
+    def settle(job: asyncio.Future[list[Message | BaseException]]) -> None:
+        if job.cancelled():
+            _answer(asked, [asyncio.CancelledError()] * len(asked))
+        elif (failure := job.exception()) is not None:
+            _answer(asked, [failure] * len(asked))
+        else:
+            _answer(asked, job.result())
+
+    job.add_done_callback(settle)
+
+
+def _answer(asked: Asked, outcomes: Sequence[Message | BaseException]) -> None:
+    for (_, answer), outcome in zip(asked, outcomes, strict=True):
+        if answer.done():  # its asker was cancelled meanwhile
+            continue
+        if isinstance(outcome, BaseException):
+            answer.set_exception(outcome)
+        else:
+            answer.set_result(outcome)
+
+
+def _present_each(notices: list[Notice]) -> list[Message | BaseException]:
+    """Each notice's message, or what drawing it raised: one bad board fails alone."""
+    outcomes: list[Message | BaseException] = []
+    for notice in notices:
+        try:
+            outcomes.append(present(notice))
+        except Exception as error:  # handed to the one who asked for this notice
+            outcomes.append(error)
+    return outcomes
 
 
 async def presented_all(notices: Sequence[Notice]) -> list[Message]:
-    """``present`` every notice of a report off the event loop, side by side."""
+    """``present`` every notice of a report off the event loop, in one job."""
     return list(await asyncio.gather(*(presented(notice) for notice in notices)))
 
 
 async def board_drawn(game: GameRecord, view: View) -> Board:
-    """``render_board`` off the event loop, on the drawing threads."""
+    """``render_board`` off the event loop, on the drawing thread."""
     return await asyncio.get_running_loop().run_in_executor(drawing(), render_board, game, view)

@@ -306,8 +306,7 @@ def field_layer(cell: int, size: int, field: FieldView) -> Image.Image:
 
     def stamp(sprite: Sprite, at: Cell) -> None:
         column, row = at
-        xy = (column * cell + sprite.offset[0], row * cell + sprite.offset[1])
-        layer.paste(sprite.image, xy, sprite.mask)
+        sprite.stamp(layer, (column * cell, row * cell))
 
     cross = mark_sprite("x", cell)
     for ship in field.ships:

@@ -41,6 +41,25 @@ def test_the_moves_benchmark_exits_with_the_error_when_a_game_raises() -> None:
     assert "GameFault" in finished.stderr and "a bug in the rules" in finished.stderr
 
 
+def test_the_moves_benchmark_shows_each_preset_apart_when_asked() -> None:
+    finished = subprocess.run(
+        [sys.executable, "-m", "benchmarks.moves", "--games", "2", "--by-preset"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = finished.stdout.splitlines()
+    header = next(n for n, line in enumerate(lines) if line.startswith("preset"))
+    rows = {line.split()[0]: line.split()[1:] for line in lines[header + 1 : header + 3]}
+    assert set(rows) == {"classic", "corners"}  # the first two presets, one game each
+    total = int(lines[0].split(", ")[1].split()[0])  # "seabattle on SQLite: 2 games, N moves, …"
+    assert sum(int(row[0]) for row in rows.values()) == total
+    slowest = sum(int(row[3]) for row in rows.values())
+    assert 0 < slowest <= total // 20 + 1
+
+
 SMALL_SCALE = ("--games", "200", "--moves", "5", "--templates", "6")
 
 

@@ -208,7 +208,7 @@ async def test_boards_are_drawn_off_the_event_loop(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Moves, answers, reminders and a loss on time after an outage draw every board on
-    the drawing threads, so no board holds up the bot's other players."""
+    the drawing thread, so no board holds up the bot's other players."""
     render, alt = presenter.RENDERERS["seabattle"]
     drawn: list[tuple[str, bool]] = []
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import random
 import sys
+import zlib
 from collections.abc import Iterator
 
 import pytest
@@ -19,7 +20,7 @@ from PIL import Image
 from bot.games import ENGINES
 from bot.games.core import View
 from bot.presenter import RENDERERS
-from renderers.common import encode_png
+from renderers.common import PNG_BLOCK, encode_png
 
 NAMES = ("Admiral Zoë", "Борис")
 PLIES = 40
@@ -95,3 +96,28 @@ def test_images_not_in_palette_mode_are_still_written_faithfully(mode: str) -> N
     image.putpixel((1, 2), (200, 100, 50) if mode == "RGB" else 200)
     decoded = _decoded(encode_png(image))
     assert decoded.mode == mode and decoded.tobytes() == image.tobytes()
+
+
+@pytest.mark.parametrize(
+    "size",
+    [(1, 1), (399, PNG_BLOCK // 400), (399, PNG_BLOCK // 200), (400, 299), (300, 719), (9000, 3)],
+    ids=["one pixel", "rows fill one block", "two blocks", "a byte short", "across", "wide"],
+)
+def test_rows_handed_over_in_blocks_are_each_deflated_once_with_one_filter_byte(
+    size: tuple[int, int],
+) -> None:
+    """The rows reach the deflater in blocks of ``PNG_BLOCK`` bytes (each row padded by
+    one byte): at a block's edge no row is lost, doubled, or left with a padding byte."""
+    assert PNG_BLOCK % 400 == 0  # so that rows 400 bytes long fill a block exactly
+    width, height = size
+    image = Image.new("P", size)
+    image.putpalette([value for index in range(16) for value in (index, 2 * index, 3 * index)])
+    dice = random.Random(f"{width}x{height}")
+    image.putdata([dice.randrange(16) for _ in range(width * height)])
+    png = encode_png(image)
+    idat_at = png.index(b"IDAT")
+    length = int.from_bytes(png[idat_at - 4 : idat_at], "big")
+    rows = zlib.decompress(png[idat_at + 4 : idat_at + 4 + length])
+    assert len(rows) == height * (width + 1)
+    assert rows[:: width + 1] == bytes(height)  # every row's filter byte is 0 ("none")
+    assert _decoded(png).tobytes() == image.tobytes()

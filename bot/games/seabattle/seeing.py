@@ -50,10 +50,28 @@ def view_of(state: SeaBattleState, seat: int | None, variant: str) -> SeaBattleV
 
 
 def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
-    """``owner``'s field as ``seat`` (None: the channel) may know it."""
-    rules = state.rules
+    """``owner``'s field as ``seat`` (None: the channel) may know it.
+
+    Built once per state for each way it can be shown: a move's three views show four
+    different fields at most, since the channel sees each field as the owner's opponent
+    does (less the disclosures, §4.6-4.7, which only the players are told).
+    """
     finished = secrecy(state.phase, state.outcome) is Phase.FINISHED
     show_all = seat == owner or finished
+    # §4.6-4.7: a disclosure is shown to the two players only, never to the channel.
+    told = (seat is not None or finished) and any(who == owner for who, _ in state.disclosures)
+    around_sunk = state.rules.marks_around_sunk and seat != owner
+    shown = (owner, show_all, told, around_sunk)
+    field = state.fields_shown.get(shown)
+    if field is None:
+        field = state.fields_shown[shown] = _field(state, owner, show_all, told, around_sunk)
+    return field
+
+
+def _field(
+    state: SeaBattleState, owner: int, show_all: bool, told: bool, around_sunk: bool
+) -> FieldView:
+    rules = state.rules
     if rules.dutchman:
         return _dutchman_field(state, owner, show_all)
     blind = rules.blind_report and not show_all  # §4.3: which cell hit is not told
@@ -65,11 +83,9 @@ def field_of(state: SeaBattleState, owner: int, seat: int | None) -> FieldView:
     wrecks = sunk if show_all or rules.touching is not Touching.ANY else set()
     ship_at = {cell: ship for ship in side.ships for cell in ship.cells}
     mines, sweepers = set(side.mines), set(side.sweepers)
-    # §4.6-4.7: a disclosure is shown to the two players only, never to the channel.
-    told = seat is not None or finished
     disclosed = {cell for who, cell in state.disclosures if who == owner} if told else set()
     clear: set[Cell] = set()
-    if rules.marks_around_sunk and seat != owner:
+    if around_sunk:
         diagonal = rules.touching is Touching.NONE
         for wreck in sunk:
             for cell in wreck.cells:

@@ -12,6 +12,7 @@ from bot.games.grid import Cell, cell_name, parse_cell
 from bot.games.seabattle.fleet import Ship, validate_fleet
 from bot.games.seabattle.mines import Pending, validate_items
 from bot.games.seabattle.rules import SeaBattleRules
+from bot.games.seabattle.view import FieldView
 
 STATE_VERSION = 1
 
@@ -76,6 +77,12 @@ class SeaBattleState:
         for (shooter, cell), hit in zip(self.log, self.answers, strict=True):
             fields[other(shooter)][cell] = hit
         return fields
+
+    @cached_property
+    def fields_shown(self) -> dict[tuple[int, bool, bool, bool], FieldView]:
+        """Each field as ``seeing.field_of`` built it for this state, by the way it is
+        shown: three views of one move share their fields instead of each building two."""
+        return {}
 
     @cached_property
     def decks_lost(self) -> tuple[int, int]:
