@@ -329,12 +329,14 @@ class PostgresRepository(SharedQueries):
         lock goes when the connection is handed back (``_locks_released``), in the trip
         that resets it anyway.
 
-        A worker playing a claimed move already holds the lock and the read, taken by its
-        claim (``MoveQueue.holding``): then no trip at all."""
+        A worker playing a claimed move already holds the lock, and the read, taken by its
+        claim (``MoveQueue.holding``): then no trip at all while the claim holds the lock
+        (never a second lock the claim's own would keep waiting)."""
         claim = held_claim.get()
-        if claim is not None and claim.move.game_id == game_id and claim.game is not None:
-            game, claim.game = claim.game, None  # the first lock of the game only
-            with self._read_taken(game_id, game_of(game)):
+        if claim is not None and claim.move.game_id == game_id and claim.locked:
+            read, claim.game = claim.game, None  # the claim's read serves once
+            game = game_of(read) if read is not None else await super().get_game(game_id)
+            with self._read_taken(game_id, game):
                 yield
             return
         async with self._lock_pool.acquire() as db:
