@@ -63,8 +63,8 @@ SESSION: dict[str, Any] = {"server_settings": {"plan_cache_mode": "force_generic
 """Every connection's session: statements planned once, when first prepared, not at each
 call. asyncpg prepares every statement, and PostgreSQL would otherwise plan anew each
 call of a statement whose generic plan it deems dearer than a custom one (the outbox's
-releases and the queue's claims, over arrays of unknown length): that planning cost the
-server more than running them. The store's statements find rows by key or by the
+releases, over arrays of unknown length, were planned at every call): that planning cost
+the server more than running them. The store's statements find rows by key or by the
 partial indexes their conditions name, so a plan made without the values is as good."""
 
 GAME_LOCKS = 0x6761_6D65
