@@ -10,7 +10,8 @@ to the moment its last board (each audience's, rendered) was delivered:
 - ``in process``: the receiving process plays, renders and delivers it (``ROLE=all``);
 - ``N workers``: the receiving process queues it (``ROLE=gateway``), and ``N`` worker
   processes (``ROLE=worker``, started by this benchmark) claim, play, render and deliver
-  it, then say so through the database.
+  it, then say so on their standard output (a pipe to this process, not the database,
+  whose processor time per move is measured).
 
 Delivery goes to a transport that renders every board as the courier would and sends it
 nowhere, so Discord's own latency is left out. The machine's load average is printed,
@@ -27,13 +28,13 @@ import os
 import random
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from subprocess import PIPE
 
 import asyncpg
 
@@ -48,9 +49,12 @@ from bot.storage.postgres_queue import QueuedMove
 from bot.worker import MoveWorker
 
 GAME = ENGINES["seabattle"]
-DONE = "benchmark_done"
-"""The channel a benchmark worker announces each delivered move on."""
 READY = "ready"
+"""A worker process's first line: it listens for queued moves."""
+DONE = "done"
+"""A worker process's line for each move it delivered: ``done <queued move id>``."""
+SPENT = "spent"
+"""A worker process's last line: ``spent <processor seconds its moves took>``."""
 
 
 class Rendering:
@@ -85,39 +89,35 @@ async def deliver(deliverer: Deliverer, report: Report) -> None:
 
 
 class BenchmarkWorker(MoveWorker):
-    """A worker that delivers each move before the next and announces it delivered."""
+    """A worker that delivers each move before the next and announces it delivered on its
+    standard output."""
 
-    def __init__(self, store: PostgresRepository, announce: asyncpg.Connection) -> None:
+    def __init__(self, store: PostgresRepository) -> None:
         referee = Referee(store)
         super().__init__(
             store.queue, referee, Deliverer(store.outbox, referee, Rendering()), Silent()
         )
-        self.announce = announce
-        self._announcing = asyncio.Lock()
 
     async def play(self, move: QueuedMove) -> Report | None:
         report = await self.apply(move)
         if report is not None:
             await deliver(self.deliverer, report)
-        async with self._announcing:
-            await self.announce.execute("SELECT pg_notify($1, $2)", DONE, str(move.id))
+        print(DONE, move.id, flush=True)
         return report
 
 
 async def serve(url: str) -> None:
     """A worker process: play queued moves until SIGTERM."""
     store = await PostgresRepository.open(url)
-    announce = await asyncpg.connect(url)
-    worker = BenchmarkWorker(store, announce)
+    worker = BenchmarkWorker(store)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     await worker.start()
     print(READY, flush=True)
     started = time.process_time()
     await stop.wait()
-    print(time.process_time() - started, flush=True)  # the processor time its moves took
+    print(SPENT, time.process_time() - started, flush=True)
     await worker.close()
-    await announce.close()
     await store.close()
 
 
@@ -206,35 +206,45 @@ async def in_process(store: SqliteRepository | PostgresRepository, games: int, m
 
 async def with_workers(url: str, workers: int, games: int, moves: int) -> Run:
     """The receiving process queues every move; ``workers`` processes play them."""
-    cpu = 0.0
     store = await PostgresRepository.open(url)
-    listener = await asyncpg.connect(url)
     waiting: dict[int, asyncio.Future[None]] = {}
     early: set[int] = set()
     """Moves delivered before their sender heard their id back from the queue."""
+    spent: list[float] = []
+    ready = [asyncio.get_running_loop().create_future() for _ in range(workers)]
 
-    def delivered(_: object, __: int, ___: str, payload: str) -> None:
-        future = waiting.pop(int(payload), None)
+    def delivered(move_id: int) -> None:
+        future = waiting.pop(move_id, None)
         if future is None:
-            early.add(int(payload))
+            early.add(move_id)
         elif not future.done():
             future.set_result(None)
 
-    await listener.add_listener(DONE, delivered)
+    async def reading(process: asyncio.subprocess.Process, started: asyncio.Future[None]) -> None:
+        assert process.stdout is not None
+        async for raw in process.stdout:
+            word, *rest = raw.decode().split()
+            if word == READY:
+                started.set_result(None)
+            elif word == DONE:
+                delivered(int(rest[0]))
+            elif word == SPENT:
+                spent.append(float(rest[0]))
+        if not started.done():
+            started.set_exception(RuntimeError("a worker process did not start"))
+
     processes = [
-        subprocess.Popen(
-            [sys.executable, "-m", "benchmarks.workers", "--serve", url],
-            stdout=subprocess.PIPE,
-            text=True,
+        await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "benchmarks.workers", "--serve", url, stdout=PIPE
         )
         for _ in range(workers)
     ]
+    readers = [
+        asyncio.create_task(reading(process, started))
+        for process, started in zip(processes, ready, strict=True)
+    ]
     try:
-        for process in processes:
-            assert process.stdout is not None
-            line = await asyncio.to_thread(process.stdout.readline)
-            if line.strip() != READY:
-                raise RuntimeError("a worker process did not start")
+        await asyncio.gather(*ready)
 
         async def play(game_id: int, user_id: int, text: str) -> None:
             move_id = await store.queue.put(game_id, user_id, text, {"dm": 0})
@@ -249,17 +259,15 @@ async def with_workers(url: str, workers: int, games: int, moves: int) -> Run:
         for process in processes:
             process.send_signal(signal.SIGTERM)
         try:
-            for process in processes:
-                output, _ = process.communicate(timeout=120)
-                cpu += float(output.split()[-1])  # the worker's last line: its processor time
+            async with asyncio.timeout(120):
+                await asyncio.gather(*readers, *(process.wait() for process in processes))
         finally:  # a worker that did not stop in time is not left running
             for process in processes:
-                if process.poll() is None:
+                if process.returncode is None:
                     process.kill()
-                    process.wait()
-        await listener.close()
+                    await process.wait()
         await store.close()
-    return replace(run, workers_cpu=cpu)
+    return replace(run, workers_cpu=sum(spent))
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -12,7 +12,9 @@ it can tell (an illegal move, a shot out of turn) the worker answers, with the r
 same sentences, through ``Answers``: into the player's DMs, or as the follow-up of their
 command. A refusal is answered once: only by the worker that takes the move off the
 queue. A worker that dies mid-move leaves its claim to run out; the move is then claimed
-again, and played once, since it leaves the queue in the transaction that stores it.
+again, and played once, since it leaves the queue in the transaction that stores it. A
+claim takes the move's game lock with it, and the store hands it on (``claim_held``), so
+a move costs the database two statements from its claim to its stored state.
 
 A gateway keeps a standby worker (``standby``) that plays only moves that have waited
 ``STANDBY_SECONDS``: should no worker run (none was started, or all died), players
@@ -31,7 +33,7 @@ from bot.deliverer import Deliverer
 from bot.games.core import GameError
 from bot.logs import fields
 from bot.referee import Referee, Report
-from bot.storage.postgres_queue import LEASE_SECONDS, MoveQueue, QueuedMove
+from bot.storage.postgres_queue import LEASE_SECONDS, Held, MoveQueue, QueuedMove
 
 log = logging.getLogger("referee.worker")
 
@@ -121,11 +123,11 @@ class MoveWorker:
             await self._slots.acquire()
             self._woken.clear()  # a move queued from here on wakes the wait below
             try:
-                move = await self.queue.claim(self.lease, waited=self.standby)
+                held = await self.queue.claim_held(self.lease, waited=self.standby)
             except Exception:
                 log.exception("claiming a queued move failed")
-                move = None
-            if move is None:
+                held = None
+            if held is None:
                 self._slots.release()
                 # Not ``wait_for``: on Python 3.11 it drops a cancellation that arrives as
                 # the event is set, and the worker would then never stop.
@@ -135,7 +137,7 @@ class MoveWorker:
                 continue
             if self.standby is not None:
                 self._stepping_in(loop.time())
-            task = loop.create_task(self._play_in_slot(move), name=f"queued move {move.id}")
+            task = loop.create_task(self._play_in_slot(held), name=f"queued move {held.move.id}")
             self._playing.add(task)
             task.add_done_callback(self._playing.discard)
 
@@ -146,11 +148,13 @@ class MoveWorker:
             log.warning(NO_WORKER, self.standby)
         self._stepped_in_at = now
 
-    async def _play_in_slot(self, move: QueuedMove) -> None:
+    async def _play_in_slot(self, held: Held) -> None:
+        """Play a claimed move under the game lock its claim took (``MoveQueue.holding``)."""
         try:
-            await self.play(move)
+            async with self.queue.holding(held) as move:
+                await self.play(move)
         except Exception:  # the database went away meanwhile: the claim runs out
-            log.exception("game %s: a queued move failed", move.game_id)
+            log.exception("game %s: a queued move failed", held.move.game_id)
         finally:
             self._slots.release()
             self._woken.set()  # the game's next move may be claimed now

@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import cast
 
+import asyncpg
 import pytest
 
 from bot.deliverer import Deliverer
@@ -198,6 +199,89 @@ async def test_a_worker_killed_between_storing_and_answering_stores_the_move_onc
     assert stored is not None and stored.ply == 1
 
 
+async def advisory_locks(store: PostgresRepository) -> int:
+    """Advisory locks held right now, by any process."""
+    rows = await store._rows("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")
+    return int(rows[0][0])
+
+
+async def test_a_claim_holds_its_games_lock_until_the_move_is_committed(
+    processes: tuple[Process, Process],
+) -> None:
+    """A worker's claim takes the game's lock with it, and the store hands the lock to its
+    own transaction: another process waiting for the game reads it only once the move is
+    stored, and nothing is left locked after."""
+    one, two = processes
+    game = await start_game(one.referee)
+    await one.store.queue.put(game.id, ALICE, "random", DM)
+    held = await one.store.queue.claim_held()
+    assert held is not None and held.move.text == "random"
+    assert await two.store.queue.claim_held() is None  # claimed, as by ``claim``
+
+    async def read_under_lock() -> int:
+        async with two.store.game_lock(game.id):
+            seen = await two.store.get_game(game.id)
+            assert seen is not None
+            return seen.ply
+
+    waiting = asyncio.create_task(read_under_lock())
+    await asyncio.sleep(0.3)
+    assert not waiting.done(), "the claim holds the game's lock"
+    async with one.store.queue.holding(held) as move:
+        report = await one.worker.apply(move)
+    assert report is not None and report.game.ply == 1
+    async with asyncio.timeout(5):
+        assert await waiting == 1  # the stored move, never the game as it was
+    assert await advisory_locks(one.store) == 0
+    assert await one.store.queue.waiting() == 0
+
+
+async def test_a_refused_claimed_move_leaves_its_game_unlocked(
+    processes: tuple[Process, Process],
+) -> None:
+    one, two = processes
+    game = await set_fleets(one.referee, await start_game(one.referee))
+    waiting = game.seats[1 - (state_of(game).turn or 0)]
+    await one.store.queue.put(game.id, waiting, "F6", DM)  # out of turn
+    held = await one.store.queue.claim_held()
+    assert held is not None
+    async with one.store.queue.holding(held) as move:
+        assert await one.worker.apply(move) is None
+    assert [move_id for move_id, _ in one.answers.refused] == [held.move.id]
+    assert await advisory_locks(one.store) == 0
+    async with asyncio.timeout(5), two.store.game_lock(game.id):
+        pass
+
+
+async def test_a_worker_killed_holding_a_claim_frees_the_game_and_leaves_the_move(
+    processes: tuple[Process, Process], clock: Clock
+) -> None:
+    """A killed worker's connections close: its game lock goes at once, and its move is
+    claimed again when the claim runs out, and played once."""
+    one, two = processes
+    game = await start_game(one.referee)
+    await one.store.queue.put(game.id, ALICE, "random", DM)
+    dead = await one.store.queue.claim_held()
+    assert dead is not None
+    dead.connection.terminate()  # the server ends the killed process's session
+    with pytest.raises(asyncpg.InterfaceError):  # (what the dead process would do next)
+        async with one.store.queue.holding(dead):
+            pass
+    async with asyncio.timeout(5), two.store.game_lock(game.id):
+        pass
+    assert await two.store.queue.claim_held() is None  # the claim still holds
+
+    clock.now += 31
+    revived = await two.store.queue.claim_held()
+    assert revived is not None and revived.move.id == dead.move.id
+    assert revived.move.attempts == 2
+    async with two.store.queue.holding(revived) as move:
+        report = await two.worker.apply(move)
+    assert report is not None and report.game.ply == 1
+    assert [entry.text for entry in await two.store.log(game.id)] == ["random"]
+    assert await advisory_locks(two.store) == 0
+
+
 async def test_a_refused_move_is_answered_once_with_the_referees_sentence(
     processes: tuple[Process, Process],
 ) -> None:
@@ -298,7 +382,7 @@ class EmptyQueue:
     async def listen(self, woken: Callable[[], None]) -> None:
         self.notify = woken
 
-    async def claim(self, lease: float = 0, *, waited: float | None = None) -> None:
+    async def claim_held(self, lease: float = 0, *, waited: float | None = None) -> None:
         return None
 
 

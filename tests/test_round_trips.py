@@ -34,14 +34,16 @@ from tests.test_referee import random_move, set_fleets, start_game, state_of
 QUEUEING_A_MOVE = 1
 """The gateway's statements to queue a move and wake the workers."""
 
-STORING_A_MOVE = 4
-"""A worker's statements from claiming a queued move to storing it: the claim, the
-game's lock with its read, the move's transaction, the lock's release."""
+STORING_A_MOVE = 2
+"""A worker's statements from claiming a queued move to storing it: the claim, which
+takes the game's lock and reads the game, and the move's transaction, which takes the
+lock over and releases it when committed (``MoveQueue.claim_held``)."""
 
-TELLING_AN_AUDIENCE = 1
-"""A worker's statements per notice it delivers: only the release, which also says the
-lane is empty. The move's own call claimed the notice and the store handed it to the
-lane with the game as stored, for the board (``bot.outbox.Handover``)."""
+TELLING_THREE_AUDIENCES = 1
+"""A worker's statements to deliver a move's three notices: only the releases, which also
+say whether each lane is empty, and go together (``bot.storage.postgres_groups``). The
+move's own call claimed the notices and the store handed them to their lanes with the
+game as stored, for the board (``bot.outbox.Handover``)."""
 
 SQLITE_TRIPS_PER_MOVE = 5
 """Trips to the SQLite thread for one move through the referee and the deliverer: the
@@ -98,9 +100,10 @@ async def play_one_shot(process: Process, statements: Statements) -> tuple[int, 
     queued = len(statements.since(mark))
 
     mark = len(statements.sent)
-    claimed = await process.store.queue.claim()
-    assert claimed is not None and claimed.id == move_id
-    report = await process.worker.apply(claimed)
+    held = await process.store.queue.claim_held()
+    assert held is not None and held.move.id == move_id
+    async with process.store.queue.holding(held) as claimed:
+        report = await process.worker.apply(claimed)
     assert report is not None and report.game.ply == game.ply + 1
     stored = len(statements.since(mark))
 
@@ -127,7 +130,7 @@ async def test_a_move_costs_a_few_round_trips_to_queue_store_and_deliver(
     sent = statements.sent[-(stored + delivered) :]
     assert queued <= QUEUEING_A_MOVE
     assert stored <= STORING_A_MOVE, sent[:stored]
-    assert delivered <= TELLING_AN_AUDIENCE * told, sent[stored:]
+    assert delivered <= TELLING_THREE_AUDIENCES, sent[stored:]
 
 
 async def test_a_move_on_sqlite_costs_a_trip_to_store_it_and_one_per_audience_told(

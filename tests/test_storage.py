@@ -633,6 +633,22 @@ async def test_a_release_says_whether_the_lane_holds_more_notices(
     assert await repo.outbox.release(later) is False
 
 
+async def test_releases_made_at_once_each_say_whether_their_own_lane_holds_more(
+    repo: SqliteRepository,
+) -> None:
+    """Three lanes released in the same instant (the shared store sends them as one
+    statement): each answer is its own lane's."""
+    referee = Referee(repo)
+    game = await start_game(referee)
+    await repo.append(game, seat=0, kind=LogKind.MOVE, text="random", state=game.state,
+                      tidings=((0, ("Placed.",)),))  # fmt: skip
+    parcels = [await repo.outbox.claim(Lane(game.id, a), merge=False) for a in (0, 1, None)]
+    assert [p.plies if p else None for p in parcels] == [(0,), (0,), (0,)]
+    answers = await asyncio.gather(*(repo.outbox.release(p) for p in parcels if p))
+    assert answers == [True, False, False]  # only the first seat's move notice waits
+    assert await repo.outbox.lanes() == [Lane(game.id, 0)]
+
+
 async def test_lanes_waiting_since_a_moment_are_those_a_stopped_process_left(
     repo: SqliteRepository,
 ) -> None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -40,7 +40,7 @@ from bot.storage.interface import (
     game_of,
 )
 from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
-from bot.storage.postgres_queue import MoveQueue
+from bot.storage.postgres_queue import MoveQueue, held_claim
 from bot.storage.queries import SharedQueries, numbered
 
 SCHEMA_VERSION = 1 + len(schema.MIGRATIONS)
@@ -54,6 +54,18 @@ POOL_SIZE = 10
 LOCK_POOL_SIZE = 10
 """Connections per process that hold game locks: apart from the others, so games waiting
 for their locks can never take the connections the games holding them need to finish."""
+
+CLAIM_POOL_SIZE = 10
+"""Connections per process that hold claimed queued moves' game locks (a worker's moves
+in play, ``MoveQueue.claim_held``): apart from the others for the same reason."""
+
+SESSION: dict[str, Any] = {"server_settings": {"plan_cache_mode": "force_generic_plan"}}
+"""Every connection's session: statements planned once, when first prepared, not at each
+call. asyncpg prepares every statement, and PostgreSQL would otherwise plan anew each
+call of a statement whose generic plan it deems dearer than a custom one (the outbox's
+releases, over arrays of unknown length, were planned at every call): that planning cost
+the server more than running them. The store's statements find rows by key or by the
+partial indexes their conditions name, so a plan made without the values is as good."""
 
 GAME_LOCKS = 0x6761_6D65
 """The advisory lock space of games: a game's lock is the pair (this, its id)."""
@@ -91,9 +103,11 @@ class PostgresRepository(SharedQueries):
         lock_pool: asyncpg.Pool,
         clock: Clock = time.time,
         url: str = "",
+        claim_pool: asyncpg.Pool | None = None,
     ) -> None:
         self._pool = pool
         self._lock_pool = lock_pool
+        self._claim_pool = claim_pool
         self.clock = clock
         """Stamps every change, so waiting times are measured by the same clock."""
         self.records = results.Records(self._rows)
@@ -101,23 +115,30 @@ class PostgresRepository(SharedQueries):
         self.outbox = PostgresOutbox(pool)
         """What each audience is still to be told (written with each change)."""
         self.inbox = PostgresInbox(pool)
-        self.queue = MoveQueue(pool, url, lambda: self.clock())
+        self.queue = MoveQueue(pool, url, lambda: self.clock(), claim_pool, GAME_LOCKS)
         """Moves received by one process, waiting for a worker to play them."""
 
     @classmethod
     async def open(cls, url: str, clock: Clock = time.time) -> PostgresRepository:
         """Connect to the database at ``url`` and bring its schema up to date."""
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=POOL_SIZE, reset=_session_left_clean
+            url, min_size=1, max_size=POOL_SIZE, reset=_session_left_clean, **SESSION
         )
+        pools = [pool]
         try:
             lock_pool = await asyncpg.create_pool(
-                url, min_size=0, max_size=LOCK_POOL_SIZE, reset=_locks_released
+                url, min_size=0, max_size=LOCK_POOL_SIZE, reset=_locks_released, **SESSION
+            )
+            pools.append(lock_pool)
+            # Handed back with no lock held (``MoveQueue.holding``): no reset needed.
+            claim_pool = await asyncpg.create_pool(
+                url, min_size=0, max_size=CLAIM_POOL_SIZE, reset=_session_left_clean, **SESSION
             )
         except BaseException:
-            await pool.close()
+            for opened in pools:
+                await opened.close()
             raise
-        repository = cls(pool, lock_pool, clock, url)
+        repository = cls(pool, lock_pool, clock, url, claim_pool)
         try:
             await repository._migrate()
         except BaseException:
@@ -127,6 +148,8 @@ class PostgresRepository(SharedQueries):
 
     async def close(self) -> None:
         await self.queue.close()
+        if self._claim_pool is not None:
+            await self._claim_pool.close()
         await self._lock_pool.close()
         await self._pool.close()
 
@@ -304,19 +327,36 @@ class PostgresRepository(SharedQueries):
         One round trip takes the lock and reads the game just after (``lock_game``,
         migration 14); the change's first ``get_game`` is answered with that read. The
         lock goes when the connection is handed back (``_locks_released``), in the trip
-        that resets it anyway."""
+        that resets it anyway.
+
+        A worker playing a claimed move already holds the lock, and the read, taken by its
+        claim (``MoveQueue.holding``): then no trip at all while the claim holds the lock
+        (never a second lock the claim's own would keep waiting)."""
+        claim = held_claim.get()
+        if claim is not None and claim.move.game_id == game_id and claim.locked:
+            read, claim.game = claim.game, None  # the claim's read serves once
+            game = game_of(read) if read is not None else await super().get_game(game_id)
+            with self._read_taken(game_id, game):
+                yield
+            return
         async with self._lock_pool.acquire() as db:
             rows = await db.fetch("SELECT * FROM lock_game($1, $2)", GAME_LOCKS, game_id)
-            held = _read_with_lock.get(None)
-            if held is None or _holder.get() is not asyncio.current_task():
-                held = {}
-                _read_with_lock.set(held)
-                _holder.set(asyncio.current_task())
-            held[game_id] = game_of(rows[0]) if rows else None
-            try:
+            with self._read_taken(game_id, game_of(rows[0]) if rows else None):
                 yield
-            finally:
-                held.pop(game_id, None)
+
+    @contextmanager
+    def _read_taken(self, game_id: int, game: GameRecord | None) -> Iterator[None]:
+        """The game as read with its lock, for the first ``get_game`` under the lock."""
+        held = _read_with_lock.get(None)
+        if held is None or _holder.get() is not asyncio.current_task():
+            held = {}
+            _read_with_lock.set(held)
+            _holder.set(asyncio.current_task())
+        held[game_id] = game
+        try:
+            yield
+        finally:
+            held.pop(game_id, None)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game as stored; the first read under its lock is the one the lock took."""
@@ -349,12 +389,16 @@ class PostgresRepository(SharedQueries):
         now = self.clock()
         status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
 
+        claim = held_claim.get()
+        if claim is None or claim.move.game_id != game.id or not claim.locked:
+            claim = None
+
         async def log_and_store(
             db: asyncpg.Connection,
         ) -> tuple[int | None, tuple[int | None, ...]]:
             stored = await db.fetchrow(
-                "SELECT * FROM store_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
-                " $12, $13, $14, $15)",
+                STORE_CLAIMED_MOVE if claim else STORE_MOVE,
+                *((GAME_LOCKS,) if claim else ()),
                 game.id,
                 game.ply,
                 dump(state),
@@ -371,6 +415,8 @@ class PostgresRepository(SharedQueries):
                 int(ending is not None),
                 _announcement(tidings),
             )
+            if claim is not None:  # committed or not, the session holds the lock no more
+                claim.locked = False
             if stored["outcome"] == "stale":
                 raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
             if stored["outcome"] == "unqueued":
@@ -382,8 +428,13 @@ class PostgresRepository(SharedQueries):
             claimed = tuple(audience_of(code) for code in stored["claimed_audiences"])
             return live_message_id, claimed
 
+        alone = not seals and not (ending is not None and ending.has_result)
         with self.outbox.handover.storing(game.id) as hand_over:
-            if seals or (ending is not None and ending.has_result):
+            if claim is not None:  # the claim's lock passes to the move's transaction
+                live_message_id, claimed = await _in_transaction(
+                    claim.connection, log_and_store, alone=alone
+                )
+            elif not alone:
                 live_message_id, claimed = await self._transact(log_and_store)
             else:  # one statement: its own transaction (``store_move``, migration 15)
                 async with self._pool.acquire() as db:
@@ -407,6 +458,32 @@ class PostgresRepository(SharedQueries):
             "DELETE FROM challenges WHERE status <> 'open' AND created_at <= $1", before
         )
         return int(outcome.split()[-1])
+
+
+STORE_MOVE = (
+    "SELECT * FROM store_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+)
+"""A move's whole change in one call (migration 15)."""
+
+STORE_CLAIMED_MOVE = (
+    "SELECT * FROM store_claimed_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
+    " $13, $14, $15, $16)"
+)
+"""The same for a claimed move, on the claim's connection: first the lock space of games,
+whose lock the call hands from the session to its transaction (migration 16)."""
+
+
+async def _in_transaction(
+    db: asyncpg.Connection,
+    work: Callable[[asyncpg.Connection], Awaitable[T]],
+    *,
+    alone: bool,
+) -> T:
+    """``work`` in one transaction on ``db``: its own statement's when it is ``alone``."""
+    if alone:
+        return await work(db)
+    async with db.transaction():
+        return await work(db)
 
 
 async def _session_left_clean(db: asyncpg.Connection) -> None:

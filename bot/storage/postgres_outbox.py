@@ -4,11 +4,17 @@ They keep the same promises as the SQLite ones, for any number of bot processes 
 a claim marks a lane's oldest notices in one transaction, and locks them with
 ``FOR UPDATE SKIP LOCKED``, so while one process claims or releases a lane another passes
 it by instead of taking its notices out of order or twice.
+
+Releases are grouped (``bot.storage.postgres_groups``): a move tells three audiences, and
+each release would be a statement and a commit of its own. So while one release is on its
+way, the releases made meanwhile (by any lane of any game) go together after it, in one
+statement: a lone release goes at once, and a busy process sends a handful for one.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import asyncpg
 
@@ -22,6 +28,7 @@ from bot.outbox import (
     audience_of,
 )
 from bot.storage.interface import game_of
+from bot.storage.postgres_groups import Group
 
 CLAIM = """
 WITH lane AS (
@@ -56,15 +63,26 @@ merge, the budget. Each row also carries the game as it stands, so the message's
 needs no read of its own: the game is as new as the notices, stored in one transaction."""
 
 
-RELEASE = (
-    "WITH gone AS (DELETE FROM notices"
-    " WHERE game_id = $1 AND audience = $2 AND ply BETWEEN $3 AND $4)"
-    " SELECT EXISTS (SELECT 1 FROM notices"
-    " WHERE game_id = $1 AND audience = $2 AND ply NOT BETWEEN $3 AND $4)"
+RELEASE = """
+WITH released AS (
+    SELECT * FROM unnest($1::BIGINT[], $2::INTEGER[], $3::INTEGER[], $4::INTEGER[])
+        WITH ORDINALITY AS parcel (game_id, audience, first_ply, last_ply, place)
+), gone AS (
+    DELETE FROM notices USING released AS parcel
+    WHERE notices.game_id = parcel.game_id AND notices.audience = parcel.audience
+        AND notices.ply BETWEEN parcel.first_ply AND parcel.last_ply
 )
-"""A parcel's notices deleted, and whether the lane holds others, in one statement: the
+SELECT EXISTS (
+    SELECT 1 FROM notices
+    WHERE notices.game_id = parcel.game_id AND notices.audience = parcel.audience
+        AND notices.ply NOT BETWEEN parcel.first_ply AND parcel.last_ply
+) AS more
+FROM released AS parcel ORDER BY parcel.place
+"""
+"""Parcels' notices deleted, and whether each lane holds others, in one statement: the
 question reads the snapshot the deletion started from, so the deleted plies are left out
-by hand. Parameters: the game, the audience's code, the parcel's first and last ply."""
+by hand. Parameters, one array element per parcel: the game, the audience's code, the
+parcel's first and last ply; one row per parcel, in their order."""
 
 
 async def hold(
@@ -95,6 +113,8 @@ class PostgresOutbox:
         self._pool = pool
         self.handover = Handover()
         """Parcels claimed by the change that stored them, for their lanes' next claims."""
+        self.releases = Group(self._released, "outbox releases")
+        """Releases made while one is on its way go together after it."""
 
     async def lanes(self, before: float | None = None) -> list[Lane]:
         rows = await self._pool.fetch(
@@ -133,15 +153,19 @@ class PostgresOutbox:
         )
 
     async def release(self, parcel: Parcel) -> bool:
-        """As ``Outbox.release``, in one statement (``RELEASE``)."""
-        more: bool = await self._pool.fetchval(
+        """As ``Outbox.release``: in one statement (``RELEASE``) with the releases made
+        while the previous one was on its way."""
+        return await self.releases(parcel)
+
+    async def _released(self, parcels: Sequence[Parcel]) -> list[bool]:
+        rows = await self._pool.fetch(
             RELEASE,
-            parcel.game_id,
-            audience_code(parcel.audience),
-            parcel.plies[0],
-            parcel.last_ply,
+            [parcel.game_id for parcel in parcels],
+            [audience_code(parcel.audience) for parcel in parcels],
+            [parcel.plies[0] for parcel in parcels],
+            [parcel.last_ply for parcel in parcels],
         )
-        return more
+        return [bool(row["more"]) for row in rows]
 
     async def waiting(self) -> int:
         count: int = await self._pool.fetchval("SELECT count(*) FROM notices")

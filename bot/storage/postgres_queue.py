@@ -17,13 +17,20 @@ worker processes (no gateway connection needed: sending is plain REST) take them
   different workers side by side.
 - **Woken at once.** Queueing a move notifies the workers (``LISTEN``/``NOTIFY``); they
   also look now and then, for leases that ran out.
+- **Two round trips.** A worker's claim also takes the move's game lock and reads the
+  game, in one statement (``claim_held``, migration 16), on a connection the move keeps
+  (``Held``) until the call storing it hands the lock to its own transaction, which
+  releases it when the move is committed. So the game is locked from the claim to the
+  commit, as by ``game_lock``, without a trip to take the lock or one to release it.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +58,25 @@ class QueuedMove:
     reply: dict[str, Any]
     queued_at: float
     attempts: int
+
+
+@dataclass
+class Held:
+    """A claimed move's game lock and read, held on the claim's own connection until the
+    move is stored (or refused) by the task that plays it."""
+
+    move: QueuedMove
+    connection: asyncpg.Connection
+    game: asyncpg.Record | None
+    """The game as read just after its lock was taken; taken by the move's first read."""
+    locked: bool = True
+    """Whether the connection's session still holds the game's lock (the store hands it
+    to its transaction)."""
+
+
+held_claim: ContextVar[Held | None] = ContextVar("held_claim", default=None)
+"""The claim whose game lock the running task plays its move under (``MoveQueue.holding``):
+the store's ``game_lock`` and ``append`` then use that lock and connection."""
 
 
 def _move(row: asyncpg.Record) -> QueuedMove:
@@ -93,13 +119,28 @@ PUT = (
 statement's own transaction commits, so a woken worker finds the move."""
 
 
+CLAIM_HELD = "SELECT * FROM claim_move($1, $2, $3, $4)"
+"""``CLAIM``, with the claimed move's game locked and read in the same statement
+(migration 16). Parameters: now, the lease's end, queued by, the lock space of games."""
+
+
 class MoveQueue:
     """Moves waiting for a worker, in the shared database."""
 
-    def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        url: str,
+        clock: Clock,
+        claim_pool: asyncpg.Pool | None = None,
+        lock_space: int = 0,
+    ) -> None:
         self._pool = pool
         self._url = url
         self.clock = clock
+        self._claim_pool = claim_pool
+        """Connections that hold claimed moves' game locks; handed back with no lock."""
+        self._lock_space = lock_space
         self._listener: asyncpg.Connection | None = None
 
     async def put(self, game_id: int, user_id: int, text: str, reply: dict[str, Any]) -> int:
@@ -114,11 +155,60 @@ class MoveQueue:
     ) -> QueuedMove | None:
         """The next move to play, claimed for ``lease`` seconds; None if none is free.
 
-        With ``waited``, only a move that has waited at least that many seconds."""
+        With ``waited``, only a move that has waited at least that many seconds. The claim
+        alone, the game left unlocked (the move is then played under ``game_lock``, a trip
+        of its own): workers claim with ``claim_held``, which claims alike (``claim_move``
+        runs this very statement) and keeps the game's lock from the claim to the store."""
         now = self.clock()
         queued_by = math.inf if waited is None else now - waited
         claimed = await self._pool.fetchrow(CLAIM, now, now + lease, queued_by)
         return None if claimed is None else _move(claimed)
+
+    async def claim_held(
+        self, lease: float = LEASE_SECONDS, *, waited: float | None = None
+    ) -> Held | None:
+        """As ``claim``, and the move's game locked and read with it, held on a connection
+        of its own for the task that plays it (``holding``); None if no move is free."""
+        assert self._claim_pool is not None, "a store that holds claims"
+        now = self.clock()
+        queued_by = math.inf if waited is None else now - waited
+        connection = await self._claim_pool.acquire()
+        try:
+            row = await connection.fetchrow(
+                CLAIM_HELD, now, now + lease, queued_by, self._lock_space
+            )
+        except BaseException:  # a lock may be held: the session ends, and the lock with it
+            connection.terminate()
+            await self._claim_pool.release(connection)
+            raise
+        if row is None:
+            await self._claim_pool.release(connection)
+            return None
+        return Held(_move(row["claimed"]), connection, row["locked"])
+
+    @asynccontextmanager
+    async def holding(self, held: Held) -> AsyncIterator[QueuedMove]:
+        """Play the held claim's move in this block: the store takes the move's game as
+        locked and read by the claim, and stores it on the claim's connection. The
+        connection goes back with no lock: the store's transaction released it, or it is
+        released here (a refused move), or the connection is closed."""
+        token = held_claim.set(held)
+        try:
+            yield held.move
+        finally:
+            held_claim.reset(token)
+            await self._hand_back(held.connection, locked=held.locked)
+
+    async def _hand_back(self, connection: asyncpg.Connection, *, locked: bool) -> None:
+        assert self._claim_pool is not None
+        try:
+            if locked:
+                await connection.execute("SELECT pg_advisory_unlock_all()")
+        except BaseException:  # its session ends, and every lock with it
+            connection.terminate()
+            raise
+        finally:
+            await self._claim_pool.release(connection)
 
     async def done(self, move_id: int) -> bool:
         """Take a move that was answered without being played (a refusal) off the queue;

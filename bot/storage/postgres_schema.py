@@ -335,6 +335,56 @@ MIGRATIONS: tuple[str, ...] = (
     END
     $$;
     """,
+    # 16: a worker's queued move in two round trips: claimed with its game's lock and read,
+    # then stored by a call that hands the lock to its own transaction
+    """
+    CREATE FUNCTION claim_move(
+        claimed_at DOUBLE PRECISION, lease_until DOUBLE PRECISION,
+        queued_by DOUBLE PRECISION, lock_space INTEGER
+    ) RETURNS TABLE (claimed queued_moves, locked games)
+    LANGUAGE plpgsql VOLATILE AS $$
+    DECLARE
+        move queued_moves;
+    BEGIN
+        UPDATE queued_moves SET claimed_until = lease_until, attempts = attempts + 1
+        WHERE id = (
+            SELECT id FROM queued_moves AS q
+            WHERE (claimed_until IS NULL OR claimed_until < claimed_at)
+                AND queued_at <= queued_by
+                AND NOT EXISTS (
+                    SELECT 1 FROM queued_moves AS e WHERE e.game_id = q.game_id AND e.id < q.id
+                )
+            ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+        ) RETURNING * INTO move;
+        IF NOT FOUND THEN
+            RETURN;
+        END IF;
+        PERFORM pg_advisory_lock(lock_space, move.game_id::INTEGER);
+        -- A new statement: the game as the lock's previous holder left it.
+        RETURN QUERY SELECT move, (SELECT g FROM games AS g WHERE g.id = move.game_id);
+    END
+    $$;
+    CREATE FUNCTION store_claimed_move(
+        lock_space INTEGER,
+        moved_id BIGINT, moved_ply INTEGER, new_state TEXT, new_status TEXT,
+        new_winner INTEGER, new_end_reason TEXT, stamp DOUBLE PRECISION,
+        queued_id BIGINT, mover INTEGER, action_kind TEXT, action_text TEXT,
+        audiences INTEGER[], notice_texts TEXT[], ending INTEGER, told TEXT
+    ) RETURNS TABLE (outcome TEXT, live_message_id BIGINT, claimed_audiences INTEGER[])
+    LANGUAGE plpgsql VOLATILE AS $$
+    BEGIN
+        -- The game's lock, this session's since the claim, passes to this transaction,
+        -- which releases it only once the move is committed and seen: no other process
+        -- can read the game as it was and then find its own move stale.
+        PERFORM pg_advisory_xact_lock(lock_space, moved_id::INTEGER);
+        PERFORM pg_advisory_unlock(lock_space, moved_id::INTEGER);
+        RETURN QUERY SELECT * FROM store_move(
+            moved_id, moved_ply, new_state, new_status, new_winner, new_end_reason, stamp,
+            queued_id, mover, action_kind, action_text, audiences, notice_texts, ending, told
+        );
+    END
+    $$;
+    """,
 )
 """Schema changes in order, one for each of SQLite's (append both together; never edit)."""
 

@@ -242,6 +242,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     SELECT 1;
     """,
+    # 16: nothing here: PostgreSQL gains the functions with which a worker claims a queued
+    # move with its game's lock and stores it; here no worker plays queued moves
+    """
+    SELECT 1;
+    """,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 

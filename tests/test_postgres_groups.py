@@ -1,0 +1,99 @@
+"""Group commit for the shared store (``bot.storage.postgres_groups``): calls made while a
+statement of their kind is on its way go together in the next one, each keeps its own
+answer, and one call's fault fails no other."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+import asyncpg
+import pytest
+
+from bot.storage.postgres_groups import Group
+
+
+class Statements:
+    """A statement kind that doubles numbers, refuses 13 (as a constraint would refuse a
+    row) and records each statement it was sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[list[int]] = []
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.lost = False
+
+    async def __call__(self, calls: Sequence[int]) -> list[int]:
+        self.sent.append(list(calls))
+        await self.gate.wait()
+        if self.lost:
+            raise ConnectionResetError("the connection dropped")
+        if 13 in calls:
+            raise asyncpg.CheckViolationError("13 is refused")
+        return [2 * call for call in calls]
+
+
+async def test_a_lone_call_goes_at_once_and_calls_made_meanwhile_go_together() -> None:
+    statements = Statements()
+    group: Group[int, int] = Group(statements, "doubling")
+    assert await group(1) == 2
+    statements.gate.clear()  # the next statement stays on its way
+    first = asyncio.create_task(group(2))
+    await asyncio.sleep(0.01)
+    later = [asyncio.create_task(group(n)) for n in (3, 4, 5)]
+    await asyncio.sleep(0.01)
+    statements.gate.set()
+    assert await asyncio.gather(first, *later) == [4, 6, 8, 10]
+    assert statements.sent == [[1], [2], [3, 4, 5]]
+    assert group.statements == 3
+
+
+async def test_a_refused_call_fails_alone_and_the_calls_beside_it_go_through() -> None:
+    statements = Statements()
+    group: Group[int, int] = Group(statements, "doubling")
+    statements.gate.clear()
+    first = asyncio.create_task(group(1))
+    await asyncio.sleep(0.01)
+    together = [asyncio.create_task(group(n)) for n in (12, 13, 14)]
+    await asyncio.sleep(0.01)
+    statements.gate.set()
+    answers = await asyncio.gather(first, *together, return_exceptions=True)
+    assert answers[:2] == [2, 24] and answers[3] == 28
+    assert isinstance(answers[2], asyncpg.CheckViolationError)
+    assert statements.sent == [[1], [12, 13, 14], [12], [13], [14]]
+
+
+async def test_a_lost_connection_fails_every_call_it_carried_without_sending_again() -> None:
+    """Whether a statement whose connection dropped was committed is unknown: sending its
+    calls again could do them twice, so each fails, as it would alone."""
+    statements = Statements()
+    group: Group[int, int] = Group(statements, "doubling")
+    statements.gate.clear()
+    first = asyncio.create_task(group(1))
+    await asyncio.sleep(0.01)
+    together = [asyncio.create_task(group(n)) for n in (2, 3)]
+    await asyncio.sleep(0.01)
+    statements.lost = True
+    statements.gate.set()
+    answers = await asyncio.gather(first, *together, return_exceptions=True)
+    assert all(isinstance(answer, ConnectionResetError) for answer in answers)
+    assert statements.sent == [[1], [2, 3]]
+    statements.lost = False
+    assert await group(4) == 8  # the group goes on
+
+
+async def test_calls_waiting_when_the_group_is_stopped_fail_rather_than_wait_for_ever() -> None:
+    statements = Statements()
+    group: Group[int, int] = Group(statements, "doubling")
+    statements.gate.clear()
+    first = asyncio.create_task(group(1))
+    await asyncio.sleep(0.01)
+    waiting = asyncio.create_task(group(2))
+    await asyncio.sleep(0.01)
+    sender = group._sending
+    assert sender is not None
+    sender.cancel()  # the event loop closing under it
+    with pytest.raises(ConnectionError):
+        await waiting
+    with pytest.raises(ConnectionError):
+        await first
