@@ -6,6 +6,9 @@
     python -m benchmarks.ai --game marine
     python -m benchmarks.ai --game warships --level strong --games 200
 
+Long Sea Battle runs split across processes, and two shooters compared fleet by fleet
+on the same fleets: ``python -m benchmarks.ai_seabattle_fleets`` (see its docstring).
+
 Sea Battle: mean shots the density shooter needs to sink a whole fleet, against uniform
 random fleets and against the computer's own fleets. The other games: the computer's wins,
 draws and losses against the baselines written here (uniformly random legal moves, and a
