@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Protocol
 
@@ -336,6 +336,27 @@ class Repository(Protocol):
 
 Clock = Callable[[], float]
 """Seconds since the epoch; tests pass a clock they move by hand."""
+
+
+def moved(
+    game: GameRecord,
+    live_message_id: int | None,
+    state: Mapping[str, Any],
+    ending: Ending | None,
+    now: float,
+) -> GameRecord:
+    """``game`` as its next stored change left it (``Repository.append`` on either store):
+    one entry further on, with the new state, and finished if the change ended it."""
+    return replace(
+        game,
+        public_message_id=live_message_id,
+        ply=game.ply + 1,
+        state=state,
+        status=GameStatus.FINISHED if ending else GameStatus.ACTIVE,
+        winner=ending.winner if ending else None,
+        end_reason=ending.reason if ending else None,
+        updated_at=now,
+    )
 
 
 def dump(data: Mapping[str, Any]) -> str:

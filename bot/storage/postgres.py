@@ -15,7 +15,6 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from dataclasses import replace
 from typing import Any, TypeVar
 
 import asyncpg
@@ -38,6 +37,7 @@ from bot.storage.interface import (
     challenge_of,
     dump,
     game_of,
+    moved,
 )
 from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
 from bot.storage.postgres_queue import MoveQueue, held_claim
@@ -439,16 +439,7 @@ class PostgresRepository(SharedQueries):
             else:  # one statement: its own transaction (``store_move``, migration 15)
                 async with self._pool.acquire() as db:
                     live_message_id, claimed = await log_and_store(db)
-            stored = replace(
-                game,
-                public_message_id=live_message_id,
-                ply=game.ply + 1,
-                state=state,
-                status=status,
-                winner=ending.winner if ending else None,
-                end_reason=ending.reason if ending else None,
-                updated_at=now,
-            )
+            stored = moved(game, live_message_id, state, ending, now)
             hand_over(handed_parcels(stored, tidings, claimed, final=ending is not None))
         return stored
 

@@ -15,7 +15,6 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -35,6 +34,7 @@ from bot.storage.interface import (
     LogKind,
     OpenChallengeError,
     StaleGameError,
+    moved,
 )
 from bot.storage.interface import challenge_of as _challenge
 from bot.storage.interface import dump as _dump
@@ -368,16 +368,7 @@ class SqliteRepository(SharedQueries):
 
         with self.outbox.handover.storing(game.id) as hand_over:
             live_message_id, claimed = await self._transact(log_and_store)
-            stored = replace(
-                game,
-                public_message_id=live_message_id,
-                ply=game.ply + 1,
-                state=state,
-                status=status,
-                winner=ending.winner if ending else None,
-                end_reason=ending.reason if ending else None,
-                updated_at=now,
-            )
+            stored = moved(game, live_message_id, state, ending, now)
             hand_over(handed_parcels(stored, tidings, claimed, final=ending is not None))
         return stored
 
