@@ -100,7 +100,7 @@ def test_images_not_in_palette_mode_are_still_written_faithfully(mode: str) -> N
 
 @pytest.mark.parametrize(
     "size",
-    [(1, 1), (399, PNG_BLOCK // 400), (399, PNG_BLOCK // 200), (400, 299), (300, 719), (9000, 3)],
+    [(1, 1), (255, PNG_BLOCK // 256), (255, PNG_BLOCK // 128), (256, 255), (300, 719), (9000, 3)],
     ids=["one pixel", "rows fill one block", "two blocks", "a byte short", "across", "wide"],
 )
 def test_rows_handed_over_in_blocks_are_each_deflated_once_with_one_filter_byte(
@@ -108,7 +108,7 @@ def test_rows_handed_over_in_blocks_are_each_deflated_once_with_one_filter_byte(
 ) -> None:
     """The rows reach the deflater in blocks of ``PNG_BLOCK`` bytes (each row padded by
     one byte): at a block's edge no row is lost, doubled, or left with a padding byte."""
-    assert PNG_BLOCK % 400 == 0  # so that rows 400 bytes long fill a block exactly
+    assert PNG_BLOCK % 256 == 0  # so that rows 256 bytes long fill a block exactly
     width, height = size
     image = Image.new("P", size)
     image.putpalette([value for index in range(16) for value in (index, 2 * index, 3 * index)])
