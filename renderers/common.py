@@ -9,8 +9,6 @@ ramp of in-between colours to keep letters smooth without leaving palette mode.
 
 from __future__ import annotations
 
-import io
-import struct
 import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
@@ -19,7 +17,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
@@ -297,96 +294,6 @@ def _text_sprite(
     cover_lut = [255 if round(v * levels / 255) > 0 else 0 for v in range(256)]
     image = Image.frombytes("P", coverage.size, coverage.point(index_lut).tobytes())
     return Sprite(image, coverage.point(cover_lut), (int(left), int(top)))
-
-
-PNG_DEFLATE_LEVEL = 1
-"""ISA-L's deflate level for board PNGs. Measured on every game's boards (flat 8-bit
-palette images of 0.3-0.6 megapixels): level 1 deflates one in 0.1-0.25 ms to about the
-size zlib's level 3 gives (Sea Battle 12 KB, Warships 26 KB, Luzhanqi 28 KB); level 2 is
-the same, and level 3 takes six times as long for larger files."""
-
-PNG_BLOCK = 65536
-"""Bytes of rows handed to the deflater at a time: Pillow's own block size. A whole image's
-copy is mapped fresh from the system on every board once the C allocator hands such sizes
-back (a page fault every 4 KB), and even 120,000-byte blocks were, in some processes, given
-back and taken again each time (0.45 ms a board against 0.26 with 64 KB blocks); smaller
-blocks cost more calls (0.32 ms at 8 KB)."""
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    """One PNG chunk: length, type, data and the CRC of type and data."""
-    crc = isal_zlib.crc32(data, isal_zlib.crc32(kind))
-    return len(data).to_bytes(4, "big") + kind + data + crc.to_bytes(4, "big")
-
-
-def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes that depend on the pixels and palette only: no timestamps, no metadata.
-
-    A board is a "P" image of a few dozen colours, written here as an 8-bit palette PNG:
-    each row gets filter byte 0 (none, as Pillow's writer chooses for palette images), the
-    rows are deflated by ISA-L in one stream, and the chunks are put together by hand.
-    Pillow's own writer deflates row by row through a filter stage and took 1-2 ms a board
-    (most of a move's drawing); this takes 0.35-0.7 ms (a 740×510 board, a 502×1250 one),
-    for files about as small. Anything else (an RGB image, a palette with transparency)
-    goes through Pillow.
-    """
-    if (
-        image.mode != "P"
-        or image.palette is None
-        or image.palette.mode != "RGB"
-        or ("transparency" in image.info)
-    ):
-        buffer = io.BytesIO()
-        image.save(buffer, "PNG", optimize=False, compress_level=3)
-        return buffer.getvalue()
-    width, height = image.size
-    palette = bytes(image.getpalette() or (0, 0, 0))
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette, no interlace
-    return b"".join(
-        (
-            PNG_SIGNATURE,
-            _chunk(b"IHDR", header),
-            _chunk(b"PLTE", palette),
-            _chunk(b"IDAT", _deflated_scanlines(image)),
-            _chunk(b"IEND", b""),
-        )
-    )
-
-
-def _deflated_scanlines(image: Image.Image) -> bytes:
-    """The image's rows, each after its filter byte 0 ("none"), deflated.
-
-    Pillow's raw encoder pads each row with zeros up to a stride: one byte more gives every
-    row a zero after it, so one zero before the first row and none after the last is every
-    row with a zero before it. The rows go to the deflater in blocks of ``PNG_BLOCK`` bytes,
-    never as one copy of the whole image: a buffer that large is mapped fresh from the
-    system on each board once the allocator hands such sizes back, and writing it cost
-    0.3-0.5 ms a board, more than the deflating.
-    """
-    width, height = image.size
-    image.load()
-    rows = Image._getencoder("P", "raw", ("P", width + 1))
-    rows.setimage(image.im, (0, 0, width, height))
-    deflate = isal_zlib.compressobj(PNG_DEFLATE_LEVEL)
-    parts = [deflate.compress(b"\0")]
-    try:
-        block = b""
-        while True:  # each block is deflated once the next shows it is not the last
-            _, done, following = rows.encode(PNG_BLOCK)
-            if following:
-                parts.append(deflate.compress(block))
-                block = following
-            if done:
-                break
-        if done < 0:
-            raise RuntimeError(f"Pillow's raw encoder failed ({done}) on a board")
-    finally:
-        rows.cleanup()
-    parts.append(deflate.compress(memoryview(block)[:-1]))  # the last row's padding
-    parts.append(deflate.flush())
-    return b"".join(parts)
 
 
 Names = tuple[str, str]

@@ -41,13 +41,13 @@ from renderers.common import (
     Names,
     Palette,
     Sprite,
-    encode_png,
     face_of,
     make_sprite,
     player_label,
     player_text,
     text_width,
 )
+from renderers.png import encode_png
 
 PALETTE = Palette(
     {

@@ -32,12 +32,12 @@ from renderers.common import (
     Names,
     Palette,
     Sprite,
-    encode_png,
     face_of,
     make_sprite,
     player_label,
     player_text,
 )
+from renderers.png import encode_png
 
 PALETTE = Palette(
     {

@@ -27,12 +27,12 @@ from bot.games.seabattle.view import FieldView, Mark, SeaBattleView
 from renderers.common import (
     NO_NAMES,
     Names,
-    encode_png,
     face_of,
     player_label,
     player_text,
     text_width,
 )
+from renderers.png import encode_png
 from renderers.seabattle_marks import PALETTE, field_layer, hull_sprite, mark_sprite
 
 MARGIN = 20

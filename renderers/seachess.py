@@ -37,11 +37,11 @@ from renderers.common import (
     Names,
     Palette,
     Sprite,
-    encode_png,
     make_sprite,
     player_label,
     player_text,
 )
+from renderers.png import encode_png
 
 PALETTE = Palette(
     {

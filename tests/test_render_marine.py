@@ -7,8 +7,8 @@ import io
 from PIL import Image
 
 from bot.games.marine.view import MarineView
-from renderers.common import encode_png
 from renderers.marine import HEIGHT, WIDTH, alt_text, point_xy, render, render_image
+from renderers.png import encode_png
 from tests.marine_positions import ENGINE as E
 from tests.marine_positions import position, random_game, replayed
 from tests.samples import save_sample
