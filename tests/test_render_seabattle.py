@@ -356,6 +356,9 @@ def test_alt_text_is_short_and_says_whose_turn() -> None:
     assert "by resignation" in alt_text(CASES["resigned-seat-milton-bradley"])
 
 
+LIBRARIES = ("PIL", "isal", "xxhash", "renderers")
+
+
 def test_renderers_import_only_the_engines_pillow_isal_xxhash_and_the_standard_library() -> None:
     for path in Path(render_module.__file__).parent.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -367,7 +370,7 @@ def test_renderers_import_only_the_engines_pillow_isal_xxhash_and_the_standard_l
                 continue
             for name in names:
                 root = name.split(".")[0]
-                allowed = root in sys.stdlib_module_names or root in ("PIL", "isal", "xxhash", "renderers")
+                allowed = root in sys.stdlib_module_names or root in LIBRARIES
                 assert allowed or name.startswith("bot.games"), f"{path.name} imports {name}"
 
 

@@ -410,3 +410,28 @@ def test_replaying_the_move_texts_reproduces_the_game(preset: str, seed: int) ->
         replayed = E.act(replayed, seat, str(action)).state
     assert replayed == states[-1]
     assert E.to_json(replayed) == E.to_json(states[-1])
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_fields_carried_over_a_shot_are_the_fields_built_anew(mode: str) -> None:
+    """A plain shot hands the next state the fields already built (``carry_fields``): every
+    view of every state of a seeded game, the carried fields included, must be exactly
+    what the state builds from nothing, through sinkings, mines, disclosures and the end."""
+    rng = random.Random(f"carry {mode}")
+    state = random_ready_game(mode, rng.randrange(1 << 30))
+    carried = 0
+    for _ in range(300):
+        for seat in (0, 1, None):
+            E.view(state, seat)  # as the referee builds a move's views before the next
+        movers = sorted(E.to_move(state))
+        if not movers:
+            break
+        seat = rng.choice(movers)
+        state = E.apply(state, seat, rng.choice(list(E.legal_actions(state, seat)))).state
+        carried += bool(state.fields_shown)
+        anew = E.from_json(json.loads(json.dumps(E.to_json(state))))
+        assert not anew.fields_shown
+        for seat in (0, 1, None):
+            assert E.view(state, seat) == E.view(anew, seat), (mode, len(state.log), seat)
+    rules = MODES[mode]
+    assert carried > 0 or rules.salvo or rules.dutchman, "no shot carried any field over"

@@ -28,7 +28,7 @@ from bot.games.seabattle.rules import (
     option_suggestions,
     with_options,
 )
-from bot.games.seabattle.seeing import view_of
+from bot.games.seabattle.seeing import carry_fields, view_of
 from bot.games.seabattle.shooting import disclosable, disclose, shoot
 from bot.games.seabattle.state import SeaBattleState, Side, state_from_json, state_to_json
 from bot.games.seabattle.view import Mark, SeaBattleView
@@ -108,7 +108,9 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         if isinstance(action, act.Salvo):
             raise IllegalActionError("This game is not Salvo: shoot one cell at a time, like `B5`.")
         if isinstance(action, act.Shot):
-            return shoot(state, seat, action.cell, action.confirmed)
+            transition = shoot(state, seat, action.cell, action.confirmed)
+            carry_fields(state, transition.state)
+            return transition
         return setup.apply_setup(state, seat, action)
 
     # -- knowledge --------------------------------------------------------------------------

@@ -3,11 +3,14 @@ the views that renderers, messages and autocomplete see."""
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
+
 from bot.games.core import Phase, other, secrecy
 from bot.games.grid import Cell, neighbours
 from bot.games.seabattle import salvo
 from bot.games.seabattle.dutchman import lost_decks as dutchman_lost
-from bot.games.seabattle.fleet import unplaced_kinds
+from bot.games.seabattle.fleet import Ship, unplaced_kinds
 from bot.games.seabattle.rules import ShipKind, Touching
 from bot.games.seabattle.shooting import disclosable
 from bot.games.seabattle.state import SeaBattleState
@@ -104,16 +107,7 @@ def _field(
             for column, row in cells:
                 grid[row][column] = painted
     for cell in shots:
-        ship = ship_at.get(cell)
-        if blind:
-            mark = Mark.SHOT
-        elif cell in mines:
-            mark = Mark.MINE_HIT
-        elif cell in sweepers:
-            mark = Mark.SWEEPER_HIT
-        else:
-            mark = Mark.MISS if ship is None else Mark.SUNK if ship in wrecks else Mark.HIT
-        grid[cell[1]][cell[0]] = mark
+        grid[cell[1]][cell[0]] = _shot_mark(cell, ship_at.get(cell), mines, sweepers, wrecks, blind)
     rows = [tuple(marks) for marks in grid]
     outlines = tuple(
         ShipOutline(rules.fleet[ship.kind], ship.cells, ship in sunk)
@@ -141,6 +135,68 @@ def _field(
         reports,
         tuple(sorted(disclosed, key=lambda c: (c[1], c[0]))),
     )
+
+
+def _shot_mark(
+    cell: Cell,
+    ship: Ship | None,
+    mines: AbstractSet[Cell],
+    sweepers: AbstractSet[Cell],
+    wrecks: AbstractSet[Ship],
+    blind: bool,
+) -> Mark:
+    """What a shot cell shows: painted over anything else known of the cell."""
+    if blind:
+        return Mark.SHOT
+    if cell in mines:
+        return Mark.MINE_HIT
+    if cell in sweepers:
+        return Mark.SWEEPER_HIT
+    return Mark.MISS if ship is None else Mark.SUNK if ship in wrecks else Mark.HIT
+
+
+def carry_fields(before: SeaBattleState, after: SeaBattleState) -> None:
+    """Gives ``after``, the state one plain shot left, the fields ``before`` had built.
+
+    A long game's fields cost the most of its views to build (every shot is painted
+    again), yet one shot changes one cell of one field. So when the shot sank nothing and
+    changed nothing but the log and the turn, the shooter's own field is carried over as
+    it was (it shows only the shots at it), and the field shot at with that one cell
+    repainted and ringed. Anything else (a sinking, a mine or minesweeper struck, a
+    disclosure owed, the end, Salvo and the Flying Dutchman) builds its fields anew.
+    """
+    rules = before.rules
+    if (
+        rules.salvo
+        or rules.dutchman
+        or rules.blind_report
+        or not before.fields_shown
+        or after.sides is not before.sides
+        or after.disclosures is not before.disclosures
+        or after.phase is not before.phase
+        or any(s.outcome is not None or s.pending is not None for s in (before, after))
+        or after.log[:-1] != before.log
+    ):
+        return
+    shooter, cell = after.log[-1]
+    target = other(shooter)
+    side = after.sides[target]
+    if cell in side.mines or cell in side.sweepers:
+        return
+    sunk = after.sunk(target)
+    if len(sunk) != len(before.sunk(target)):
+        return
+    ship = side.ship_at(cell)
+    column, row = cell
+    for shown, field in before.fields_shown.items():
+        owner, show_all, _, _ = shown
+        if owner == target:
+            wrecks = set(sunk) if show_all or rules.touching is not Touching.ANY else set()
+            mark = _shot_mark(cell, ship, frozenset(), frozenset(), wrecks, False)
+            marks = list(field.marks)
+            marks[row] = (*marks[row][:column], mark, *marks[row][column + 1 :])
+            field = replace(field, marks=tuple(marks), last_shot=cell)
+        after.fields_shown[shown] = field
 
 
 def _dutchman_field(state: SeaBattleState, owner: int, show_all: bool) -> FieldView:
