@@ -33,7 +33,7 @@ from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.outbox import Lane
 from bot.presenter import presented_all
-from bot.referee import Referee
+from bot.referee import Notice, Referee
 from bot.storage import PostgresRepository, SqliteRepository
 
 STORAGE_CALLS = ("append", "get_game", "active_games_of")
@@ -149,11 +149,10 @@ async def _play(
             acted = time.perf_counter()
             sizes = [len(m.board.png) for m in await presented_all(report.notices)]
             rendered = time.perf_counter()
-            for notice in report.notices:  # the deliverer claims and releases each lane
-                lane = Lane(report.game.id, notice.audience)
-                parcel = await repository.outbox.claim(lane)
-                if parcel is not None:
-                    await repository.outbox.release(parcel)
+            # The deliverer's lanes claim and release side by side, as here.
+            await asyncio.gather(
+                *(delivered(repository, report.game.id, n) for n in report.notices)
+            )
             done = time.perf_counter()
             samples["cpu"].append(time.process_time() - cpu)
             samples["trips"].append(trips.count)
@@ -165,6 +164,15 @@ async def _play(
             images.extend(sizes)
     samples["image_bytes"] = images
     return samples
+
+
+async def delivered(
+    repository: SqliteRepository | PostgresRepository, game_id: int, notice: Notice
+) -> None:
+    """What the notice's lane does once its message is out: claim and release."""
+    parcel = await repository.outbox.claim(Lane(game_id, notice.audience))
+    if parcel is not None:
+        await repository.outbox.release(parcel)
 
 
 def print_by_preset(samples: dict[str, list[Any]]) -> None:

@@ -20,12 +20,14 @@ import asyncio
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import aiosqlite
+
+from bot.groups import Group
 
 if TYPE_CHECKING:
     from bot.storage.interface import GameRecord
@@ -292,6 +294,8 @@ class SqliteOutbox:
         self._write_lock = write_lock
         self.handover = Handover()
         """Parcels claimed by the change that stored them, for their lanes' next claims."""
+        self.releases = Group(self._released, "outbox releases", sqlite3.Error)
+        """Releases made while one is on its way go together after it."""
 
     async def lanes(self, before: float | None = None) -> list[Lane]:
         rows = await self._db.execute_fetchall(
@@ -341,25 +345,30 @@ class SqliteOutbox:
         )
 
     async def release(self, parcel: Parcel) -> bool:
-        lane = (parcel.game_id, audience_code(parcel.audience))
+        """As ``Outbox.release``. A move's lanes release side by side, so releases made
+        while one is on its way to SQLite's thread go together after it (``Group``)."""
+        return await self.releases(parcel)
 
-        def release(db: sqlite3.Connection) -> bool:  # two statements, each committed alone
-            db.execute(
-                "DELETE FROM notices WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
-                (*lane, parcel.plies[0], parcel.last_ply),
-            )
-            return bool(
+    async def _released(self, parcels: Sequence[Parcel]) -> list[bool]:
+        def release(db: sqlite3.Connection) -> list[bool]:  # each statement committed alone
+            more = []
+            for parcel in parcels:
+                lane = (parcel.game_id, audience_code(parcel.audience))
                 db.execute(
-                    "SELECT EXISTS (SELECT 1 FROM notices WHERE game_id = ? AND audience = ?)",
-                    lane,
-                ).fetchone()[0]
-            )
+                    "DELETE FROM notices"
+                    " WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
+                    (*lane, parcel.plies[0], parcel.last_ply),
+                )
+                exists = "SELECT EXISTS (SELECT 1 FROM notices WHERE game_id = ? AND audience = ?)"
+                more.append(bool(db.execute(exists, lane).fetchone()[0]))
+            return more
 
-        # Not a transaction that a cancelled caller rolls back: a parcel that went out is
-        # released even if its lane stops meanwhile, lest it go out twice.
+        # Not a transaction that a cancelled caller rolls back: the trip is the group's,
+        # so a parcel that went out is released even if its lane stops meanwhile, lest it
+        # go out twice. Sent again (a refused trip), a release deletes nothing more.
         async with self._write_lock:
-            more: bool = await self._db._execute(release, self._db._conn)
-        return more
+            released: list[bool] = await self._db._execute(release, self._db._conn)
+        return released
 
     async def waiting(self) -> int:
         rows = await self._db.execute_fetchall("SELECT count(*) FROM notices")

@@ -41,11 +41,11 @@ lock over and releases it when committed (``MoveQueue.claim_held``)."""
 
 TELLING_THREE_AUDIENCES = 1
 """A worker's statements to deliver a move's three notices: only the releases, which also
-say whether each lane is empty, and go together (``bot.storage.postgres_groups``). The
+say whether each lane is empty, and go together (``bot.groups``). The
 move's own call claimed the notices and the store handed them to their lanes with the
 game as stored, for the board (``bot.outbox.Handover``)."""
 
-SQLITE_TRIPS_PER_MOVE = 5
+SQLITE_TRIPS_PER_MOVE = 3
 """Trips to the SQLite thread for one move through the referee and the deliverer: the
 game's read under its lock, the move's transaction (which claims its notices), and one
 release per audience told."""

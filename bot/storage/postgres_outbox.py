@@ -5,7 +5,7 @@ a claim marks a lane's oldest notices in one transaction, and locks them with
 ``FOR UPDATE SKIP LOCKED``, so while one process claims or releases a lane another passes
 it by instead of taking its notices out of order or twice.
 
-Releases are grouped (``bot.storage.postgres_groups``): a move tells three audiences, and
+Releases are grouped (``bot.groups``): a move tells three audiences, and
 each release would be a statement and a commit of its own. So while one release is on its
 way, the releases made meanwhile (by any lane of any game) go together after it, in one
 statement: a lone release goes at once, and a busy process sends a handful for one.
@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import asyncpg
 
+from bot.groups import Group
 from bot.outbox import (
     MERGED_TEXT_BUDGET,
     Handover,
@@ -28,7 +29,6 @@ from bot.outbox import (
     audience_of,
 )
 from bot.storage.interface import game_of
-from bot.storage.postgres_groups import Group
 
 CLAIM = """
 WITH lane AS (
@@ -113,7 +113,7 @@ class PostgresOutbox:
         self._pool = pool
         self.handover = Handover()
         """Parcels claimed by the change that stored them, for their lanes' next claims."""
-        self.releases = Group(self._released, "outbox releases")
+        self.releases = Group(self._released, "outbox releases", asyncpg.PostgresError)
         """Releases made while one is on its way go together after it."""
 
     async def lanes(self, before: float | None = None) -> list[Lane]:

@@ -1,4 +1,4 @@
-"""Group commit for the shared store (``bot.storage.postgres_groups``): calls made while a
+"""Group commit for the shared store (``bot.groups``): calls made while a
 statement of their kind is on its way go together in the next one, each keeps its own
 answer, and one call's fault fails no other."""
 
@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from pathlib import Path
 
 import asyncpg
 import pytest
 
-from bot.storage.postgres_groups import Group
+from bot.groups import Group
+from bot.outbox import Lane, audience_code
+from bot.referee import Referee
+from bot.storage import SqliteRepository
+from tests.test_referee import start_game
 
 
 class Statements:
@@ -35,7 +40,7 @@ class Statements:
 
 async def test_a_lone_call_goes_at_once_and_calls_made_meanwhile_go_together() -> None:
     statements = Statements()
-    group: Group[int, int] = Group(statements, "doubling")
+    group: Group[int, int] = Group(statements, "doubling", asyncpg.PostgresError)
     assert await group(1) == 2
     statements.gate.clear()  # the next statement stays on its way
     first = asyncio.create_task(group(2))
@@ -50,7 +55,7 @@ async def test_a_lone_call_goes_at_once_and_calls_made_meanwhile_go_together() -
 
 async def test_a_refused_call_fails_alone_and_the_calls_beside_it_go_through() -> None:
     statements = Statements()
-    group: Group[int, int] = Group(statements, "doubling")
+    group: Group[int, int] = Group(statements, "doubling", asyncpg.PostgresError)
     statements.gate.clear()
     first = asyncio.create_task(group(1))
     await asyncio.sleep(0.01)
@@ -67,7 +72,7 @@ async def test_a_lost_connection_fails_every_call_it_carried_without_sending_aga
     """Whether a statement whose connection dropped was committed is unknown: sending its
     calls again could do them twice, so each fails, as it would alone."""
     statements = Statements()
-    group: Group[int, int] = Group(statements, "doubling")
+    group: Group[int, int] = Group(statements, "doubling", asyncpg.PostgresError)
     statements.gate.clear()
     first = asyncio.create_task(group(1))
     await asyncio.sleep(0.01)
@@ -84,7 +89,7 @@ async def test_a_lost_connection_fails_every_call_it_carried_without_sending_aga
 
 async def test_calls_waiting_when_the_group_is_stopped_fail_rather_than_wait_for_ever() -> None:
     statements = Statements()
-    group: Group[int, int] = Group(statements, "doubling")
+    group: Group[int, int] = Group(statements, "doubling", asyncpg.PostgresError)
     statements.gate.clear()
     first = asyncio.create_task(group(1))
     await asyncio.sleep(0.01)
@@ -97,3 +102,30 @@ async def test_calls_waiting_when_the_group_is_stopped_fail_rather_than_wait_for
         await waiting
     with pytest.raises(ConnectionError):
         await first
+
+
+async def test_a_moves_lanes_released_side_by_side_take_one_trip_to_the_sqlite_file(
+    tmp_path: Path,
+) -> None:
+    """On SQLite a trip to aiosqlite's thread costs the loop more than the statements: the
+    three releases of a move's lanes go together, and each says whether its lane still has
+    notices waiting (the first seat's, told of its random fleet after the game's start)."""
+    store = await SqliteRepository.open(tmp_path / "referee.sqlite3")
+    try:
+        referee = Referee(store)
+        game = await start_game(referee)
+        await referee.act(game.seats[0], f"#{game.id} random")
+        lanes = [Lane(game.id, audience) for audience in (0, 1, None)]
+        parcels = [await store.outbox.claim(lane, merge=False) for lane in lanes]
+        trips = store.outbox.releases.statements
+        more = await asyncio.gather(*(store.outbox.release(p) for p in parcels if p))
+        assert store.outbox.releases.statements == trips + 1
+        for lane, waiting in zip(lanes, more, strict=True):
+            rows = await store._db.execute_fetchall(
+                "SELECT count(*) FROM notices WHERE game_id = ? AND audience = ?",
+                (game.id, audience_code(lane.audience)),
+            )
+            assert waiting == (next(iter(rows))[0] > 0), lane
+        assert more == [True, False, False]  # only the first seat was told of its random fleet
+    finally:
+        await store.close()

@@ -1,18 +1,20 @@
-"""Group commit for the shared store: statements of one kind made at the same time by
-different tasks of one process go to PostgreSQL together, as one statement.
+"""Group commit for both stores: calls of one kind made at the same time by different
+tasks of one process go to the database together, in one trip.
 
-Every statement a process sends wakes a server process, and on a busy bot those
-wake-ups, with each statement's commit, are most of the database's work for a move, far
-more than the rows themselves. A worker plays several moves side by side, and each move
-tells three audiences: so while one statement of a kind is on its way, the calls made
+On PostgreSQL every statement wakes a server process, and on a busy bot those wake-ups,
+with each statement's commit, are most of the database's work for a move, far more than
+the rows themselves; on SQLite every trip to aiosqlite's thread costs the event loop more
+than SQLite's own work. A move tells three audiences side by side, and a worker plays
+several moves at once: so while one trip of a kind is on its way, the calls made
 meanwhile wait, and then go together in the next one. A lone call goes at once, so a quiet
 bot waits for nothing; nothing ever waits for a timer.
 
-Each call keeps its own answer, and its own failure: should the server refuse a grouped
-statement (which then changed nothing), each of its calls is sent again alone, so one
+Each call keeps its own answer, and its own failure: should the database refuse a grouped
+trip (``refused``: the store's own errors, after which nothing was changed, or only what
+sending each call again changes no further), each of its calls is sent again alone, so one
 call's fault (a row a constraint refuses) never fails the calls that happened to travel
-with it. A connection lost on the way fails them all: whether the statement was committed
-is then unknown, and sending it again could do it twice.
+with it. Anything else (a connection lost on the way) fails them all: whether the trip
+was committed is then unknown, and sending it again could do it twice.
 """
 
 from __future__ import annotations
@@ -21,25 +23,29 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
-import asyncpg
-
 Call = TypeVar("Call")
 Answer = TypeVar("Answer")
 
 Send = Callable[[Sequence[Call]], Awaitable[Sequence[Answer]]]
-"""Sends several calls as one statement; one answer per call, in their order."""
+"""Sends several calls in one trip; one answer per call, in their order."""
 
 
 class Group(Generic[Call, Answer]):
-    """Calls of one statement kind, grouped while the previous statement is on its way."""
+    """Calls of one kind, grouped while the previous trip is on its way."""
 
-    def __init__(self, send: Send[Call, Answer], name: str) -> None:
+    def __init__(
+        self,
+        send: Send[Call, Answer],
+        name: str,
+        refused: type[Exception] | tuple[type[Exception], ...],
+    ) -> None:
         self._send = send
         self._name = name
+        self._refused = refused
         self._waiting: list[tuple[Call, asyncio.Future[Answer]]] = []
         self._sending: asyncio.Task[None] | None = None
         self.statements = 0
-        """Statements sent so far (for tests and benchmarks)."""
+        """Trips made so far (for tests and benchmarks)."""
 
     async def __call__(self, call: Call) -> Answer:
         """The call's answer, sent with whatever calls wait with it."""
@@ -67,7 +73,7 @@ class Group(Generic[Call, Answer]):
     async def _answer(self, batch: list[tuple[Call, asyncio.Future[Answer]]]) -> None:
         try:
             answers = await self._sent([call for call, _ in batch])
-        except asyncpg.PostgresError as refused:
+        except self._refused as refused:
             if len(batch) == 1:
                 _fail(batch[0][1], refused)
                 return
