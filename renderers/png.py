@@ -7,8 +7,8 @@ stage and took 1-2 ms a board (most of a move's drawing).
 
 Deflating is still the largest part of drawing a board, and most of it is repeated work: a
 shot changes one cell of one field, yet every board of the move used to be deflated whole
-(0.2-0.35 ms for a 502×1250 board). So the rows are cut into bands of about
-``PNG_BAND_BYTES``, and each band is deflated on its own, by a fresh deflater that ends on
+(0.2-0.35 ms for a 502×1250 board with ISA-L). So the rows are cut into bands of about
+``PNG_BAND_BYTES``, and each band is deflated on its own, by a fresh zlib deflater that ends on
 a byte boundary without closing the stream. A band's compressed bytes then depend on its
 own rows only, so they can be kept by content (``DeflatedBands``) and put together with
 other bands' in any order: the bands of a move's board that did not change since the last
@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import struct
 import threading
+import zlib
 from collections import OrderedDict
 
 import xxhash
@@ -30,10 +31,12 @@ from isal import isal_zlib
 from PIL import Image
 
 PNG_DEFLATE_LEVEL = 1
-"""ISA-L's deflate level for board PNGs. Measured on every game's boards (flat 8-bit
-palette images of 0.3-0.6 megapixels): level 1 gives about the size zlib's level 3 gives
-(Sea Battle 12-27 KB, Warships 26 KB, Luzhanqi 28 KB) in a fraction of the time; level 2
-is the same, and level 3 takes six times as long for larger files."""
+"""zlib's deflate level for the bands. ISA-L (the `isal` package, which still computes the
+checksums) deflated a whole 502×1250 board three times as fast (0.24 ms against 0.78 at
+zlib's level 1), but its output for the same rows is not always the same: about one board
+in 200,000, drawn while other boards were, came out with other (valid) back-references.
+The same image must give the same bytes, and since only changed bands are deflated, zlib
+costs a move about 0.15 ms more; files are some 9 % larger than ISA-L's."""
 
 PNG_BAND_BYTES = 32768
 """About how many bytes of rows one band holds (whole rows, at least one). Measured on
@@ -168,9 +171,9 @@ def _deflate_band(band: bytes) -> tuple[bytes, int, int]:
     """One band deflated by a fresh deflater, ending on a byte boundary with the stream
     left open (a sync flush), so that its bytes follow any other band's."""
     rows = memoryview(band)[:-1]
-    deflate = isal_zlib.compressobj(PNG_DEFLATE_LEVEL, isal_zlib.DEFLATED, -15)
+    deflate = zlib.compressobj(PNG_DEFLATE_LEVEL, zlib.DEFLATED, -15)
     deflated = deflate.compress(b"\0") + deflate.compress(rows)
-    deflated += deflate.flush(isal_zlib.Z_SYNC_FLUSH)
+    deflated += deflate.flush(zlib.Z_SYNC_FLUSH)
     checksum = isal_zlib.adler32(rows, isal_zlib.adler32(b"\0"))
     return deflated, checksum, len(band)
 
