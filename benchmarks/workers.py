@@ -17,7 +17,12 @@ Delivery goes to a transport that renders every board as the courier would and s
 nowhere, so Discord's own latency is left out. The machine's load average is printed,
 since other work on the machine changes every figure.
 
-    python -m benchmarks.workers [--games 16] [--moves 600] [--workers 1,2]
+    python -m benchmarks.workers [--games 16] [--moves 600] [--workers 1,2] [--rounds 1]
+                                 [--database-url postgresql://…]
+
+The machine's speed drifts from one run to the next by more than a worker adds, so
+``--rounds`` plays the PostgreSQL configurations again and again, alternately, and
+compares the rounds' median moves per second.
 """
 
 from __future__ import annotations
@@ -345,7 +350,9 @@ async def fresh_schema(server_url: str, name: str) -> str:
     return f"{server_url}{separator}search_path={name}"
 
 
-async def run(server_url: str, data: Path, games: int, moves: int, workers: list[int]) -> None:
+async def run(
+    server_url: str, data: Path, games: int, moves: int, workers: list[int], rounds: int
+) -> None:
     print(f"{'':<24}{'whole move (ms)':>16}{'':>9}{'processor ms per move':>29}")
     print(
         f"{'':<24}{'p50':>8}{'p95':>8}{'moves/s':>9}{'receiver':>10}{'workers':>9}"
@@ -356,37 +363,60 @@ async def run(server_url: str, data: Path, games: int, moves: int, workers: list
         print(line("SQLite, in process", await in_process(sqlite, games, moves)), flush=True)
     finally:
         await sqlite.close()
-    rates: dict[int, float] = {}
-    bounds: dict[int, float] = {}
-    for count in [0, *workers]:
-        url = await fresh_schema(server_url, f"run_{count}")
-        database, commits = postgres_cpu(data), await committed(server_url)
-        if count == 0:
-            postgres = await PostgresRepository.open(url)
-            try:
-                played = await in_process(postgres, games, moves)
-            finally:
-                await postgres.close()
-            named = "PostgreSQL, in process"
-        else:
-            played = await with_workers(url, count, games, moves)
-            named = f"PostgreSQL, {count} worker{'s' if count > 1 else ''}"
-        played = replace(
-            played,
-            database_cpu=postgres_cpu(data) - database,
-            commits=await committed(server_url) - commits,
-        )
-        rates[count] = len(played.times) / played.elapsed
-        bounds[count] = ceiling(played, count)
-        print(line(named, played), flush=True)
+    rates: dict[int, list[float]] = {}
+    bounds: dict[int, list[float]] = {}
+    for number in range(rounds):
+        for count in [0, *workers]:
+            played = await postgres_run(
+                server_url, data, f"run_{number}_{count}", count, games, moves
+            )
+            named = (
+                f"PostgreSQL, {count} worker{'s' if count > 1 else ''}"
+                if count
+                else "PostgreSQL, in process"
+            )
+            rates.setdefault(count, []).append(len(played.times) / played.elapsed)
+            bounds.setdefault(count, []).append(ceiling(played, count))
+            print(line(named, played), flush=True)
     if 1 in rates and max(rates) > 1:
         most = max(rates)
-        print(f"{most} workers play {rates[most] / rates[1]:.2f}x the moves per second of one")
+        ratios = [b / a for a, b in zip(rates[1], rates[most], strict=True)]
+        print(
+            f"{most} workers play {statistics.median(ratios):.2f}x the moves per second of one"
+            + (
+                f" (the median of {rounds} rounds: {', '.join(f'{r:.2f}' for r in ratios)})"
+                if rounds > 1
+                else ""
+            )
+        )
+        allowed = {n: statistics.median(b) for n, b in bounds.items()}
         print(
             f"on {os.cpu_count()} idle processors, the processor time per move allows "
-            + ", ".join(f"{bounds[n]:.0f} moves/s with {n}" for n in sorted(bounds) if n)
-            + f" ({bounds[most] / bounds[1]:.2f}x)"
+            + ", ".join(f"{allowed[n]:.0f} moves/s with {n}" for n in sorted(allowed) if n)
+            + f" ({allowed[most] / allowed[1]:.2f}x)"
         )
+
+
+async def postgres_run(
+    server_url: str, data: Path, schema: str, workers: int, games: int, moves: int
+) -> Run:
+    """One run on a fresh schema: played in process (``workers`` 0) or by worker
+    processes, with the server's processor time and commits while it ran."""
+    url = await fresh_schema(server_url, schema)
+    database, commits = postgres_cpu(data), await committed(server_url)
+    if workers == 0:
+        postgres = await PostgresRepository.open(url)
+        try:
+            played = await in_process(postgres, games, moves)
+        finally:
+            await postgres.close()
+    else:
+        played = await with_workers(url, workers, games, moves)
+    return replace(
+        played,
+        database_cpu=postgres_cpu(data) - database,
+        commits=await committed(server_url) - commits,
+    )
 
 
 def ceiling(run: Run, workers: int) -> float:
@@ -405,13 +435,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=16, help="games played at once")
     parser.add_argument("--moves", type=int, default=600, help="moves in all, per run")
     parser.add_argument("--workers", default="1,2", help="worker processes per run, like 1,2")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="play the PostgreSQL runs this many times, alternately, and compare medians",
+    )
+    parser.add_argument(
+        "--database-url",
+        help="a PostgreSQL server of your own instead of a private one (its processor time "
+        "is then not counted)",
+    )
     parser.add_argument("--serve", metavar="URL", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve:
         asyncio.run(serve(options.serve))
         return
-    import pgserver  # a test dependency: the benchmark starts its own server
-
     workers = [int(part) for part in options.workers.split(",")]
     print(
         f"{options.games} Sea Battle games at once, {options.moves} moves per run; "
@@ -419,12 +458,21 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
+        data = folder / "pgdata"  # the private server's: where its processor time is read
+
+        def measured(url: str) -> None:
+            figures = run(url, data, options.games, options.moves, workers, options.rounds)
+            asyncio.run(figures)
+
+        if options.database_url:
+            measured(options.database_url)
+            return
+        import pgserver  # a test dependency: the benchmark starts its own server
+
         folder.chmod(0o755)  # run as root, pgserver's server is another user
-        server = pgserver.get_server(folder / "pgdata", cleanup_mode="stop")
+        server = pgserver.get_server(data, cleanup_mode="stop")
         try:
-            asyncio.run(
-                run(server.get_uri(), folder / "pgdata", options.games, options.moves, workers)
-            )
+            measured(server.get_uri())
         finally:
             server.cleanup()
 

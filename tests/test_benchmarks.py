@@ -108,3 +108,32 @@ def test_the_scale_benchmark_runs_on_postgresql_too(postgres_server: str) -> Non
     reminded, ended, images = (int(word) for word in outage.split()[-3:])
     assert reminded > 0 and ended > 0 and images >= reminded + ended
     assert "200 games" in out and "10 games" in out
+
+
+def test_the_workers_benchmark_alternates_its_rounds_and_compares_medians(
+    postgres_server: str,
+) -> None:
+    """Two short rounds on the tests' own server: each PostgreSQL configuration is played
+    once a round, in turn, and the comparison names every round's ratio."""
+    finished = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.workers",
+            *("--games", "2", "--moves", "12", "--rounds", "2"),
+            *("--database-url", postgres_server),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert finished.returncode == 0, finished.stderr
+    lines = finished.stdout.splitlines()
+    played = [line.split("  ")[0] for line in lines if line.startswith(("SQLite", "PostgreSQL"))]
+    configurations = ["PostgreSQL, in process", "PostgreSQL, 1 worker", "PostgreSQL, 2 workers"]
+    assert played == ["SQLite, in process", *configurations, *configurations]
+    ratio = next(line for line in lines if line.startswith("2 workers play"))
+    rounds = ratio.split("(the median of 2 rounds: ")[1].rstrip(")").split(", ")
+    assert len(rounds) == 2 and all(float(r) > 0 for r in rounds)
+    assert "refused" not in finished.stderr
