@@ -351,15 +351,14 @@ class SqliteOutbox:
 
     async def _released(self, parcels: Sequence[Parcel]) -> list[bool]:
         def release(db: sqlite3.Connection) -> list[bool]:  # each statement committed alone
+            delete = (
+                "DELETE FROM notices WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?"
+            )
+            exists = "SELECT EXISTS (SELECT 1 FROM notices WHERE game_id = ? AND audience = ?)"
             more = []
             for parcel in parcels:
                 lane = (parcel.game_id, audience_code(parcel.audience))
-                db.execute(
-                    "DELETE FROM notices"
-                    " WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
-                    (*lane, parcel.plies[0], parcel.last_ply),
-                )
-                exists = "SELECT EXISTS (SELECT 1 FROM notices WHERE game_id = ? AND audience = ?)"
+                db.execute(delete, (*lane, parcel.plies[0], parcel.last_ply))
                 more.append(bool(db.execute(exists, lane).fetchone()[0]))
             return more
 

@@ -1,6 +1,6 @@
-"""Group commit for the shared store (``bot.groups``): calls made while a
-statement of their kind is on its way go together in the next one, each keeps its own
-answer, and one call's fault fails no other."""
+"""Group commit for both stores (``bot.groups``): calls made while a trip of their kind
+is on its way go together in the next one, each keeps its own answer, and one call's fault
+fails no other."""
 
 from __future__ import annotations
 
