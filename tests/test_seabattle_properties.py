@@ -14,6 +14,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -34,6 +35,7 @@ from bot.games.core import (
 )
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.state import SeaBattleState
+from bot.storage.interface import dump
 from tests.seabattle_playouts import GAME_SEEDS, PRESETS, full_game, walk_play
 from tests.seabattle_positions import ENGINE as E
 from tests.seabattle_positions import MODES, fleet_faults, random_ready_game, side_faults
@@ -435,3 +437,27 @@ def test_fields_carried_over_a_shot_are_the_fields_built_anew(mode: str) -> None
             assert E.view(state, seat) == E.view(anew, seat), (mode, len(state.log), seat)
     rules = MODES[mode]
     assert carried > 0 or rules.salvo or rules.dutchman, "no shot carried any field over"
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_the_log_carried_from_move_to_move_is_the_log_named_anew(mode: str) -> None:
+    """Each move hands the next state its log's cell names (``carry_named_log``), as the
+    referee stores every state it reaches: the stored text of every state of a seeded game
+    must be exactly what the same state writes with nothing carried, and read back the same."""
+    rng = random.Random(f"named log {mode}")
+    state = random_ready_game(mode, rng.randrange(1 << 30))
+    carried = moves = 0
+    for _ in range(300):
+        stored = dump(E.to_json(state))  # as the referee stores each state it reaches
+        anew = replace(state)  # the same state, nothing worked out yet
+        assert "named_log" not in anew.__dict__
+        assert dump(E.to_json(anew)) == stored, (mode, len(state.log))
+        assert E.from_json(json.loads(stored)) == state
+        movers = sorted(E.to_move(state))
+        if not movers:
+            break
+        seat = rng.choice(movers)
+        state = E.apply(state, seat, rng.choice(list(E.legal_actions(state, seat)))).state
+        moves += 1
+        carried += "named_log" in state.__dict__
+    assert carried == moves > 30, "the names were not carried over from move to move"

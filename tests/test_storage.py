@@ -18,6 +18,7 @@ from typing import Any, cast
 
 import pytest
 
+from bot.games import ENGINES
 from bot.games.core import EndReason, GameError, Phase
 from bot.outbox import MERGED_TEXT_BUDGET, Lane
 from bot.referee import GameFault, Referee, RefereeError, Report, replay
@@ -35,6 +36,7 @@ from bot.storage import (
     SqliteRepository,
     StaleGameError,
 )
+from bot.storage.interface import dump
 from bot.storage.postgres import PostgresRepository
 from tests.conftest import fresh_schema
 from tests.test_referee import (
@@ -909,3 +911,23 @@ async def test_migration_7_closes_duplicate_open_challenges_but_the_first(path: 
         (3, "expired"),
         (4, "open"),
     ]
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_a_stored_state_is_compact_key_sorted_json(game: str) -> None:
+    """``dump`` writes with orjson for speed; the text is still what the standard library
+    writes compact and key-sorted, for every game's state a few moves in."""
+    engine = ENGINES[game]
+    rng = random.Random(game)
+    for preset in engine.presets.values():
+        state = engine.new_game(preset, rng.randrange(1 << 62))
+        for _ in range(12):
+            movers = sorted(engine.to_move(state))
+            if not movers:
+                break
+            seat = movers[0]
+            action = rng.choice(list(engine.legal_actions(state, seat)))
+            state = engine.apply(state, seat, action).state
+        data = engine.to_json(state)
+        assert dump(data) == json.dumps(data, separators=(",", ":"), sort_keys=True)
+        assert json.loads(dump(data)) == json.loads(json.dumps(data))

@@ -30,7 +30,13 @@ from bot.games.seabattle.rules import (
 )
 from bot.games.seabattle.seeing import carry_fields, view_of
 from bot.games.seabattle.shooting import disclosable, disclose, shoot
-from bot.games.seabattle.state import SeaBattleState, Side, state_from_json, state_to_json
+from bot.games.seabattle.state import (
+    SeaBattleState,
+    Side,
+    carry_named_log,
+    state_from_json,
+    state_to_json,
+)
 from bot.games.seabattle.view import Mark, SeaBattleView
 
 
@@ -89,6 +95,11 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         return act.parse(text, state.phase, rules.size, salvo=rules.salvo, shapes=rules.free_form)
 
     def apply(self, state: SeaBattleState, seat: int, action: act.Action) -> Transition:
+        transition = self._applied(state, seat, action)
+        carry_named_log(state, transition.state)
+        return transition
+
+    def _applied(self, state: SeaBattleState, seat: int, action: act.Action) -> Transition:
         if state.phase is Phase.FINISHED:
             raise IllegalActionError("This game is over.")
         if isinstance(action, act.Disclose):
