@@ -242,7 +242,7 @@ def corrupt_cases() -> dict[str, Callable[[dict[str, Any]], None]]:
         data["sides"][0]["ships"][0] = [kind, [f"{chr(ord('A') + size)}{c[1:]}" for c in cells]]
 
     def shot_twice(data: dict[str, Any]) -> None:
-        data["log"].append(list(data["log"][0]))
+        data["log"].append(data["log"][0])
 
     def overlap(data: dict[str, Any]) -> None:
         ships = data["sides"][1]["ships"]
@@ -262,7 +262,7 @@ def corrupt_cases() -> dict[str, Callable[[dict[str, Any]], None]]:
         data["sides"][0]["ships"].append(copy.deepcopy(data["sides"][0]["ships"][-1]))
 
     def shooter_three(data: dict[str, Any]) -> None:
-        data["log"][0][0] = 3
+        data["log"][0] = "3" + data["log"][0][1:]
 
     def play_without_turn(data: dict[str, Any]) -> None:
         data["turn"] = None
@@ -301,7 +301,7 @@ def corrupt_cases() -> dict[str, Callable[[dict[str, Any]], None]]:
         "unknown touching": bad_touching,
         **{
             f"version {version!r}": (lambda v: lambda data: data.__setitem__("version", v))(version)
-            for version in (0, 2, None, "1")
+            for version in (0, 3, None, "2")
         },
         "no version": lambda data: data.pop("version"),
     }
@@ -461,3 +461,17 @@ def test_the_log_carried_from_move_to_move_is_the_log_named_anew(mode: str) -> N
         moves += 1
         carried += "named_log" in state.__dict__
     assert carried == moves > 30, "the names were not carried over from move to move"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_game_stored_by_version_1_reads_as_it_was(preset: str) -> None:
+    """Version 1 stored each shot as ``[0, "B7"]``: games stored before version 2 read the
+    same, and are stored again in version 2."""
+    _, _, states = full_game(preset, GAME_SEEDS[0])
+    state = states[len(states) // 2]
+    data = E.to_json(state)
+    assert data["version"] == 2 and all(isinstance(shot, str) for shot in data["log"])
+    older = {**data, "version": 1, "log": [[int(shot[0]), shot[1:]] for shot in data["log"]]}
+    read = E.from_json(json.loads(json.dumps(older)))
+    assert read == state
+    assert E.to_json(read) == data
