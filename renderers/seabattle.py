@@ -33,7 +33,8 @@ from renderers.common import (
     text_width,
 )
 from renderers.png import encode_png
-from renderers.seabattle_marks import PALETTE, field_layer, hull_sprite, mark_sprite
+from renderers.seabattle_layers import field_layer
+from renderers.seabattle_marks import PALETTE, hull_sprite, mark_sprite
 
 MARGIN = 20
 HEADER = 52

@@ -1,4 +1,5 @@
-"""Sea Battle cell marks and ship hulls as cached sprites, and one field's marks as a layer.
+"""Sea Battle cell marks and ship hulls as cached sprites (``seabattle_layers`` lays a
+field out with them).
 
 Every mark differs by shape as well as colour (dot = miss, X = hit, hull = ship, filled hull
 with X = sunk, ring = last shot, spiked ball = mine, triangle = minesweeper) for
@@ -9,11 +10,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from bot.games.grid import Cell
-from bot.games.seabattle.rules import SUBMARINE
-from bot.games.seabattle.view import FieldView, Mark
 from renderers.common import COLOURS, Palette, Sprite, make_sprite
 
 PALETTE = Palette(
@@ -284,113 +283,3 @@ def shaped_hull_sprite(cell: int, pattern: tuple[Cell, ...], sunk: bool) -> Spri
         paint_layer(draw, 2, fill)
 
     return make_sprite((width + 1, height + 1), paint)
-
-
-@lru_cache(maxsize=256)
-def field_layer(cell: int, size: int, field: FieldView) -> Image.Image:
-    """The inside of one field's grid (its border excluded) with every mark and ship on
-    it, cached by the field as seen: opaque, so it is copied onto a board in one go.
-
-    A shot changes one field only, and the channel sees a field exactly as the shooter
-    does, so most fields of a move's three images were drawn before. The last-shot ring
-    reaches past its cell onto the border, so the board stamps it afterwards.
-
-    Cell marks stay inside their cell, so they need no pasting at all: the field is laid
-    out as bytes, a row of cells at a time, with each cell's grid lines and mark; only
-    the few ships, the X on their hits and the disclosed-cell flags are pasted on top.
-    """
-    span = cell * size
-    layer = Image.frombytes(
-        "P", (span, span), b"".join(_mark_band(kinds, cell) for kinds in _cell_marks(field))
-    )
-
-    def stamp(sprite: Sprite, at: Cell) -> None:
-        column, row = at
-        sprite.stamp(layer, (column * cell, row * cell))
-
-    cross = mark_sprite("x", cell)
-    for ship in field.ships:
-        columns = {c for c, _ in ship.cells}
-        rows = {r for _, r in ship.cells}
-        if ship.kind == SUBMARINE:  # §4.8: drawn as a rhombus, as on paper
-            stamp(submarine_sprite(cell, ship.sunk), ship.cells[0])
-            hull_cells = ship.cells
-        elif len(columns) * len(rows) != len(ship.cells):  # an L or a zigzag (§4.4)
-            corner = (min(columns), min(rows))
-            pattern = tuple((c - corner[0], r - corner[1]) for c, r in ship.cells)
-            stamp(shaped_hull_sprite(cell, pattern, ship.sunk), corner)
-            hull_cells = ship.cells
-        elif len(columns) > 1 and len(rows) > 1:  # the square four-decker
-            stamp(
-                shaped_hull_sprite(cell, ((0, 0), (1, 0), (0, 1), (1, 1)), ship.sunk),
-                min(ship.cells),
-            )
-            hull_cells = ship.cells
-        else:
-            vertical = len(columns) == 1 and len(ship.cells) > 1
-            stamp(hull_sprite(cell, len(ship.cells), vertical, ship.sunk), min(ship.cells))
-            hull_cells = ship.cells
-        for part in hull_cells:
-            if field.mark(part) in (Mark.HIT, Mark.SUNK):
-                stamp(cross, part)
-    flag = mark_sprite("flag", cell)
-    for part in field.disclosed:
-        if field.mark(part) not in (Mark.DISCLOSED, Mark.KNOWN_MINE):
-            stamp(flag, part)  # the owner's own disclosed cell
-    return layer.crop((1, 1, span, span))  # the grid's first line is its border
-
-
-def _cell_marks(field: FieldView) -> list[tuple[str | None, ...]]:
-    """Per row, the mark drawn in each cell; none under a ship, whose hull covers it."""
-    on_hulls = {c for ship in field.ships for c in ship.cells}
-    return [
-        tuple(
-            None if (column, row) in on_hulls else _MARK_SPRITES.get(mark)
-            for column, mark in enumerate(marks)
-        )
-        for row, marks in enumerate(field.marks)
-    ]
-
-
-@lru_cache(maxsize=128)
-def _mark_band(kinds: tuple[str | None, ...], cell: int) -> bytes:
-    """One row of cells (``kinds``: a mark or nothing each) as the layer's pixel bytes,
-    ``cell`` pixel rows of the whole row's width."""
-    tiles = [_mark_tile(kind, cell) for kind in kinds]
-    return b"".join(tile[y] for y in range(cell) for tile in tiles)
-
-
-@lru_cache(maxsize=64)
-def _mark_tile(kind: str | None, cell: int) -> tuple[bytes, ...]:
-    """One cell as pixel rows: sea, the grid lines above and left of it (as the board's
-    static layer draws them), and the mark ``kind`` if any.
-
-    Only for marks drawn inside their cell (not the ring), so cropping their sprite to
-    the cell loses nothing.
-    """
-    tile = Image.new("P", (cell, cell), PALETTE["sea"])
-    draw = ImageDraw.Draw(tile)
-    draw.line((0, 0, cell - 1, 0), fill=PALETTE["grid"])
-    draw.line((0, 0, 0, cell - 1), fill=PALETTE["grid"])
-    if kind is not None:
-        sprite = mark_sprite(kind, cell)
-        edge = -sprite.offset[0]  # where the cell's top-left grid corner sits in the sprite
-        box = (edge, edge, edge + cell, edge + cell)
-        tile.paste(sprite.image.crop(box), (0, 0), sprite.mask.crop(box))
-    data = tile.tobytes()
-    return tuple(data[y : y + cell] for y in range(0, len(data), cell))
-
-
-_MARK_SPRITES = {
-    Mark.MISS: "miss",
-    Mark.HIT: "hit",
-    Mark.SUNK: "hit",  # sunk cells lie under their hull; this is a fallback
-    Mark.CLEAR: "clear",
-    Mark.SHOT: "shot",
-    Mark.MINE: "mine",
-    Mark.MINE_HIT: "mine_hit",
-    Mark.KNOWN_MINE: "known_mine",
-    Mark.SWEEPER: "sweeper",
-    Mark.SWEEPER_HIT: "sweeper_hit",
-    Mark.DISCLOSED: "disclosed",
-}

@@ -25,6 +25,7 @@ from bot.games.seabattle.rules import SeaBattleRules, ShipKind
 from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark, SeaBattleView
 from renderers import seabattle as render_module
+from renderers import seabattle_layers as layers_module
 from renderers import seabattle_marks as marks_module
 from renderers.seabattle import PALETTE, alt_text, layout_for, panel_fields, render
 from tests.samples import save_sample
@@ -189,7 +190,8 @@ def test_same_view_gives_identical_bytes_even_with_cold_caches(name: str) -> Non
     render_module._static_layer.cache_clear()
     marks_module.mark_sprite.cache_clear()
     marks_module.hull_sprite.cache_clear()
-    marks_module.field_layer.cache_clear()
+    layers_module.field_layer.cache_clear()
+    layers_module.RECENT.clear()
     assert render(view) == first
 
 
