@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
+from functools import lru_cache
 
 from bot.games.core import Phase, other, secrecy
 from bot.games.grid import Cell, neighbours
 from bot.games.seabattle import salvo
 from bot.games.seabattle.dutchman import lost_decks as dutchman_lost
-from bot.games.seabattle.fleet import Ship, unplaced_kinds
+from bot.games.seabattle.fleet import unplaced_kinds
 from bot.games.seabattle.rules import ShipKind, Touching
 from bot.games.seabattle.shooting import disclosable
 from bot.games.seabattle.state import SeaBattleState
@@ -84,6 +85,7 @@ def _field(
     # §4.2: where ships may touch, a sinking is answered "hit" and the ship's name only;
     # drawing the wreck would tell which earlier hits belong to ships still afloat.
     wrecks = sunk if show_all or rules.touching is not Touching.ANY else set()
+    wrecked = {cell for wreck in wrecks for cell in wreck.cells}
     ship_at = {cell: ship for ship in side.ships for cell in ship.cells}
     mines, sweepers = set(side.mines), set(side.sweepers)
     disclosed = {cell for who, cell in state.disclosures if who == owner} if told else set()
@@ -91,8 +93,7 @@ def _field(
     if around_sunk:
         diagonal = rules.touching is Touching.NONE
         for wreck in sunk:
-            for cell in wreck.cells:
-                clear.update(neighbours(cell, rules.size, rules.size, diagonal=diagonal))
+            clear.update(_around(wreck.cells, rules.size, diagonal))
     # Each cell shows the strongest thing known of it: the marks are painted from the
     # weakest to the strongest, a few cells at a time instead of testing every cell.
     size = rules.size
@@ -107,7 +108,7 @@ def _field(
             for column, row in cells:
                 grid[row][column] = painted
     for cell in shots:
-        grid[cell[1]][cell[0]] = _shot_mark(cell, ship_at.get(cell), mines, sweepers, wrecks, blind)
+        grid[cell[1]][cell[0]] = _shot_mark(cell, cell in ship_at, mines, sweepers, wrecked, blind)
     rows = [tuple(marks) for marks in grid]
     outlines = tuple(
         ShipOutline(rules.fleet[ship.kind], ship.cells, ship in sunk)
@@ -139,20 +140,32 @@ def _field(
 
 def _shot_mark(
     cell: Cell,
-    ship: Ship | None,
+    on_ship: bool,
     mines: AbstractSet[Cell],
     sweepers: AbstractSet[Cell],
-    wrecks: AbstractSet[Ship],
+    wrecked: AbstractSet[Cell],
     blind: bool,
 ) -> Mark:
-    """What a shot cell shows: painted over anything else known of the cell."""
+    """What a shot cell shows: painted over anything else known of the cell.
+
+    ``wrecked`` holds the cells of the wrecks shown: testing a cell is cheaper than
+    hashing its ship, for each of a long game's hundreds of shots."""
     if blind:
         return Mark.SHOT
     if cell in mines:
         return Mark.MINE_HIT
     if cell in sweepers:
         return Mark.SWEEPER_HIT
-    return Mark.MISS if ship is None else Mark.SUNK if ship in wrecks else Mark.HIT
+    return Mark.MISS if not on_ship else Mark.SUNK if cell in wrecked else Mark.HIT
+
+
+@lru_cache(maxsize=4096)
+def _around(cells: tuple[Cell, ...], size: int, diagonal: bool) -> frozenset[Cell]:
+    """The cells touching a wreck, shown clear around it (§2.9); a wreck never moves, so
+    each is worked out once rather than for every field of every later move."""
+    return frozenset(
+        near for cell in cells for near in neighbours(cell, size, size, diagonal=diagonal)
+    )
 
 
 def carry_fields(before: SeaBattleState, after: SeaBattleState) -> None:
@@ -191,8 +204,9 @@ def carry_fields(before: SeaBattleState, after: SeaBattleState) -> None:
     for shown, field in before.fields_shown.items():
         owner, show_all, _, _ = shown
         if owner == target:
-            wrecks = set(sunk) if show_all or rules.touching is not Touching.ANY else set()
-            mark = _shot_mark(cell, ship, frozenset(), frozenset(), wrecks, False)
+            wrecks = sunk if show_all or rules.touching is not Touching.ANY else ()
+            wrecked = {part for wreck in wrecks for part in wreck.cells}
+            mark = _shot_mark(cell, ship is not None, frozenset(), frozenset(), wrecked, False)
             marks = list(field.marks)
             marks[row] = (*marks[row][:column], mark, *marks[row][column + 1 :])
             field = replace(field, marks=tuple(marks), last_shot=cell)
