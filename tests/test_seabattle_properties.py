@@ -416,12 +416,13 @@ def test_replaying_the_move_texts_reproduces_the_game(preset: str, seed: int) ->
 
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_fields_carried_over_a_shot_are_the_fields_built_anew(mode: str) -> None:
-    """A plain shot hands the next state the fields already built (``carry_fields``): every
-    view of every state of a seeded game, the carried fields included, must be exactly
-    what the state builds from nothing, through sinkings, mines, disclosures and the end."""
+    """A plain shot, sinking or not, hands the next state the fields already built
+    (``carry_fields``): every view of every state of a seeded game, the carried fields
+    included, must be exactly what the state builds from nothing, through sinkings,
+    mines, disclosures and the end."""
     rng = random.Random(f"carry {mode}")
     state = random_ready_game(mode, rng.randrange(1 << 30))
-    carried = 0
+    carried = sinkings_carried = 0
     for _ in range(300):
         for seat in (0, 1, None):
             E.view(state, seat)  # as the referee builds a move's views before the next
@@ -429,14 +430,19 @@ def test_fields_carried_over_a_shot_are_the_fields_built_anew(mode: str) -> None
         if not movers:
             break
         seat = rng.choice(movers)
+        sunk_before = len(state.sunk(0)) + len(state.sunk(1))
         state = E.apply(state, seat, rng.choice(list(E.legal_actions(state, seat)))).state
         carried += bool(state.fields_shown)
+        sank = len(state.sunk(0)) + len(state.sunk(1)) > sunk_before
+        sinkings_carried += sank and bool(state.fields_shown)
         anew = E.from_json(json.loads(json.dumps(E.to_json(state))))
         assert not anew.fields_shown
         for seat in (0, 1, None):
             assert E.view(state, seat) == E.view(anew, seat), (mode, len(state.log), seat)
     rules = MODES[mode]
     assert carried > 0 or rules.salvo or rules.dutchman, "no shot carried any field over"
+    plain = not (rules.salvo or rules.dutchman or rules.mines or rules.sweepers)
+    assert sinkings_carried > 0 or not plain, "no sinking carried its fields over"
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))

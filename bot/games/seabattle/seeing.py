@@ -11,7 +11,7 @@ from bot.games.core import Phase, other, secrecy
 from bot.games.grid import Cell, neighbours
 from bot.games.seabattle import salvo
 from bot.games.seabattle.dutchman import lost_decks as dutchman_lost
-from bot.games.seabattle.fleet import unplaced_kinds
+from bot.games.seabattle.fleet import Ship, unplaced_kinds
 from bot.games.seabattle.rules import ShipKind, Touching
 from bot.games.seabattle.shooting import disclosable
 from bot.games.seabattle.state import SeaBattleState
@@ -172,11 +172,13 @@ def carry_fields(before: SeaBattleState, after: SeaBattleState) -> None:
     """Gives ``after``, the state one plain shot left, the fields ``before`` had built.
 
     A long game's fields cost the most of its views to build (every shot is painted
-    again), yet one shot changes one cell of one field. So when the shot sank nothing and
-    changed nothing but the log and the turn, the shooter's own field is carried over as
-    it was (it shows only the shots at it), and the field shot at with that one cell
-    repainted and ringed. Anything else (a sinking, a mine or minesweeper struck, a
-    disclosure owed, the end, Salvo and the Flying Dutchman) builds its fields anew.
+    again), yet one shot changes one cell of one field. So when the shot changed nothing
+    but the log and the turn, the shooter's own field is carried over as it was (it
+    shows only the shots at it), and the field shot at with that one cell repainted and
+    ringed; a sinking also repaints the wreck, the water around it where that is shown
+    (§2.9), the outlines and the ships afloat (``_sunk_into``). Anything else (a mine or
+    minesweeper struck, a disclosure owed, the end, Salvo and the Flying Dutchman)
+    builds its fields anew.
     """
     rules = before.rules
     if (
@@ -197,12 +199,11 @@ def carry_fields(before: SeaBattleState, after: SeaBattleState) -> None:
     if cell in side.mines or cell in side.sweepers:
         return
     sunk = after.sunk(target)
-    if len(sunk) != len(before.sunk(target)):
-        return
+    sinking = len(sunk) != len(before.sunk(target))
     ship = side.ship_at(cell)
     column, row = cell
     for shown, field in before.fields_shown.items():
-        owner, show_all, _, _ = shown
+        owner, show_all, _, around_sunk = shown
         if owner == target:
             wrecks = sunk if show_all or rules.touching is not Touching.ANY else ()
             wrecked = {part for wreck in wrecks for part in wreck.cells}
@@ -210,7 +211,47 @@ def carry_fields(before: SeaBattleState, after: SeaBattleState) -> None:
             marks = list(field.marks)
             marks[row] = (*marks[row][:column], mark, *marks[row][column + 1 :])
             field = replace(field, marks=tuple(marks), last_shot=cell)
+            if sinking:
+                assert ship is not None  # only a shot at a ship sinks one
+                field = _sunk_into(after, field, ship, wrecks, show_all, around_sunk)
         after.fields_shown[shown] = field
+
+
+def _sunk_into(
+    state: SeaBattleState,
+    field: FieldView,
+    ship: Ship,
+    wrecks: tuple[Ship, ...],
+    show_all: bool,
+    around_sunk: bool,
+) -> FieldView:
+    """``field`` with ``ship`` just sunk, painted as ``_field`` paints it: the wreck's
+    cells where this audience is shown the wreck, the water around it where that is
+    shown (§2.9), the outlines and the ships afloat. Rows left alone stay the same
+    tuples, which the renderer compares first."""
+    rules = state.rules
+    side = state.sides[field.owner]
+    sunk = state.sunk(field.owner)
+    changed: dict[Cell, Mark] = {}
+    if around_sunk:
+        on_ships = {part for each in side.ships for part in each.cells}
+        diagonal = rules.touching is Touching.NONE
+        for column, row in _around(ship.cells, rules.size, diagonal):
+            if field.marks[row][column] is Mark.SEA and (column, row) not in on_ships:
+                changed[column, row] = Mark.CLEAR
+    if ship in wrecks:
+        changed.update(dict.fromkeys(ship.cells, Mark.SUNK))
+    marks = list(field.marks)
+    for row in {row for _, row in changed}:
+        marks[row] = tuple(
+            changed.get((column, row), mark) for column, mark in enumerate(marks[row])
+        )
+    outlines = tuple(
+        ShipOutline(rules.fleet[each.kind], each.cells, each in sunk)
+        for each in side.ships
+        if show_all or each in wrecks
+    )
+    return replace(field, marks=tuple(marks), ships=outlines, afloat=len(rules.fleet) - len(sunk))
 
 
 def _dutchman_field(state: SeaBattleState, owner: int, show_all: bool) -> FieldView:
