@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -45,15 +45,21 @@ def field_layer(cell: int, size: int, field: FieldView) -> Image.Image:
     (``_repainted``): drawing an 18x18 field whole took 0.2-0.3 ms, about a move's
     share of the drawing.
     """
-    layer = None
-    for before, drawn in RECENT.get(_grounds(cell, size, field)):
-        layer = _repainted(before, drawn, field, cell)
-        if layer is not None:
-            break
+    layer = _from_recent(cell, size, field)
     if layer is None:
         layer = _drawn_layer(cell, size, field)
     RECENT.keep(_ground(cell, size, field.disclosed, field.ships), field, layer)
     return layer
+
+
+def _from_recent(cell: int, size: int, field: FieldView) -> Image.Image | None:
+    """``field``'s layer repainted from the first field kept that it differs little from."""
+    for ground in _grounds(cell, size, field):
+        for before, drawn in RECENT.get(ground):
+            layer = _repainted(before, drawn, field, cell)
+            if layer is not None:
+                return layer
+    return None
 
 
 def _ground(
@@ -63,17 +69,13 @@ def _ground(
     return cell, size, disclosed, tuple(ship.cells for ship in ships)
 
 
-def _grounds(cell: int, size: int, field: FieldView) -> list[Hashable]:
-    """``field``'s own ground, then each it had before its last shown ship appeared (the
-    ship just sunk, seen by the opponent)."""
+def _grounds(cell: int, size: int, field: FieldView) -> Iterator[Hashable]:
+    """``field``'s own ground, then, only if asked for, each ground it could have had
+    before one of its ships was shown (a ship just sunk, as its opponent sees it)."""
     ships = field.ships
-    return [
-        _ground(cell, size, field.disclosed, ships),
-        *(
-            _ground(cell, size, field.disclosed, ships[:index] + ships[index + 1 :])
-            for index in range(len(ships))
-        ),
-    ]
+    yield _ground(cell, size, field.disclosed, ships)
+    for index in range(len(ships)):
+        yield _ground(cell, size, field.disclosed, ships[:index] + ships[index + 1 :])
 
 
 class RecentLayers:
@@ -97,10 +99,10 @@ class RecentLayers:
     def __len__(self) -> int:
         return self._count
 
-    def get(self, grounds: list[Hashable]) -> list[tuple[FieldView, Image.Image]]:
-        """The fields kept for each of ``grounds`` in turn, the latest first."""
+    def get(self, ground: Hashable) -> tuple[tuple[FieldView, Image.Image], ...]:
+        """The fields kept for ``ground``, the latest first."""
         with self._lock:
-            return [kept for ground in grounds for kept in self._grounds.get(ground, ())]
+            return self._grounds.get(ground, ())
 
     def keep(self, ground: Hashable, field: FieldView, layer: Image.Image) -> None:
         with self._lock:

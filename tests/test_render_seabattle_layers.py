@@ -106,8 +106,9 @@ def test_recent_layers_keep_the_latest_few_of_each_ground_and_a_bounded_number_i
     for ground, image in zip("aabbbcdd", images, strict=True):
         recent.keep(ground, field, image)
     assert len(recent) == 5
-    assert [layer for _, layer in recent.get(["b"])] == [images[4], images[3]]
-    assert recent.get(["a"]) == [], "the ground used longest ago goes first"
-    assert [layer for _, layer in recent.get(["d", "c"])] == [images[7], images[6], images[5]]
+    assert [layer for _, layer in recent.get("b")] == [images[4], images[3]]
+    assert recent.get("a") == (), "the ground used longest ago goes first"
+    assert [layer for _, layer in recent.get("d")] == [images[7], images[6]]
     recent.keep("c", field, images[0])
-    assert len(recent) == 4 and recent.get(["b"]) == [], "a whole ground goes at once"
+    assert len(recent) == 4 and recent.get("b") == (), "a whole ground goes at once"
+    assert [layer for _, layer in recent.get("c")] == [images[0], images[5]]

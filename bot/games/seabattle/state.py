@@ -121,8 +121,8 @@ class SeaBattleState:
 
 
 def carry_named_log(before: SeaBattleState, after: SeaBattleState) -> None:
-    """Give ``after`` the names of ``before``'s log, if it has them and ``after``'s log only
-    adds to it: the names of the shots already named are not worked out again."""
+    """Give ``after`` ``before``'s log as stored, if ``before`` has it written and
+    ``after``'s log only adds to it: the shots already written are not written again."""
     named = before.__dict__.get("named_log")  # where ``cached_property`` keeps a value
     if named is None or "named_log" in after.__dict__:
         return
