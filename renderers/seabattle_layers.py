@@ -136,9 +136,9 @@ def _repainted(
     the order the whole drawing stamps them (a Flying Dutchman joined at a corner
     reaches into the two cells beside it), and every flag after them, as drawn last. So
     each pixel ends with the same last stamp as when the field is drawn whole.
+
+    ``before`` was kept on a ground of ``field``'s, so it has the same size and flags.
     """
-    if before.disclosed != field.disclosed or len(before.marks) != len(field.marks):
-        return None
     repaint: set[Cell] = set()
     for row, (old, new) in enumerate(zip(before.marks, field.marks, strict=True)):
         if old is new or old == new:  # rows the engine carried over are the same tuple

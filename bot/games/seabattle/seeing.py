@@ -213,7 +213,7 @@ def carry_fields(before: SeaBattleState, after: SeaBattleState) -> None:
             field = replace(field, marks=tuple(marks), last_shot=cell)
             if sinking:
                 assert ship is not None  # only a shot at a ship sinks one
-                field = _sunk_into(after, field, ship, wrecks, show_all, around_sunk)
+                field = _sunk_into(after, field, ship, sunk, wrecks, show_all, around_sunk)
         after.fields_shown[shown] = field
 
 
@@ -221,17 +221,17 @@ def _sunk_into(
     state: SeaBattleState,
     field: FieldView,
     ship: Ship,
+    sunk: tuple[Ship, ...],
     wrecks: tuple[Ship, ...],
     show_all: bool,
     around_sunk: bool,
 ) -> FieldView:
-    """``field`` with ``ship`` just sunk, painted as ``_field`` paints it: the wreck's
-    cells where this audience is shown the wreck, the water around it where that is
-    shown (§2.9), the outlines and the ships afloat. Rows left alone stay the same
-    tuples, which the renderer compares first."""
+    """``field`` with ``ship`` just sunk (``sunk``: every ship of its owner's sunk now),
+    painted as ``_field`` paints it: the wreck's cells where this audience is shown the
+    wreck, the water around it where that is shown (§2.9), the outlines and the ships
+    afloat. Rows left alone stay the same tuples, which the renderer compares first."""
     rules = state.rules
     side = state.sides[field.owner]
-    sunk = state.sunk(field.owner)
     changed: dict[Cell, Mark] = {}
     if around_sunk:
         on_ships = {part for each in side.ships for part in each.cells}
