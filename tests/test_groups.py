@@ -38,15 +38,23 @@ class Statements:
         return [2 * call for call in calls]
 
 
+async def held_then(
+    group: Group[int, int], statements: Statements, first: int, later: Sequence[int]
+) -> tuple[asyncio.Task[int], list[asyncio.Task[int]]]:
+    """``first`` sent and held on its way, then ``later`` called while it is."""
+    statements.gate.clear()
+    sent = asyncio.create_task(group(first))
+    await asyncio.sleep(0.01)
+    waiting = [asyncio.create_task(group(n)) for n in later]
+    await asyncio.sleep(0.01)
+    return sent, waiting
+
+
 async def test_a_lone_call_goes_at_once_and_calls_made_meanwhile_go_together() -> None:
     statements = Statements()
     group: Group[int, int] = Group(statements, "doubling", asyncpg.PostgresError)
     assert await group(1) == 2
-    statements.gate.clear()  # the next statement stays on its way
-    first = asyncio.create_task(group(2))
-    await asyncio.sleep(0.01)
-    later = [asyncio.create_task(group(n)) for n in (3, 4, 5)]
-    await asyncio.sleep(0.01)
+    first, later = await held_then(group, statements, 2, (3, 4, 5))
     statements.gate.set()
     assert await asyncio.gather(first, *later) == [4, 6, 8, 10]
     assert statements.sent == [[1], [2], [3, 4, 5]]
@@ -56,11 +64,7 @@ async def test_a_lone_call_goes_at_once_and_calls_made_meanwhile_go_together() -
 async def test_a_refused_call_fails_alone_and_the_calls_beside_it_go_through() -> None:
     statements = Statements()
     group: Group[int, int] = Group(statements, "doubling", asyncpg.PostgresError)
-    statements.gate.clear()
-    first = asyncio.create_task(group(1))
-    await asyncio.sleep(0.01)
-    together = [asyncio.create_task(group(n)) for n in (12, 13, 14)]
-    await asyncio.sleep(0.01)
+    first, together = await held_then(group, statements, 1, (12, 13, 14))
     statements.gate.set()
     answers = await asyncio.gather(first, *together, return_exceptions=True)
     assert answers[:2] == [2, 24] and answers[3] == 28
@@ -73,11 +77,7 @@ async def test_a_lost_connection_fails_every_call_it_carried_without_sending_aga
     calls again could do them twice, so each fails, as it would alone."""
     statements = Statements()
     group: Group[int, int] = Group(statements, "doubling", asyncpg.PostgresError)
-    statements.gate.clear()
-    first = asyncio.create_task(group(1))
-    await asyncio.sleep(0.01)
-    together = [asyncio.create_task(group(n)) for n in (2, 3)]
-    await asyncio.sleep(0.01)
+    first, together = await held_then(group, statements, 1, (2, 3))
     statements.lost = True
     statements.gate.set()
     answers = await asyncio.gather(first, *together, return_exceptions=True)
@@ -90,11 +90,7 @@ async def test_a_lost_connection_fails_every_call_it_carried_without_sending_aga
 async def test_calls_waiting_when_the_group_is_stopped_fail_rather_than_wait_for_ever() -> None:
     statements = Statements()
     group: Group[int, int] = Group(statements, "doubling", asyncpg.PostgresError)
-    statements.gate.clear()
-    first = asyncio.create_task(group(1))
-    await asyncio.sleep(0.01)
-    waiting = asyncio.create_task(group(2))
-    await asyncio.sleep(0.01)
+    first, (waiting,) = await held_then(group, statements, 1, (2,))
     sender = group._sending
     assert sender is not None
     sender.cancel()  # the event loop closing under it
