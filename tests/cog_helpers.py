@@ -10,6 +10,7 @@ reaching into the bot's memory.
 from __future__ import annotations
 
 import io
+import re
 
 from PIL import Image
 
@@ -123,6 +124,16 @@ def channel_messages(
         for m in driver.server.messages_in(channel_id or driver.channel_id, include_ephemeral=False)
         if m.author_id == driver.server.bot_id and (seals or not is_seal(m.content))
     ]
+
+
+def names(content: str | None, text: str) -> bool:
+    """Whether a message names ``text`` as a whole word (``H1`` is not named by ``H10``).
+
+    An empty ``text`` is named by every message.
+    """
+    if not text:
+        return True
+    return re.search(rf"(?<!\w){re.escape(text)}(?!\w)", content or "") is not None
 
 
 def is_seal(content: str | None) -> bool:

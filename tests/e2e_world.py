@@ -28,7 +28,7 @@ from bot.storage import (
     SqliteRepository,
     open_repository,
 )
-from tests.cog_helpers import open_water, ship_cells, state_of
+from tests.cog_helpers import names, open_water, ship_cells, state_of
 from tests.discord_stub import FakeGuild, FakeUser, Sent, StoredMessage
 from tests.discord_stub.remote import BotProcess, RemoteDriver
 
@@ -249,5 +249,5 @@ def dms_naming(world: World, user: FakeUser, text: str, since: int) -> list[Sent
         s
         for s in world.driver.server.sent
         if s.seq > since and s.channel_id == channel and s.kind == "message"
-        and text in (s.content or "")
+        and names(s.content, text)
     ]  # fmt: skip

@@ -24,6 +24,7 @@ from bot.worker import STANDBY_SECONDS
 from cogs.moves import RECEIVED
 from cogs.work import COUNTED, Work
 from tests.cog_helpers import (
+    names,
     open_water,
     player,
     seat_to_move,
@@ -254,9 +255,9 @@ async def test_a_worker_killed_after_discord_took_its_follow_up_does_not_tell_it
         await restarted.close()
 
     original = answer.original
-    assert original is not None and target in (original.content or "")
+    assert original is not None and names(original.content, target)
     told = [m for m in driver.dms_to(shooter) if m.id >= original.id]
-    boards = [m for m in told if target in (m.content or "") and m.attachments]
+    boards = [m for m in told if names(m.content, target) and m.attachments]
     assert [m.id for m in boards] == [original.id]  # the answer alone: no DM after it
     assert (await stored_game(driver, record.id)).ply == record.ply + 1
 

@@ -16,7 +16,7 @@ import pytest
 import pytest_asyncio
 
 from bot.storage import GameStatus
-from tests.cog_helpers import open_water, ship_cells
+from tests.cog_helpers import names, open_water, ship_cells
 from tests.conftest import fresh_schema
 from tests.discord_stub import FakeUser, InteractionResult
 from tests.e2e_world import ShardedWorld, dms_naming, running_shards, until
@@ -155,7 +155,7 @@ async def test_sigkill_of_one_process_mid_delivery_loses_and_doubles_nothing(
     assert [entry.text for entry in await shards.log(record.id)].count(target) == 1
     edits = [s for s in driver.server.sent if s.seq > since and s.message_id == live_id]
     assert len([s for s in edits if s.kind == "edit"]) == 1
-    told = [s for s in driver.private_to(shooter) if s.seq > since and target in (s.content or "")]
+    told = [s for s in driver.private_to(shooter) if s.seq > since and names(s.content, target)]
     assert [s.kind for s in told] == ["response"]  # the answer to /move, and no DM besides
     assert len(dms_naming(shards, rival, target, since)) == 1
     async with shards.store() as repository:

@@ -22,7 +22,7 @@ from bot.games.core import Phase
 from bot.games.grid import cell_name
 from bot.storage import GameRecord, GameStatus, PostgresRepository
 from bot.worker import STANDBY_SECONDS
-from tests.cog_helpers import open_water, ship_cells, state_of
+from tests.cog_helpers import names, open_water, ship_cells, state_of
 from tests.conftest import fresh_schema
 from tests.discord_stub import FakeUser, Sent
 from tests.discord_stub.remote import BotProcess, RemoteDriver
@@ -68,7 +68,7 @@ async def crew(
 
 def answers_naming(world: World, user: FakeUser, text: str, since: int) -> list[Sent]:
     """Everything only ``user`` sees after ``since`` (DMs, private answers) naming ``text``."""
-    return [s for s in world.driver.private_to(user) if s.seq > since and text in (s.content or "")]
+    return [s for s in world.driver.private_to(user) if s.seq > since and names(s.content, text)]
 
 
 async def ply_of(world: World, game_id: int) -> int:
