@@ -16,7 +16,6 @@ implements the same few methods with its own locks.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 from collections import Counter
@@ -276,22 +275,22 @@ def handed_parcels(
 
 
 T = TypeVar("T")
-Transact = Callable[[Callable[[sqlite3.Connection], T]], Awaitable[T]]
-"""Runs a function as one write transaction on the database's own thread."""
+
+
+class Transact(Protocol):
+    """Runs a function as one write transaction (``SqliteRepository._transact``)."""
+
+    def __call__(
+        self, work: Callable[[sqlite3.Connection], T], *, at_once: bool = ..., abandon: bool = ...
+    ) -> Awaitable[T]: ...
 
 
 class SqliteOutbox:
     """The outbox in the bot's SQLite file, written through the repository's one writer."""
 
-    def __init__(
-        self,
-        db: aiosqlite.Connection,
-        transact: Transact[Any],
-        write_lock: asyncio.Lock,
-    ) -> None:
+    def __init__(self, db: aiosqlite.Connection, transact: Transact) -> None:
         self._db = db
         self._transact = transact
-        self._write_lock = write_lock
         self.handover = Handover()
         """Parcels claimed by the change that stored them, for their lanes' next claims."""
         self.releases = Group(self._released, "outbox releases", sqlite3.Error)
@@ -350,7 +349,7 @@ class SqliteOutbox:
         return await self.releases(parcel)
 
     async def _released(self, parcels: Sequence[Parcel]) -> list[bool]:
-        def release(db: sqlite3.Connection) -> list[bool]:  # each statement committed alone
+        def release(db: sqlite3.Connection) -> list[bool]:
             delete = (
                 "DELETE FROM notices WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?"
             )
@@ -365,8 +364,7 @@ class SqliteOutbox:
         # Not a transaction that a cancelled caller rolls back: the trip is the group's,
         # so a parcel that went out is released even if its lane stops meanwhile, lest it
         # go out twice. Sent again (a refused trip), a release deletes nothing more.
-        async with self._write_lock:
-            released: list[bool] = await self._db._execute(release, self._db._conn)
+        released: list[bool] = await self._transact(release, abandon=False)
         return released
 
     async def waiting(self) -> int:
@@ -394,9 +392,9 @@ def first_message(waiting: list[Any], *, channel: bool, merge: bool) -> list[Any
 class SqliteInbox:
     """The newest handled direct message per player, in the bot's SQLite file."""
 
-    def __init__(self, db: aiosqlite.Connection, write_lock: asyncio.Lock) -> None:
+    def __init__(self, db: aiosqlite.Connection, transact: Transact) -> None:
         self._db = db
-        self._write_lock = write_lock
+        self._transact = transact
 
     async def last_read(self, user_id: int) -> int | None:
         rows = list(
@@ -407,10 +405,11 @@ class SqliteInbox:
         return int(rows[0][0]) if rows else None
 
     async def mark_read(self, user_id: int, message_id: int) -> None:
-        async with self._write_lock:
-            await self._db.execute(
+        await self._transact(
+            lambda db: db.execute(
                 "INSERT INTO read_dms (user_id, message_id) VALUES (?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET message_id = excluded.message_id"
                 " WHERE excluded.message_id > read_dms.message_id",
                 (user_id, message_id),
             )
+        )

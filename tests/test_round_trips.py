@@ -45,10 +45,11 @@ say whether each lane is empty, and go together (``bot.groups``). The
 move's own call claimed the notices and the store handed them to their lanes with the
 game as stored, for the board (``bot.outbox.Handover``)."""
 
-SQLITE_TRIPS_PER_MOVE = 3
-"""Trips to the SQLite thread for one move through the referee and the deliverer: the
-game's read under its lock, the move's transaction (which claims its notices), and one
-release per audience told."""
+SQLITE_TRIPS_PER_MOVE = 0
+"""Trips to the SQLite thread for one move through the referee and the deliverer: none.
+The game's read under its lock, the move's transaction (which claims its notices) and the
+releases of the audiences told run at once on the loop's thread
+(``bot.storage.sqlite_at_once``)."""
 
 
 LEARNING_A_TYPE = ("typeinfo_tree", "'jit'")
@@ -133,7 +134,7 @@ async def test_a_move_costs_a_few_round_trips_to_queue_store_and_deliver(
     assert delivered <= TELLING_THREE_AUDIENCES, sent[stored:]
 
 
-async def test_a_move_on_sqlite_costs_a_trip_to_store_it_and_one_per_audience_told(
+async def test_a_move_on_sqlite_makes_no_trip_to_the_database_thread(
     tmp_path: Path,
 ) -> None:
     """Each trip to aiosqlite's thread costs the event loop far more than SQLite's own

@@ -52,6 +52,11 @@ class SharedQueries:
     async def _scalar(self, sql: str, *params: Any) -> Any:
         raise NotImplementedError
 
+    async def _lookup(self, sql: str, *params: Any) -> Sequence[Any]:
+        """The few rows of a query by key, on a move's path: a store may read them sooner
+        than ``_rows`` would."""
+        return await self._rows(sql, *params)
+
     async def _write(self, sql: str, *params: Any) -> None:
         raise NotImplementedError
 
@@ -77,7 +82,7 @@ class SharedQueries:
     # -- games --------------------------------------------------------------------------------
 
     async def get_game(self, game_id: int) -> GameRecord | None:
-        rows = await self._rows("SELECT * FROM games WHERE id = ?", game_id)
+        rows = await self._lookup("SELECT * FROM games WHERE id = ?", game_id)
         return game_of(rows[0]) if rows else None
 
     async def log(self, game_id: int) -> list[LogEntry]:
@@ -109,12 +114,13 @@ class SharedQueries:
         )
 
     async def active_games_of(self, user_id: int) -> list[GameRecord]:
-        return await self._games(
+        rows = await self._lookup(
             "SELECT * FROM games WHERE status = 'active' AND seat0_id = ?"
             " UNION SELECT * FROM games WHERE status = 'active' AND seat1_id = ? ORDER BY id",
             user_id,
             user_id,
         )
+        return [game_of(row) for row in rows]
 
     async def active_games_in(self, guild_id: int) -> list[GameRecord]:
         return await self._games(

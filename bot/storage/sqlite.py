@@ -39,6 +39,7 @@ from bot.storage.interface import (
 from bot.storage.interface import challenge_of as _challenge
 from bot.storage.interface import dump as _dump
 from bot.storage.queries import SharedQueries
+from bot.storage.sqlite_at_once import Busy, StatementsAtOnce
 from bot.storage.sqlite_schema import (
     AWAITING_FORFEIT,
     AWAITING_REMINDER,
@@ -51,13 +52,16 @@ T = TypeVar("T")
 
 
 class SqliteRepository(SharedQueries):
-    """The embedded store: one SQLite file in WAL mode, one connection, serialised writes."""
+    """The embedded store: one SQLite file in WAL mode, serialised writes, a connection on
+    aiosqlite's thread and one for a move's short statements (``StatementsAtOnce``)."""
 
     awaiting_reminder_sql = AWAITING_REMINDER
     awaiting_forfeit_sql = AWAITING_FORFEIT
 
     def __init__(self, connection: aiosqlite.Connection, clock: Clock = time.time) -> None:
         self._db = connection
+        self._at_once: StatementsAtOnce | None = None
+        """Where a move's short statements run without a trip to the thread (a file only)."""
         self._write_lock = asyncio.Lock()
         self.clock = clock
         """Stamps every change, so waiting times are measured by the same clock."""
@@ -65,9 +69,9 @@ class SqliteRepository(SharedQueries):
         """Leaderboards, profiles and histories: reads that take no lock."""
         self.checkpointer: Checkpointer | None = None
         """Copies the write-ahead log back into the file on a timer (none in memory)."""
-        self.outbox = SqliteOutbox(connection, self._transact, self._write_lock)
+        self.outbox = SqliteOutbox(connection, self._transact)
         """What each audience is still to be told (written with each change)."""
-        self.inbox = SqliteInbox(connection, self._write_lock)
+        self.inbox = SqliteInbox(connection, self._transact)
 
     @classmethod
     async def open(
@@ -94,7 +98,8 @@ class SqliteRepository(SharedQueries):
         repository = cls(connection, clock)
         try:
             await repository._migrate()
-            if not in_memory:
+            if not in_memory:  # a second connection to ":memory:" would be another database
+                repository._at_once = StatementsAtOnce(path)
                 repository.checkpointer = Checkpointer(path, checkpoint_every)
         except BaseException:
             await connection.close()
@@ -104,6 +109,8 @@ class SqliteRepository(SharedQueries):
     async def close(self) -> None:
         if self.checkpointer is not None:
             self.checkpointer.close()
+        if self._at_once is not None:
+            self._at_once.close()
         await self._db.close()
 
     async def _migrate(self) -> None:
@@ -125,23 +132,40 @@ class SqliteRepository(SharedQueries):
                     f"BEGIN IMMEDIATE;\n{step}\nPRAGMA user_version={version};\nCOMMIT;"
                 )
 
-    async def _transact(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` as one write transaction in a single trip to the database thread.
+    async def _transact(
+        self,
+        work: Callable[[sqlite3.Connection], T],
+        *,
+        at_once: bool = True,
+        abandon: bool = True,
+    ) -> T:
+        """Run ``work`` as one write transaction, one write transaction at a time.
 
-        A move's statements take SQLite a few hundredths of a millisecond; each trip to
-        aiosqlite's thread and back costs the event loop far more. So the whole
-        transaction (BEGIN, every statement, then COMMIT, or ROLLBACK on any error) runs
-        there at once, and one write transaction at a time. A caller cancelled meanwhile
-        (a timeout, say) leaves it to run on, and it rolls back instead of committing:
-        nothing half done, nothing stored that its caller was never told of, and the next
-        write queues behind it.
+        A move's statements take SQLite a few hundredths of a millisecond, and a trip to
+        aiosqlite's thread and back costs the event loop more. So a short transaction
+        (``at_once``) runs at once on the loop's thread (``StatementsAtOnce``) when SQLite
+        can take the write lock without waiting; otherwise, or when it may take long, the
+        whole transaction (BEGIN, every statement, then COMMIT, or ROLLBACK on any error)
+        runs on the database thread in a single trip.
+
+        There, a caller cancelled meanwhile (a timeout, say) leaves it to run on, and it
+        rolls back instead of committing: nothing half done, nothing stored that its
+        caller was never told of, and the next write queues behind it. Work that must
+        be kept whoever stops waiting for it (a release of what was sent) says
+        ``abandon=False``.
         """
         abandoned = threading.Event()
         async with self._write_lock:
+            if at_once and self._at_once is not None:
+                try:
+                    return self._at_once.transaction(work)
+                except Busy:
+                    pass  # another process is writing: wait for it off the loop
             try:
                 return await self._db._execute(_in_transaction, self._db._conn, work, abandoned)
             except asyncio.CancelledError:
-                abandoned.set()
+                if abandon:
+                    abandoned.set()
                 raise
 
     async def _write(self, sql: str, *params: Any) -> None:
@@ -152,6 +176,15 @@ class SqliteRepository(SharedQueries):
     async def _rows(self, sql: str, *params: Any) -> list[aiosqlite.Row]:
         """All rows of a query, in one round trip to the database thread."""
         return list(await self._db.execute_fetchall(sql, params))
+
+    async def _lookup(self, sql: str, *params: Any) -> list[aiosqlite.Row]:
+        """The few rows of a query by key, read at once on the loop's thread when it can."""
+        if self._at_once is not None:
+            try:
+                return self._at_once.rows(sql, params)
+            except Busy:
+                pass
+        return await self._rows(sql, *params)
 
     async def _scalar(self, sql: str, *params: Any) -> Any:
         rows = await self._rows(sql, *params)
@@ -384,7 +417,8 @@ class SqliteRepository(SharedQueries):
             lambda db: db.execute(
                 f"DELETE FROM challenges WHERE status IN ({marks}) AND created_at <= ?",
                 (*closed, before),
-            ).rowcount
+            ).rowcount,
+            at_once=False,  # the first sweep after a long run may delete many rows
         )
         return forgotten
 
