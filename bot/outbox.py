@@ -361,9 +361,9 @@ class SqliteOutbox:
                 more.append(bool(db.execute(exists, lane).fetchone()[0]))
             return more
 
-        # Not a transaction that a cancelled caller rolls back: the trip is the group's,
-        # so a parcel that went out is released even if its lane stops meanwhile, lest it
-        # go out twice. Sent again (a refused trip), a release deletes nothing more.
+        # Not abandoned when a caller is cancelled: the transaction is the group's, so a
+        # parcel that went out is released even if its lane stops meanwhile, lest it go
+        # out twice. Sent again (a refused trip), a release deletes nothing more.
         released: list[bool] = await self._transact(release, abandon=False)
         return released
 

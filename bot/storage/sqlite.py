@@ -102,6 +102,8 @@ class SqliteRepository(SharedQueries):
                 repository._at_once = StatementsAtOnce(path)
                 repository.checkpointer = Checkpointer(path, checkpoint_every)
         except BaseException:
+            if repository._at_once is not None:
+                repository._at_once.close()
             await connection.close()
             raise
         return repository
