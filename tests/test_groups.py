@@ -100,12 +100,13 @@ async def test_calls_waiting_when_the_group_is_stopped_fail_rather_than_wait_for
         await first
 
 
-async def test_a_moves_lanes_released_side_by_side_take_one_trip_to_the_sqlite_file(
+async def test_a_moves_lanes_released_side_by_side_go_in_one_sqlite_transaction(
     tmp_path: Path,
 ) -> None:
-    """On SQLite a trip to aiosqlite's thread costs the loop more than the statements: the
-    three releases of a move's lanes go together, and each says whether its lane still has
-    notices waiting (the first seat's, told of its random fleet after the game's start)."""
+    """On SQLite the three releases of a move's lanes go together, in one transaction (run
+    at once on the loop's thread, or in one trip to aiosqlite's while another process
+    writes), and each says whether its lane still has notices waiting (the first seat's,
+    told of its random fleet after the game's start)."""
     store = await SqliteRepository.open(tmp_path / "referee.sqlite3")
     try:
         referee = Referee(store)

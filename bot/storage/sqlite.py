@@ -156,13 +156,13 @@ class SqliteRepository(SharedQueries):
         be kept whoever stops waiting for it (a release of what was sent) says
         ``abandon=False``.
         """
-        abandoned = threading.Event()
         async with self._write_lock:
             if at_once and self._at_once is not None:
                 try:
                     return self._at_once.transaction(work)
                 except Busy:
                     pass  # another process is writing: wait for it off the loop
+            abandoned = threading.Event()
             try:
                 return await self._db._execute(_in_transaction, self._db._conn, work, abandoned)
             except asyncio.CancelledError:
