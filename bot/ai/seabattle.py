@@ -279,15 +279,11 @@ def best_shot(grid: ShotGrid, tie_break: Sequence[float], dice: random.Random | 
     longer than a shot may).
     """
     if grid.touching is Touching.ANY and grid.hits is not None and grid.size <= SAMPLED_SIZE:
-        from bot.ai.seabattle_explained import explained_scores  # it builds on this module
+        from bot.ai.seabattle_explained import explained_shot  # it builds on this module
 
-        explained = explained_scores(grid)
-        if explained is not None:
-            hit = grid.hits
-            candidates = [
-                i for i, known in enumerate(grid.cells) if known == UNKNOWN and not hit >> i & 1
-            ]
-            return max(candidates, key=lambda i: (explained[i], tie_break[i]))
+        shot = explained_shot(grid, tie_break)
+        if shot is not None:
+            return shot
     wounded = HIT in grid.cells
     exact = grid.touching is Touching.NONE and grid.size <= SAMPLED_SIZE
     if dice is not None and wounded and exact:

@@ -20,7 +20,9 @@ share of their lies over it. The shooter fires at the likeliest cell.
 Explanations that leave the same water to the same free ships are weighed together, so a
 sunk ship that could lie in several places costs nothing more than counting them. Where
 one water alone remains (hunting, every hit surely explained), the free ships are counted
-with the room each lie leaves the others (``bot.ai.seabattle.hunt_density``).
+with the room each lie leaves the others (``bot.ai.seabattle.hunt_density``). With one ship
+left, the weighed explanations are the weighed lies of that ship, and the shot is chosen by
+playing the game forward over all of them (``bot.ai.seabattle_last_ship``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from bot.ai.seabattle import EMPTY, UNKNOWN, ShotGrid, hunt_density, lies
+from bot.ai.seabattle_last_ship import Lies, last_ship_shot
 from bot.games.seabattle.rules import Touching
 
 MAX_STEPS = 20_000
@@ -135,6 +138,47 @@ def free_share(size: int, lengths: Sequence[int], water: int) -> tuple[float, li
     return ways, cover
 
 
+def explained_shot(grid: ShotGrid, tie_break: Sequence[float]) -> int | None:
+    """The shot the weighed explanations of the hits call for; None where the hits are too
+    tangled to list (see MAX_STEPS). ``tie_break`` orders equally likely cells."""
+    try:
+        found = explanations(grid)
+    except TooTangled:
+        return None
+    if not found:
+        return None
+    if len(grid.afloat) == 1:
+        last = last_ship_lies(grid, found)
+        return last_ship_shot(last, tie_break) if last else None
+    scores = weighed_scores(grid, found)
+    hit = grid.hits or 0
+    candidates = [i for i, known in enumerate(grid.cells) if known == UNKNOWN and not hit >> i & 1]
+    return max(candidates, key=lambda i: (scores[i], tie_break[i]))
+
+
+def unknown_water(grid: ShotGrid) -> int:
+    """The cells never shot, as a bit mask."""
+    unknown = sum(1 << i for i, known in enumerate(grid.cells) if known == UNKNOWN)
+    return unknown & ~(grid.hits or 0)
+
+
+def last_ship_lies(grid: ShotGrid, found: dict[Water, float]) -> Lies:
+    """The last ship's possible lies, each as the cells it still needs, weighed by the
+    explanations that put it there: laid through hits by one, or free in the water."""
+    (length,) = grid.afloat
+    unknown = unknown_water(grid)
+    weights: dict[int, float] = {}
+    for (free, laid), count in found.items():
+        if not free:  # laid through hits: the cells it still needs are its unknown ones
+            weights[laid] = weights.get(laid, 0.0) + count
+            continue
+        water = unknown & ~laid
+        for mask, _ in line_masks(grid.size, length):
+            if not mask & ~water:
+                weights[mask] = weights.get(mask, 0.0) + count
+    return list(weights.items())
+
+
 def explained_scores(grid: ShotGrid) -> list[float] | None:
     """How likely each cell is to hold a ship, from every explanation of the hits; None
     where the hits are too tangled to list (see MAX_STEPS)."""
@@ -142,12 +186,14 @@ def explained_scores(grid: ShotGrid) -> list[float] | None:
         found = explanations(grid)
     except TooTangled:
         return None
-    if not found:
-        return None
+    return weighed_scores(grid, found) if found else None
+
+
+def weighed_scores(grid: ShotGrid, found: dict[Water, float]) -> list[float]:
+    """How likely each cell is to hold a ship, from the explanations ``found``."""
     size = grid.size
     cells = size * size
-    unknown = sum(1 << i for i, known in enumerate(grid.cells) if known == UNKNOWN)
-    unknown &= ~(grid.hits or 0)
+    unknown = unknown_water(grid)
     if len(found) == 1:
         ((free, laid),) = found
         if laid:  # every explanation lays a ship there: a sure hit
