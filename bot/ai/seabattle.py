@@ -12,8 +12,9 @@ hunts (no hit waiting), each lie counts by how much room it leaves the other shi
 since ships may not overlap. A ship sunk where ships may touch is named but not drawn: the
 hits that every possible line of it shares are set aside as its own. On the 10x10 board
 where ships may touch (the Milton Bradley game) the shooter goes further and weighs every
-way the ships could account for the hits (``bot.ai.seabattle_explained``). A salvo names
-the best cells one after another, each chosen as if the ones before it missed.
+way the ships could account for the hits (``bot.ai.seabattle_explained``), and once one
+ship is left it looks ahead over every lie of it (``bot.ai.seabattle_last_ship``). A salvo
+names the best cells one after another, each chosen as if the ones before it missed.
 """
 
 from __future__ import annotations
@@ -274,9 +275,10 @@ def best_shot(grid: ShotGrid, tie_break: Sequence[float], dice: random.Random | 
     there the wrecks are drawn, so the grid is exact, and the halo every ship keeps decides
     much of where a wounded one can go. Where ships may touch (10x10), every explanation of
     the hits is weighed instead (``bot.ai.seabattle_explained``): drawn fleets there lose
-    too much to their noise. The 15x15 fleet and the corner rule are left to the weighted
-    count of lies until they are measured too (on 15x15 the draws would also take far
-    longer than a shot may).
+    too much to their noise; with one ship left, the shot is chosen by playing greedy
+    shooting forward over every lie of that ship (``bot.ai.seabattle_last_ship``). The
+    15x15 fleet and the corner rule are left to the weighted count of lies until they are
+    measured too (on 15x15 the draws would also take far longer than a shot may).
     """
     if grid.touching is Touching.ANY and grid.hits is not None and grid.size <= SAMPLED_SIZE:
         from bot.ai.seabattle_explained import explained_shot  # it builds on this module
