@@ -137,3 +137,21 @@ def test_the_workers_benchmark_alternates_its_rounds_and_compares_medians(
     rounds = ratio.split("(the median of 2 rounds: ")[1].rstrip(")").split(", ")
     assert len(rounds) == 2 and all(float(r) > 0 for r in rounds)
     assert "refused" not in finished.stderr
+
+
+def test_the_parallel_benchmark_times_one_process_alone_and_two_at_once() -> None:
+    """Each round times one process and then two begun together, each drawing every
+    audience's board for its moves (a process that drew fewer fails the run)."""
+    finished = subprocess.run(
+        [sys.executable, "-m", "benchmarks.parallel", "--moves", "6", "--rounds", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert finished.returncode == 0, finished.stderr
+    lines = finished.stdout.splitlines()
+    rounds = [line for line in lines if line.startswith("round ")]
+    assert [line.split(":")[0] for line in rounds] == ["round 1", "round 2"]
+    assert all(float(line.rsplit(" ", 1)[1].rstrip("x")) > 0 for line in rounds)
+    assert lines[-1].startswith("two processes do ") and "median of 2 rounds" in lines[-1]
