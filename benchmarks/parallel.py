@@ -1,12 +1,13 @@
 """Benchmark: how much more work two processes get done at once than one, on this machine.
 
-A worker's own work is processor work: playing a move and drawing its boards. So two worker
-processes can play at most as many times the moves of one as the machine runs two such
-processes at once faster than one, whatever the database costs. On a machine whose
-processors share a physical core, or whose virtual processors share the host's, that is
-well under 2. This benchmark measures it with the workers' own work: each process plays
-the same random Sea Battle moves and draws every audience's board for each, with no
-database and no delivery. The processes start and import first, then begin together.
+A worker's own work is processor work: playing a move and drawing its boards. So however
+little the database costs, two worker processes play at most R times the moves of one,
+where R is how much more work the machine gets done running two such processes at once
+than one. On a machine whose processors share a physical core, or whose virtual processors
+share the host's, R is well under 2. This benchmark measures it with the workers' own
+work: each process plays the same random Sea Battle moves and draws every audience's board
+for each, with no database and no delivery. The processes start and import first, then
+begin together.
 
     python -m benchmarks.parallel [--moves 400] [--rounds 5]
 
@@ -29,8 +30,10 @@ from benchmarks.workers import GAME, planned_moves
 from bot.games.core import SEATS
 from bot.presenter import RENDERERS
 
+READY = "ready"
+"""The line a process writes once imported and warmed up."""
 GO = "go"
-"""The line a process waits for, once imported and ready, before it begins its work."""
+"""The line a process then waits for before it begins its work."""
 
 NAMES = ("Admiral", "Captain")
 
@@ -68,7 +71,7 @@ def timed(processes: int, moves: int) -> float:
         for _ in range(processes)
     ]
     for child in children:  # each says it is ready once imported
-        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        assert child.stdout is not None and child.stdout.readline().strip() == READY
     for child in children:
         assert child.stdin is not None
         child.stdin.write(GO + "\n")
@@ -86,8 +89,10 @@ def timed(processes: int, moves: int) -> float:
 
 
 def child(moves: int) -> None:
+    """One process of a round: warm up, say so, wait for the word, then work and print its
+    seconds and the boards it drew."""
     work(1)  # the renderer's fonts and caches, as a running worker has them
-    print("ready", flush=True)
+    print(READY, flush=True)
     if sys.stdin.readline().strip() != GO:
         return
     start = time.perf_counter()

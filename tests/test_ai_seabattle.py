@@ -15,7 +15,7 @@ import pytest
 from benchmarks.ai_seabattle import EnemyField
 from bot.ai import Seen, player
 from bot.ai.seabattle import EMPTY, HIT, UNKNOWN, ShotGrid, best_shot, hunt_density
-from bot.ai.seabattle_explained import explained_scores, explanations
+from bot.ai.seabattle_explained import explanations, weighed_scores
 from bot.ai.seabattle_sampling import FleetSampler, sampled_shot
 from bot.games import ENGINES
 from bot.games.core import Phase
@@ -134,8 +134,7 @@ def test_every_explanation_lays_each_hit_on_exactly_one_ship() -> None:
         assert len(free) == 3
         assert laid  # the ship through E1 takes unknown cells
         assert not laid & sum(1 << index(c) for c in ("A1", "B1", "C1", "D1", "E1"))
-    scores = explained_scores(grid)
-    assert scores is not None
+    scores = weighed_scores(grid, found)
     best = max(range(SIZE * SIZE), key=lambda i: scores[i] if grid.cells[i] == UNKNOWN else -1)
     assert best in {index("F1"), index("E2")}, "it finishes the ship through E1"
 

@@ -25,6 +25,17 @@ moves.main()
 """
 
 
+def benchmark(name: str, *arguments: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``python -m benchmarks.<name> <arguments>`` run to its end, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", f"benchmarks.{name}", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
 def test_the_moves_benchmark_exits_with_the_error_when_a_game_raises() -> None:
     """A failing move used to leave aiosqlite's thread running: the process never ended."""
     try:
@@ -42,14 +53,8 @@ def test_the_moves_benchmark_exits_with_the_error_when_a_game_raises() -> None:
 
 
 def test_the_moves_benchmark_shows_each_preset_apart_when_asked() -> None:
-    finished = subprocess.run(
-        [sys.executable, "-m", "benchmarks.moves", "--games", "2", "--by-preset"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
+    finished = benchmark("moves", "--games", "2", "--by-preset")
+    assert finished.returncode == 0, finished.stderr
     lines = finished.stdout.splitlines()
     header = next(n for n, line in enumerate(lines) if line.startswith("preset"))
     rows = {line.split()[0]: line.split()[1:] for line in lines[header + 1 : header + 3]}
@@ -65,13 +70,7 @@ SMALL_SCALE = ("--games", "200", "--moves", "5", "--templates", "6")
 
 def test_the_scale_benchmark_builds_its_games_sweeps_and_moves() -> None:
     """A small run: every figure is printed, and the sweeps found work to do."""
-    finished = subprocess.run(
-        [sys.executable, "-m", "benchmarks.scale", *SMALL_SCALE],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    finished = benchmark("scale", *SMALL_SCALE)
     assert finished.returncode == 0, finished.stderr
     out = finished.stdout
     assert "200 live games: ready after a restart in" in out
@@ -84,21 +83,8 @@ def test_the_scale_benchmark_builds_its_games_sweeps_and_moves() -> None:
 
 def test_the_scale_benchmark_runs_on_postgresql_too(postgres_server: str) -> None:
     """The same small run with the games copied into PostgreSQL (the tests' own server)."""
-    finished = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.scale",
-            *SMALL_SCALE,
-            "--backend",
-            "postgres",
-            "--database-url",
-            postgres_server,
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    finished = benchmark(
+        "scale", *SMALL_SCALE, "--backend", "postgres", "--database-url", postgres_server
     )
     assert finished.returncode == 0, finished.stderr
     out = finished.stdout
@@ -115,18 +101,10 @@ def test_the_workers_benchmark_alternates_its_rounds_and_compares_medians(
 ) -> None:
     """Two short rounds on the tests' own server: each PostgreSQL configuration is played
     once a round, in turn, and the comparison names every round's ratio."""
-    finished = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.workers",
-            *("--games", "2", "--moves", "12", "--rounds", "2"),
-            *("--database-url", postgres_server),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    finished = benchmark(
+        "workers",
+        *("--games", "2", "--moves", "12", "--rounds", "2"),
+        *("--database-url", postgres_server),
     )
     assert finished.returncode == 0, finished.stderr
     lines = finished.stdout.splitlines()
@@ -142,13 +120,7 @@ def test_the_workers_benchmark_alternates_its_rounds_and_compares_medians(
 def test_the_parallel_benchmark_times_one_process_alone_and_two_at_once() -> None:
     """Each round times one process and then two begun together, each drawing every
     audience's board for its moves (a process that drew fewer fails the run)."""
-    finished = subprocess.run(
-        [sys.executable, "-m", "benchmarks.parallel", "--moves", "6", "--rounds", "2"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    finished = benchmark("parallel", "--moves", "6", "--rounds", "2", timeout=120)
     assert finished.returncode == 0, finished.stderr
     lines = finished.stdout.splitlines()
     rounds = [line for line in lines if line.startswith("round ")]

@@ -179,16 +179,6 @@ def last_ship_lies(grid: ShotGrid, found: dict[Water, float]) -> Lies:
     return list(weights.items())
 
 
-def explained_scores(grid: ShotGrid) -> list[float] | None:
-    """How likely each cell is to hold a ship, from every explanation of the hits; None
-    where the hits are too tangled to list (see MAX_STEPS)."""
-    try:
-        found = explanations(grid)
-    except TooTangled:
-        return None
-    return weighed_scores(grid, found) if found else None
-
-
 def weighed_scores(grid: ShotGrid, found: dict[Water, float]) -> list[float]:
     """How likely each cell is to hold a ship, from the explanations ``found``."""
     size = grid.size
@@ -214,7 +204,7 @@ def weighed_scores(grid: ShotGrid, found: dict[Water, float]) -> list[float]:
 
 
 def many_waters_scores(size: int, found: dict[Water, float], unknown: int) -> list[float]:
-    """Like ``explained_scores`` where the explanations leave too many waters to count the
+    """Like ``weighed_scores`` where the explanations leave too many waters to count the
     free ships in each: they are counted once in all the unknown water instead (the cells
     laid ships take shrink it little), so each explanation costs only its own cells."""
     scores = [0.0] * (size * size)
