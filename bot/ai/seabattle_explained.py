@@ -151,8 +151,8 @@ def explained_shot(grid: ShotGrid, tie_break: Sequence[float]) -> int | None:
         last = last_ship_lies(grid, found)
         return last_ship_shot(last, tie_break) if last else None
     scores = weighed_scores(grid, found)
-    hit = grid.hits or 0
-    candidates = [i for i, known in enumerate(grid.cells) if known == UNKNOWN and not hit >> i & 1]
+    unknown = unknown_water(grid)
+    candidates = [i for i in range(grid.size * grid.size) if unknown >> i & 1]
     return max(candidates, key=lambda i: (scores[i], tie_break[i]))
 
 

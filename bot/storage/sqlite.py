@@ -39,7 +39,7 @@ from bot.storage.interface import (
 from bot.storage.interface import challenge_of as _challenge
 from bot.storage.interface import dump as _dump
 from bot.storage.queries import SharedQueries
-from bot.storage.sqlite_at_once import Busy, StatementsAtOnce
+from bot.storage.sqlite_at_once import SHARED_PRAGMAS, Busy, StatementsAtOnce
 from bot.storage.sqlite_schema import (
     AWAITING_FORFEIT,
     AWAITING_REMINDER,
@@ -91,10 +91,9 @@ class SqliteRepository(SharedQueries):
         connection = await aiosqlite.connect(str(path), isolation_level=None)
         connection.row_factory = aiosqlite.Row
         await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
         await connection.execute("PRAGMA busy_timeout=5000")
-        await connection.execute("PRAGMA wal_autocheckpoint=0")
+        for pragma in SHARED_PRAGMAS:
+            await connection.execute(pragma)
         repository = cls(connection, clock)
         try:
             await repository._migrate()

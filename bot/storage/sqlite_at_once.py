@@ -26,6 +26,15 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+SHARED_PRAGMAS = (
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA wal_autocheckpoint=0",
+)
+"""Set on every connection of the store to its file, so both write alike: one level of
+syncing to disk, the schema's foreign keys, and no checkpoint at a commit (the
+``Checkpointer``'s job)."""
+
 
 class Busy(Exception):
     """SQLite could not start at once: do the work on the database thread instead."""
@@ -40,9 +49,8 @@ class StatementsAtOnce:
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA busy_timeout=0")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's job
+        for pragma in SHARED_PRAGMAS:
+            self._db.execute(pragma)
 
     def close(self) -> None:
         self._db.close()

@@ -110,11 +110,7 @@ def _field(
     for cell in shots:
         grid[cell[1]][cell[0]] = _shot_mark(cell, cell in ship_at, mines, sweepers, wrecked, blind)
     rows = [tuple(marks) for marks in grid]
-    outlines = tuple(
-        ShipOutline(rules.fleet[ship.kind], ship.cells, ship in sunk)
-        for ship in side.ships
-        if show_all or (ship in wrecks and not blind)
-    )
+    outlines = _outlines(state, owner, sunk, show_all, () if blind else wrecks)
     last = next((c for s, c in reversed(state.log) if s != owner), None)
     recent: tuple[Cell, ...] = ()
     if rules.salvo:
@@ -246,12 +242,24 @@ def _sunk_into(
         marks[row] = tuple(
             changed.get((column, row), mark) for column, mark in enumerate(marks[row])
         )
-    outlines = tuple(
-        ShipOutline(rules.fleet[each.kind], each.cells, each in sunk)
-        for each in side.ships
-        if show_all or each in wrecks
-    )
+    outlines = _outlines(state, field.owner, sunk, show_all, wrecks)
     return replace(field, marks=tuple(marks), ships=outlines, afloat=len(rules.fleet) - len(sunk))
+
+
+def _outlines(
+    state: SeaBattleState,
+    owner: int,
+    sunk: AbstractSet[Ship] | tuple[Ship, ...],
+    show_all: bool,
+    wrecks: AbstractSet[Ship] | tuple[Ship, ...],
+) -> tuple[ShipOutline, ...]:
+    """The outlines of ``owner``'s ships this audience sees: every ship where all is
+    shown, otherwise the wrecks it is shown."""
+    return tuple(
+        ShipOutline(state.rules.fleet[ship.kind], ship.cells, ship in sunk)
+        for ship in state.sides[owner].ships
+        if show_all or ship in wrecks
+    )
 
 
 def _dutchman_field(state: SeaBattleState, owner: int, show_all: bool) -> FieldView:
