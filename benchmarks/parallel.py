@@ -26,7 +26,8 @@ import subprocess
 import sys
 import time
 
-from benchmarks.workers import GAME, planned_moves
+from benchmarks.workers import planned_moves
+from bot.games import ENGINES
 from bot.games.core import SEATS
 from bot.presenter import RENDERERS
 
@@ -36,6 +37,7 @@ GO = "go"
 """The line a process then waits for before it begins its work."""
 
 NAMES = ("Admiral", "Captain")
+GAME = ENGINES["seabattle"]
 
 
 def work(moves: int) -> int:
@@ -47,7 +49,7 @@ def work(moves: int) -> int:
     played = drawn = 0
     while played < moves:
         state = GAME.new_game(GAME.presets[GAME.default_variant], rng.randrange(1 << 30))
-        plan = planned_moves(state, min(100, moves - played + 4), rng)
+        plan = planned_moves("seabattle", state, min(100, moves - played + 4), rng)
         for seat, text in plan:
             state = GAME.act(state, seat, text).state
             for audience in (*SEATS, None):

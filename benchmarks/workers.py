@@ -1,11 +1,12 @@
 """Benchmark: moves per second with one and with two worker processes on PostgreSQL,
 next to one process playing the same moves itself on SQLite and on PostgreSQL.
 
-The same random Sea Battle games (fixed seeds, moves drawn in advance) are played each
-time. Their players write to the bot all at once, each game's players one move after the
-other, each waiting for their move's boards: a closed loop, so the figures are the most
-moves the configuration sustains. A whole move is from the moment the move is received
-to the moment its last board (each audience's, rendered) was delivered:
+The same random games (fixed seeds, moves drawn in advance; Sea Battle unless ``--game``
+names another) are played each time. Their players write to the bot all at once, each
+game's players one move after the other, each waiting for their move's boards: a closed
+loop, so the figures are the most moves the configuration sustains. A whole move is from
+the moment the move is received to the moment its last board (each audience's, rendered)
+was delivered:
 
 - ``in process``: the receiving process plays, renders and delivers it (``ROLE=all``);
 - ``N workers``: the receiving process queues it (``ROLE=gateway``), and ``N`` worker
@@ -17,8 +18,12 @@ Delivery goes to a transport that renders every board as the courier would and s
 nowhere, so Discord's own latency is left out. The machine's load average is printed,
 since other work on the machine changes every figure.
 
-    python -m benchmarks.workers [--games 16] [--moves 600] [--workers 1,2] [--rounds 1]
-                                 [--database-url postgresql://…]
+    python -m benchmarks.workers [--game seabattle] [--games 16] [--moves 600]
+                                 [--workers 1,2] [--rounds 1] [--database-url postgresql://…]
+
+A move's boards cost the worker more or less by game (a Warships board takes three times
+a Sea Battle one to draw) while its database work hardly changes, so ``--game`` shows how
+much a second worker adds where the boards cost the most.
 
 The machine's speed drifts from one run to the next by more than a worker adds, so
 ``--rounds`` plays the PostgreSQL configurations again and again, alternately, and
@@ -53,7 +58,16 @@ from bot.storage import PostgresRepository, SqliteRepository
 from bot.storage.postgres_queue import QueuedMove
 from bot.worker import MoveWorker
 
-GAME = ENGINES["seabattle"]
+
+@dataclass(frozen=True)
+class Load:
+    """What a run plays: ``games`` random games of ``game`` at once, ``moves`` in all."""
+
+    game: str = "seabattle"
+    games: int = 16
+    moves: int = 600
+
+
 READY = "ready"
 """A worker process's first line: it listens for queued moves."""
 DONE = "done"
@@ -88,9 +102,16 @@ class Silent:
 
 
 async def deliver(deliverer: Deliverer, report: Report) -> None:
-    """Send a stored move's notices to every audience, one lane after the other."""
-    for audience in SEATS_AND_CHANNEL:
-        await deliverer.deliver_now(Lane(report.game.id, audience), deliverer.transport.send)
+    """Send a stored move's notices to every audience, the lanes side by side as the
+    deliverer sends them when a stored move wakes them (``Deliverer.wake``): so their
+    releases travel together as they do in the bot."""
+    send = deliverer.transport.send
+    await asyncio.gather(
+        *(
+            deliverer.deliver_now(Lane(report.game.id, audience), send)
+            for audience in SEATS_AND_CHANNEL
+        )
+    )
 
 
 class BenchmarkWorker(MoveWorker):
@@ -133,13 +154,13 @@ Play = Callable[[int, int, str], Awaitable[None]]
 """Sends one move (game id, player id, text) and returns once its boards were delivered."""
 
 
-async def start_games(referee: Referee, games: int) -> list[tuple[int, tuple[int, int]]]:
-    """``games`` classic Sea Battle games, each with its players' ids."""
+async def start_games(referee: Referee, load: Load) -> list[tuple[int, tuple[int, int]]]:
+    """The load's games, in their default variant, each with its players' ids."""
     started = []
-    for number in range(games):
+    for number in range(load.games):
         players = (1000 + 2 * number, 1001 + 2 * number)
         challenge = await referee.challenge(
-            game="seabattle",
+            game=load.game,
             variant=None,
             guild_id=1,
             channel_id=2,
@@ -151,37 +172,46 @@ async def start_games(referee: Referee, games: int) -> list[tuple[int, tuple[int
     return started
 
 
-def planned_moves(state: object, count: int, rng: random.Random) -> list[tuple[int, str]]:
-    """The first ``count`` moves of a random game from ``state``: both random fleets
-    confirmed, then random legal shots."""
-    moves = [(seat, word) for seat in (0, 1) for word in ("random", "ready")]
+def planned_moves(
+    game: str, state: object, count: int, rng: random.Random
+) -> list[tuple[int, str]]:
+    """The first ``count`` moves of a random game from ``state``: both random setups
+    confirmed (where the game has a setup), then random legal moves."""
+    engine = ENGINES[game]
+    words = ("random", "ready") if engine.view(state, None).phase is Phase.SETUP else ()
+    moves = [(seat, word) for seat in (0, 1) for word in words]
     for seat, word in moves:
-        state = GAME.act(state, seat, word).state
-    assert GAME.view(state, None).phase is Phase.PLAY
+        state = engine.act(state, seat, word).state
+    assert engine.view(state, None).phase is Phase.PLAY
     while len(moves) < count:
-        movers = sorted(GAME.to_move(state))
+        movers = sorted(engine.to_move(state))
         if not movers:
             break
         seat = movers[0]
-        text = str(rng.choice(list(GAME.legal_actions(state, seat))))
-        state = GAME.act(state, seat, text).state
+        text = str(rng.choice(list(engine.legal_actions(state, seat))))
+        state = engine.act(state, seat, text).state
         moves.append((seat, text))
     return moves
 
 
-async def play_all(
-    store: SqliteRepository | PostgresRepository, play: Play, games: int, moves: int
-) -> Run:
+async def play_all(store: SqliteRepository | PostgresRepository, play: Play, load: Load) -> Run:
     """Every game's players play their moves, all games at once."""
-    referee = Referee(store, seed_source=iter(range(7, 7 + games)).__next__)
-    started = await start_games(referee, games)
+    referee = Referee(store, seed_source=iter(range(7, 7 + load.games)).__next__)
+    started = await start_games(referee, load)
+    engine = ENGINES[load.game]
     plans = []
     for game_id, players in started:
         record = await store.get_game(game_id)
         assert record is not None
         rng = random.Random(game_id)
         plans.append(
-            (game_id, players, planned_moves(GAME.from_json(record.state), moves // games, rng))
+            (
+                game_id,
+                players,
+                planned_moves(
+                    load.game, engine.from_json(record.state), load.moves // load.games, rng
+                ),
+            )
         )
     times: list[float] = []
 
@@ -198,7 +228,7 @@ async def play_all(
     return Run(times, time.perf_counter() - begun, time.process_time() - cpu)
 
 
-async def in_process(store: SqliteRepository | PostgresRepository, games: int, moves: int) -> Run:
+async def in_process(store: SqliteRepository | PostgresRepository, load: Load) -> Run:
     """The receiving process plays, renders and delivers every move itself."""
     referee = Referee(store)
     deliverer = Deliverer(store.outbox, referee, Rendering())
@@ -206,10 +236,10 @@ async def in_process(store: SqliteRepository | PostgresRepository, games: int, m
     async def play(game_id: int, user_id: int, text: str) -> None:
         await deliver(deliverer, await referee.act(user_id, text, game_id))
 
-    return await play_all(store, play, games, moves)
+    return await play_all(store, play, load)
 
 
-async def with_workers(url: str, workers: int, games: int, moves: int) -> Run:
+async def with_workers(url: str, workers: int, load: Load) -> Run:
     """The receiving process queues every move; ``workers`` processes play them."""
     store = await PostgresRepository.open(url)
     waiting: dict[int, asyncio.Future[None]] = {}
@@ -259,7 +289,7 @@ async def with_workers(url: str, workers: int, games: int, moves: int) -> Run:
             done = waiting[move_id] = asyncio.get_running_loop().create_future()
             await done
 
-        run = await play_all(store, play, games, moves)
+        run = await play_all(store, play, load)
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
@@ -350,9 +380,7 @@ async def fresh_schema(server_url: str, name: str) -> str:
     return f"{server_url}{separator}search_path={name}"
 
 
-async def run(
-    server_url: str, data: Path, games: int, moves: int, workers: list[int], rounds: int
-) -> None:
+async def run(server_url: str, data: Path, load: Load, workers: list[int], rounds: int) -> None:
     print(f"{'':<24}{'whole move (ms)':>16}{'':>9}{'processor ms per move':>29}")
     print(
         f"{'':<24}{'p50':>8}{'p95':>8}{'moves/s':>9}{'receiver':>10}{'workers':>9}"
@@ -360,16 +388,14 @@ async def run(
     )
     sqlite = await SqliteRepository.open(data.parent / "bench.sqlite3")
     try:
-        print(line("SQLite, in process", await in_process(sqlite, games, moves)), flush=True)
+        print(line("SQLite, in process", await in_process(sqlite, load)), flush=True)
     finally:
         await sqlite.close()
     rates: dict[int, list[float]] = {}
     bounds: dict[int, list[float]] = {}
     for number in range(rounds):
         for count in [0, *workers]:
-            played = await postgres_run(
-                server_url, data, f"run_{number}_{count}", count, games, moves
-            )
+            played = await postgres_run(server_url, data, f"run_{number}_{count}", count, load)
             named = (
                 f"PostgreSQL, {count} worker{'s' if count > 1 else ''}"
                 if count
@@ -397,9 +423,7 @@ async def run(
         )
 
 
-async def postgres_run(
-    server_url: str, data: Path, schema: str, workers: int, games: int, moves: int
-) -> Run:
+async def postgres_run(server_url: str, data: Path, schema: str, workers: int, load: Load) -> Run:
     """One run on a fresh schema: played in process (``workers`` 0) or by worker
     processes, with the server's processor time and commits while it ran."""
     url = await fresh_schema(server_url, schema)
@@ -407,11 +431,11 @@ async def postgres_run(
     if workers == 0:
         postgres = await PostgresRepository.open(url)
         try:
-            played = await in_process(postgres, games, moves)
+            played = await in_process(postgres, load)
         finally:
             await postgres.close()
     else:
-        played = await with_workers(url, workers, games, moves)
+        played = await with_workers(url, workers, load)
     return replace(
         played,
         database_cpu=postgres_cpu(data) - database,
@@ -432,6 +456,7 @@ def ceiling(run: Run, workers: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="seabattle", choices=sorted(ENGINES))
     parser.add_argument("--games", type=int, default=16, help="games played at once")
     parser.add_argument("--moves", type=int, default=600, help="moves in all, per run")
     parser.add_argument("--workers", default="1,2", help="worker processes per run, like 1,2")
@@ -452,8 +477,9 @@ def main() -> None:
         asyncio.run(serve(options.serve))
         return
     workers = [int(part) for part in options.workers.split(",")]
+    load = Load(options.game, options.games, options.moves)
     print(
-        f"{options.games} Sea Battle games at once, {options.moves} moves per run; "
+        f"{load.games} {load.game} games at once, {load.moves} moves per run; "
         f"{os.cpu_count()} processors, load average {os.getloadavg()[0]:.1f} at the start"
     )
     with tempfile.TemporaryDirectory() as name:
@@ -461,7 +487,7 @@ def main() -> None:
         data = folder / "pgdata"  # the private server's: where its processor time is read
 
         def measured(url: str) -> None:
-            figures = run(url, data, options.games, options.moves, workers, options.rounds)
+            figures = run(url, data, load, workers, options.rounds)
             asyncio.run(figures)
 
         if options.database_url:

@@ -5,9 +5,21 @@ Nothing here measures speed (timings vary with the machine); only the benchmarks
 
 from __future__ import annotations
 
+import asyncio
+import random
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from benchmarks.workers import Load, deliver, planned_moves, start_games
+from bot.deliverer import Deliverer
+from bot.games import ENGINES
+from bot.games.core import Phase
+from bot.outbox import Parcel
+from bot.referee import Referee, Report
+from bot.storage import SqliteRepository
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,3 +139,79 @@ def test_the_parallel_benchmark_times_one_process_alone_and_two_at_once() -> Non
     assert [line.split(":")[0] for line in rounds] == ["round 1", "round 2"]
     assert all(float(line.rsplit(" ", 1)[1].rstrip("x")) > 0 for line in rounds)
     assert lines[-1].startswith("two processes do ") and "median of 2 rounds" in lines[-1]
+
+
+def test_the_workers_benchmark_plays_the_game_it_is_given(postgres_server: str) -> None:
+    """``--game`` plays random games of another game: here Warships, whose setups the
+    planned moves deal and confirm before its first move, every move accepted."""
+    finished = benchmark(
+        "workers",
+        *("--game", "warships", "--games", "2", "--moves", "12", "--workers", "1"),
+        *("--database-url", postgres_server),
+    )
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.startswith("2 warships games at once, 12 moves per run")
+    played = [line.split("  ")[0] for line in finished.stdout.splitlines()]
+    assert "PostgreSQL, 1 worker" in played
+    assert "refused" not in finished.stderr
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_the_planned_moves_of_every_game_reach_play_and_follow_its_turns(game: str) -> None:
+    """The benchmark draws each game's moves in advance: setups first where the game has
+    one, then only moves its engine accepts from whoever is to move."""
+    engine = ENGINES[game]
+    state = engine.new_game(engine.presets[engine.default_variant], 5)
+    had_setup = engine.view(state, None).phase is Phase.SETUP
+    moves = planned_moves(game, state, 30, random.Random(3))
+    if had_setup:
+        assert [text for _, text in moves[:4]] == ["random", "ready", "random", "ready"]
+    assert len(moves) == 30
+    for seat, text in moves:
+        assert seat in engine.to_move(state) or engine.view(state, None).phase is Phase.SETUP
+        state = engine.act(state, seat, text).state
+
+
+class MeetingPoint:
+    """A transport whose every send waits for the sends of the two other lanes."""
+
+    def __init__(self) -> None:
+        self.arrived = 0
+        self.everyone = asyncio.Event()
+        self.met: list[bool] = []
+
+    async def ready(self, report: Report) -> bool:
+        return False
+
+    async def send(self, report: Report, parcel: Parcel) -> None:
+        self.arrived += 1
+        if self.arrived == 3:
+            self.everyone.set()
+        try:
+            async with asyncio.timeout(2):
+                await self.everyone.wait()
+            self.met.append(True)
+        except TimeoutError:
+            self.met.append(False)
+
+
+async def test_the_workers_benchmark_delivers_a_moves_lanes_side_by_side(tmp_path: Path) -> None:
+    """As the deliverer does when a stored move wakes its lanes: one after the other, the
+    lanes' releases would each be a trip of their own, and the database's share of a
+    move would be overstated."""
+    store = await SqliteRepository.open(tmp_path / "referee.sqlite3")
+    try:
+        referee = Referee(store)
+        ((game_id, players),) = await start_games(referee, Load(games=1))
+        record = await store.get_game(game_id)
+        assert record is not None
+        plan = planned_moves(
+            "seabattle", ENGINES["seabattle"].from_json(record.state), 5, random.Random(1)
+        )
+        for seat, text in plan:
+            report = await referee.act(players[seat], text, game_id)
+        meeting = MeetingPoint()
+        await deliver(Deliverer(store.outbox, referee, meeting), report)
+        assert meeting.met == [True, True, True]
+    finally:
+        await store.close()
