@@ -103,7 +103,7 @@ class MoveWorker:
     async def start(self) -> None:
         """Listen for queued moves (a standby only polls) and start claiming them."""
         if self.standby is None:
-            await self.queue.listen(self._woken.set)
+            await self.queue.listen(self._notified)
         self._claimer = asyncio.get_running_loop().create_task(self._claiming(), name="move worker")
 
     async def close(self) -> None:
@@ -115,9 +115,21 @@ class MoveWorker:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._claimer = None
 
+    def _notified(self) -> None:
+        """A move was queued: look for it now only if no move is in play here.
+
+        Every worker hears every notification, and a move is claimed by one: were each
+        to look, every move would cost the database a claim that finds nothing for each
+        other worker. A worker playing a move looks again as soon as it is done
+        (``_play_in_slot``), so the move goes to an idle worker at once, or to this one
+        within one move's playing."""
+        if not self._playing:
+            self._woken.set()
+
     async def _claiming(self) -> None:
         """Claim moves while a slot is free; when none is waiting, sleep until a move is
-        queued (one claim per notification, however many slots are free) or the poll."""
+        queued (``_notified``: one claim per notification, however many slots are free),
+        a move of this worker's is done, or the poll."""
         loop = asyncio.get_running_loop()
         while True:
             await self._slots.acquire()

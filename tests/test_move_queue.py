@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import cast
 
 import asyncpg
@@ -19,7 +20,7 @@ from bot.games.core import GameError
 from bot.outbox import Parcel
 from bot.referee import Referee, RefereeError, Report
 from bot.storage.postgres import PostgresRepository
-from bot.storage.postgres_queue import MoveQueue, QueuedMove
+from bot.storage.postgres_queue import Held, MoveQueue, QueuedMove
 from bot.worker import MoveWorker
 from tests.test_referee import ALICE, BOB, set_fleets, start_game, state_of
 
@@ -400,3 +401,66 @@ async def test_a_worker_told_to_stop_as_a_move_is_queued_stops() -> None:
     queue.notify()
     async with asyncio.timeout(2):
         await worker.close()
+
+
+class CountingQueue:
+    """A queue whose claims the test counts: the first finds a move, the others nothing."""
+
+    def __init__(self) -> None:
+        self.notify: Callable[[], None] | None = None
+        self.claims = 0
+
+    async def listen(self, woken: Callable[[], None]) -> None:
+        self.notify = woken
+
+    async def claim_held(self, lease: float = 0, *, waited: float | None = None) -> Held | None:
+        self.claims += 1
+        if self.claims > 1:
+            return None
+        move = QueuedMove(1, 1, ALICE, "random", DM, 0.0, 1)
+        return Held(move, cast(asyncpg.Connection, None), None)
+
+    @asynccontextmanager
+    async def holding(self, held: Held) -> AsyncIterator[QueuedMove]:
+        yield held.move
+
+
+class HeldUpWorker(MoveWorker):
+    """A worker whose moves take until the test lets them finish."""
+
+    finish: asyncio.Event
+
+    async def play(self, move: QueuedMove) -> Report | None:
+        await self.finish.wait()
+        return None
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_a_worker_playing_a_move_leaves_a_queued_move_to_an_idle_one() -> None:
+    """Every worker hears of every queued move, and one claims it: a worker in the middle
+    of a move does not look (it would find nothing, the idle ones being quicker, and each
+    look is a statement the database serves for nothing); it looks once its move is done,
+    and an idle worker looks at once."""
+    queue = CountingQueue()
+    worker = HeldUpWorker(
+        cast(MoveQueue, queue), cast(Referee, None), cast(Deliverer, None), Answers(), poll=30.0
+    )
+    worker.finish = asyncio.Event()
+    await worker.start()
+    await settle()
+    assert queue.claims == 2  # a move, then nothing more: the worker waits, playing it
+    assert queue.notify is not None
+    queue.notify()
+    await settle()
+    assert queue.claims == 2, "a worker playing a move looked for another on being told"
+    worker.finish.set()
+    await settle()
+    assert queue.claims == 3  # its move done, it looks again
+    queue.notify()
+    await settle()
+    assert queue.claims == 4  # idle, it looks at once
+    await worker.close()
