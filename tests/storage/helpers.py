@@ -1,0 +1,50 @@
+"""What the store's tests share besides their fixtures (``conftest``)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.referee import Referee
+from bot.storage import GameRecord, GameStatus, Repository
+from tests.test_referee import ALICE, BOB, CHANNEL, GUILD, E, random_move, state_of
+
+sqlite_only = pytest.mark.parametrize("backend", ["sqlite"])
+"""For promises kept by SQLite's own means (its file, its thread, its lock)."""
+
+
+def sql(path: Path, statement: str, *params: Any) -> list[tuple[Any, ...]]:
+    """Run SQL on the file through a second, plain connection, as another process would."""
+    with closing(sqlite3.connect(path)) as db:
+        rows = db.execute(statement, params).fetchall()
+        db.commit()
+    return rows
+
+
+async def challenge(repo: Repository, challenger: int = ALICE, opponent: int = BOB) -> int:
+    record = await repo.create_challenge(
+        game="seabattle",
+        rules=E.presets["classic"].to_json(),
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=challenger,
+        opponent_id=opponent,
+    )
+    return record.id
+
+
+async def play(
+    referee: Referee, game: GameRecord, rng: random.Random, *, until: int | None = None
+) -> GameRecord:
+    """Random legal moves until the game ends, or until it has ``until`` log entries."""
+    state = state_of(game)
+    while game.status is GameStatus.ACTIVE and (until is None or game.ply < until):
+        user, text = random_move(rng, game, state)
+        game = (await referee.act(user, f"#{game.id} {text}")).game
+        state = state_of(game)
+    return game
