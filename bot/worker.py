@@ -45,6 +45,11 @@ AT_ONCE = 8
 """Moves one worker plays side by side: one's database trips overlap another's rules
 and boards, so a worker keeps its processor busy."""
 
+LATE_LOOK_SECONDS = 0.05
+"""How long a worker in the middle of a move leaves a queued move to the idle workers
+before it looks itself, unless its move is done first: a move waits no longer than this
+behind a worker whose own move waits on Discord."""
+
 STANDBY_SECONDS = 5.0
 """How long a queued move waits before the gateway that holds a standby plays it
 itself: no worker runs, or the workers are far behind."""
@@ -99,6 +104,7 @@ class MoveWorker:
         self._slots = asyncio.Semaphore(at_once)
         self._claimer: asyncio.Task[None] | None = None
         self._playing: set[asyncio.Task[None]] = set()
+        self._late_look: asyncio.TimerHandle | None = None
 
     async def start(self) -> None:
         """Listen for queued moves (a standby only polls) and start claiming them."""
@@ -109,6 +115,7 @@ class MoveWorker:
     async def close(self) -> None:
         """Stop claiming; a move being played is cancelled and rolled back, and its claim
         runs out for another worker."""
+        self._no_late_look()
         tasks = [task for task in (self._claimer, *self._playing) if task is not None]
         for task in tasks:
             task.cancel()
@@ -116,24 +123,39 @@ class MoveWorker:
         self._claimer = None
 
     def _notified(self) -> None:
-        """A move was queued: look for it now only if no move is in play here.
+        """A move was queued: look for it now if no move is in play here, else a little
+        later (``LATE_LOOK_SECONDS``) unless this worker's move is done first.
 
         Every worker hears every notification, and a move is claimed by one: were each
-        to look, every move would cost the database a claim that finds nothing for each
-        other worker. A worker playing a move looks again as soon as it is done
-        (``_play_in_slot``), so the move goes to an idle worker at once, or to this one
-        within one move's playing."""
+        to look at once, every move would cost the database a claim that finds nothing
+        for each other worker. An idle worker takes the move at once; a worker playing a
+        move looks again as soon as it is done (``_play_in_slot``), and the late look
+        keeps a move from waiting behind a move that waits on Discord."""
         if not self._playing:
             self._woken.set()
+        elif self._late_look is None:
+            loop = asyncio.get_running_loop()
+            self._late_look = loop.call_later(LATE_LOOK_SECONDS, self._look_late)
+
+    def _look_late(self) -> None:
+        self._late_look = None
+        self._woken.set()
+
+    def _no_late_look(self) -> None:
+        """A look begins (or the worker stops): it finds whatever a late look would."""
+        if self._late_look is not None:
+            self._late_look.cancel()
+            self._late_look = None
 
     async def _claiming(self) -> None:
         """Claim moves while a slot is free; when none is waiting, sleep until a move is
         queued (``_notified``: one claim per notification, however many slots are free),
-        a move of this worker's is done, or the poll."""
+        a move of this worker's is done, its late look is due, or the poll."""
         loop = asyncio.get_running_loop()
         while True:
             await self._slots.acquire()
             self._woken.clear()  # a move queued from here on wakes the wait below
+            self._no_late_look()
             try:
                 held = await self.queue.claim_held(self.lease, waited=self.standby)
             except Exception:

@@ -21,7 +21,7 @@ from bot.outbox import Parcel
 from bot.referee import Referee, RefereeError, Report
 from bot.storage.postgres import PostgresRepository
 from bot.storage.postgres_queue import Held, MoveQueue, QueuedMove
-from bot.worker import MoveWorker
+from bot.worker import LATE_LOOK_SECONDS, MoveWorker
 from tests.test_referee import ALICE, BOB, set_fleets, start_game, state_of
 
 DM = {"dm": 4242}
@@ -442,9 +442,9 @@ async def settle() -> None:
 
 async def test_a_worker_playing_a_move_leaves_a_queued_move_to_an_idle_one() -> None:
     """Every worker hears of every queued move, and one claims it: a worker in the middle
-    of a move does not look (it would find nothing, the idle ones being quicker, and each
-    look is a statement the database serves for nothing); it looks once its move is done,
-    and an idle worker looks at once."""
+    of a move does not look at once (it would find nothing, the idle ones being quicker,
+    and each look is a statement the database serves for nothing); it looks once its move
+    is done, or a moment later if its move takes long, and an idle worker looks at once."""
     queue = CountingQueue()
     worker = HeldUpWorker(
         cast(MoveQueue, queue), cast(Referee, None), cast(Deliverer, None), Answers(), poll=30.0
@@ -455,12 +455,19 @@ async def test_a_worker_playing_a_move_leaves_a_queued_move_to_an_idle_one() -> 
     assert queue.claims == 2  # a move, then nothing more: the worker waits, playing it
     assert queue.notify is not None
     queue.notify()
-    await settle()
-    assert queue.claims == 2, "a worker playing a move looked for another on being told"
-    worker.finish.set()
-    await settle()
-    assert queue.claims == 3  # its move done, it looks again
     queue.notify()
     await settle()
-    assert queue.claims == 4  # idle, it looks at once
+    assert queue.claims == 2, "a worker playing a move looked for another on being told"
+    await asyncio.sleep(LATE_LOOK_SECONDS * 3)
+    assert queue.claims == 3  # its move still in play, it looks once, a moment later
+    queue.notify()
+    await settle()
+    worker.finish.set()
+    await settle()
+    assert queue.claims == 4  # its move done, it looks again
+    await asyncio.sleep(LATE_LOOK_SECONDS * 3)
+    assert queue.claims == 4  # that look found whatever the late one would have
+    queue.notify()
+    await settle()
+    assert queue.claims == 5  # idle, it looks at once
     await worker.close()
