@@ -37,19 +37,21 @@ GO = "go"
 """The line a process then waits for before it begins its work."""
 
 NAMES = ("Admiral", "Captain")
-GAME = ENGINES["seabattle"]
+GAME_KEY = "seabattle"
+"""The game whose moves and boards are timed."""
+GAME = ENGINES[GAME_KEY]
 
 
 def work(moves: int) -> int:
     """Play ``moves`` moves of random Sea Battle games and draw every audience's board for
     each (a worker's processor work, without its database and its delivery); returns the
     boards drawn."""
-    render, _ = RENDERERS["seabattle"]
+    render, _ = RENDERERS[GAME_KEY]
     rng = random.Random(1)
     played = drawn = 0
     while played < moves:
         state = GAME.new_game(GAME.presets[GAME.default_variant], rng.randrange(1 << 30))
-        plan = planned_moves("seabattle", state, min(100, moves - played + 4), rng)
+        plan = planned_moves(GAME_KEY, state, min(100, moves - played + 4), rng)
         for seat, text in plan:
             state = GAME.act(state, seat, text).state
             for audience in (*SEATS, None):
