@@ -24,14 +24,13 @@ from bot.ratings import PROVISIONAL_SIGMA, Skill, counts_for_rating, rate
 from bot.referee import GameFault, Referee, Report
 from bot.results import Score
 from bot.storage import (
-    MIGRATIONS,
-    SCHEMA,
     Ending,
     GameRecord,
     GameStatus,
     LogKind,
     SqliteRepository,
 )
+from tests.storage.helpers import old_database
 
 E = ENGINES["seabattle"]
 ALICE, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
@@ -363,10 +362,7 @@ async def test_a_database_from_before_ratings_is_upgraded_and_its_games_count_as
 ) -> None:
     """Games started before ratings existed were all played for a result: they stay rated."""
     path = tmp_path / "old.sqlite3"
-    with sqlite3.connect(path) as old:
-        old.executescript(SCHEMA)
-        old.executescript(MIGRATIONS[0])
-        old.execute("PRAGMA user_version = 2")
+    with old_database(path, 2) as old:
         old.execute(
             "INSERT INTO challenges (game, rules, channel_id, challenger_id, opponent_id,"
             " created_at) VALUES ('seabattle', '{}', 1, 2, 3, 0)"

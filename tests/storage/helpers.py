@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.referee import Referee
-from bot.storage import GameRecord, GameStatus, Repository
+from bot.storage import MIGRATIONS, SCHEMA, GameRecord, GameStatus, Repository
 from tests.test_referee import ALICE, BOB, CHANNEL, GUILD, E, random_move, state_of
 
 sqlite_only = pytest.mark.parametrize("backend", ["sqlite"])
@@ -24,6 +24,19 @@ def sql(path: Path, statement: str, *params: Any) -> list[tuple[Any, ...]]:
         rows = db.execute(statement, params).fetchall()
         db.commit()
     return rows
+
+
+def old_database(path: Path, version: int) -> sqlite3.Connection:
+    """A new SQLite file laid out as schema version ``version`` left it (the first release's
+    schema and every migration before that version), open for a test to fill in before
+    the store opens it and brings it up to date."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = sqlite3.connect(path)
+    old.executescript(SCHEMA)
+    for migration in MIGRATIONS[: version - 1]:
+        old.executescript(migration)
+    old.execute(f"PRAGMA user_version = {version}")
+    return old
 
 
 async def challenge(repo: Repository, challenger: int = ALICE, opponent: int = BOB) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,6 @@ from bot.outbox import MERGED_TEXT_BUDGET, Lane
 from bot.referee import Referee
 from bot.storage import (
     MIGRATIONS,
-    SCHEMA,
     SCHEMA_VERSION,
     ChallengeStatus,
     GameRecord,
@@ -28,7 +26,7 @@ from bot.storage import (
     SqliteRepository,
     StaleGameError,
 )
-from tests.storage.helpers import challenge, sql, sqlite_only
+from tests.storage.helpers import challenge, old_database, sql, sqlite_only
 from tests.test_referee import (
     ALICE,
     BOB,
@@ -293,10 +291,7 @@ async def test_the_referee_builds_a_parcel_with_the_board_as_it_stands(
 
 async def test_a_version_1_database_is_brought_up_to_date_and_keeps_its_rows(path: Path) -> None:
     """A database written by the first release gains every later table at the next start."""
-    path.parent.mkdir(parents=True)
-    with sqlite3.connect(path) as old:
-        old.executescript(SCHEMA)
-        old.execute("PRAGMA user_version = 1")
+    with old_database(path, 1) as old:
         old.execute(
             "INSERT INTO challenges (game, rules, channel_id, challenger_id, opponent_id,"
             " created_at) VALUES ('seabattle', '{}', 1, 2, 3, 0)"
@@ -317,12 +312,7 @@ async def test_a_version_7_outbox_moves_to_per_audience_notices_and_keeps_the_en
 ) -> None:
     """What an older bot left undelivered is delivered by the new one, per audience, and a
     finished game's last entry is marked final so its end is announced (once)."""
-    path.parent.mkdir(parents=True)
-    with sqlite3.connect(path) as old:
-        old.executescript(SCHEMA)
-        for step in MIGRATIONS[:6]:
-            old.executescript(step)
-        old.execute("PRAGMA user_version = 7")
+    with old_database(path, 7) as old:
         for game_id, status, ply in ((1, "active", 3), (2, "finished", 7)):
             old.execute(
                 "INSERT INTO games (id, game, rules, seed, channel_id, seat0_id, seat1_id,"
@@ -435,12 +425,7 @@ async def test_challenge_sweeps_read_an_index(repo: SqliteRepository, path: Path
 
 async def test_migration_7_closes_duplicate_open_challenges_but_the_first(path: Path) -> None:
     """A database from before the one-open-challenge rule may hold a burst of duplicates."""
-    path.parent.mkdir(parents=True)
-    with sqlite3.connect(path) as old:
-        old.executescript(SCHEMA)
-        for migration in MIGRATIONS[:5]:
-            old.executescript(migration)
-        old.execute("PRAGMA user_version = 6")
+    with old_database(path, 6) as old:
         for challenger, opponent in ((2, 3), (2, 3), (2, 3), (3, 2)):
             old.execute(
                 "INSERT INTO challenges (game, rules, channel_id, challenger_id, opponent_id,"
