@@ -48,6 +48,7 @@ from subprocess import PIPE
 
 import asyncpg
 
+from benchmarks.processor_share import ProcessorShare, ShareUnavailable
 from bot.deliverer import SEATS_AND_CHANNEL, Deliverer
 from bot.games import ENGINES
 from bot.games.core import Phase
@@ -66,6 +67,9 @@ class Load:
     game: str = "seabattle"
     games: int = 16
     moves: int = 600
+    worker_share: float | None = None
+    """Each worker process held to this share of one processor (``processor_share``), or
+    None: the workers take what the machine's processors have free."""
 
 
 READY = "ready"
@@ -268,12 +272,15 @@ async def with_workers(url: str, workers: int, load: Load) -> Run:
         if not started.done():
             started.set_exception(RuntimeError("a worker process did not start"))
 
-    processes = [
-        await asyncio.create_subprocess_exec(
+    share = None if load.worker_share is None else ProcessorShare.open(load.worker_share)
+    processes = []
+    for _ in range(workers):
+        process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "benchmarks.workers", "--serve", url, stdout=PIPE
         )
-        for _ in range(workers)
-    ]
+        processes.append(process)
+        if share is not None:  # held before it is ready, so before its first move
+            share.hold(process.pid)
     readers = [
         asyncio.create_task(reading(process, started))
         for process, started in zip(processes, ready, strict=True)
@@ -301,6 +308,8 @@ async def with_workers(url: str, workers: int, load: Load) -> Run:
                 if process.returncode is None:
                     process.kill()
                     await process.wait()
+        if share is not None:
+            share.close()
         await store.close()
     return replace(run, workers_cpu=sum(spent))
 
@@ -402,7 +411,7 @@ async def run(server_url: str, data: Path, load: Load, workers: list[int], round
                 else "PostgreSQL, in process"
             )
             rates.setdefault(count, []).append(len(played.times) / played.elapsed)
-            bounds.setdefault(count, []).append(ceiling(played, count))
+            bounds.setdefault(count, []).append(ceiling(played, count, load.worker_share))
             print(line(named, played), flush=True)
     if 1 in rates and max(rates) > 1:
         most = max(rates)
@@ -443,15 +452,15 @@ async def postgres_run(server_url: str, data: Path, schema: str, workers: int, l
     )
 
 
-def ceiling(run: Run, workers: int) -> float:
+def ceiling(run: Run, workers: int, share: float | None = None) -> float:
     """The moves per second the processor time per move allows on this machine when
-    nothing else runs: each worker is one process (one processor at most), and every
-    process shares the machine's processors."""
+    nothing else runs: each worker is one process (one processor at most, or ``share``
+    of one), and every process shares the machine's processors."""
     moves = len(run.times)
     total = (run.receiver_cpu + run.workers_cpu + run.database_cpu) / moves
     per_worker = run.workers_cpu / moves
     machine = (os.cpu_count() or 1) / total
-    return machine if not workers else min(machine, workers / per_worker)
+    return machine if not workers else min(machine, workers * (share or 1.0) / per_worker)
 
 
 def main() -> None:
@@ -471,17 +480,31 @@ def main() -> None:
         help="a PostgreSQL server of your own instead of a private one (its processor time "
         "is then not counted)",
     )
+    parser.add_argument(
+        "--worker-share",
+        type=float,
+        metavar="SHARE",
+        help="hold each worker process to this share of one processor, like 0.4, leaving "
+        "the rest to the database (Linux control groups, as root; see processor_share)",
+    )
     parser.add_argument("--serve", metavar="URL", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve:
         asyncio.run(serve(options.serve))
         return
     workers = [int(part) for part in options.workers.split(",")]
-    load = Load(options.game, options.games, options.moves)
+    load = Load(options.game, options.games, options.moves, options.worker_share)
+    if load.worker_share is not None:
+        try:  # said now, before a server starts, should this machine have no share to give
+            ProcessorShare.open(load.worker_share)
+        except (ShareUnavailable, ValueError) as error:
+            parser.error(str(error))
     print(
         f"{load.games} {load.game} games at once, {load.moves} moves per run; "
         f"{os.cpu_count()} processors, load average {os.getloadavg()[0]:.1f} at the start"
     )
+    if load.worker_share is not None:
+        print(f"each worker process held to {load.worker_share:.2f} of one processor")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         data = folder / "pgdata"  # the private server's: where its processor time is read
