@@ -18,6 +18,7 @@ controllers. A share cannot be had elsewhere; ``ProcessorShare.open`` says why.
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 PERIOD_MICROSECONDS = 100_000
@@ -54,17 +55,21 @@ class ProcessorShare:
     def open(cls, share: float, v1_root: Path = V1_ROOT, v2_root: Path = V2_ROOT) -> ProcessorShare:
         """The share on this machine's control groups, version 1 first."""
         check(share)
-        if (v1_root / "cpu.cfs_quota_us").exists():
-            return cls(share, v1_root, 1)
         controllers = v2_root / "cgroup.controllers"
-        if controllers.exists() and "cpu" in controllers.read_text().split():
+        if (v1_root / "cpu.cfs_quota_us").exists():
+            found = cls(share, v1_root, 1)
+        elif controllers.exists() and "cpu" in controllers.read_text().split():
             with contextlib.suppress(OSError):  # the groups below it may use the controller
                 (v2_root / "cgroup.subtree_control").write_text("+cpu")
-            return cls(share, v2_root, 2)
-        raise ShareUnavailable(
-            "holding a worker to a processor share needs Linux control groups with the cpu "
-            f"controller ({v1_root} or {v2_root}), and root"
-        )
+            found = cls(share, v2_root, 2)
+        else:
+            raise ShareUnavailable(
+                "holding a worker to a processor share needs Linux control groups with the "
+                f"cpu controller ({v1_root} or {v2_root}), and root"
+            )
+        if not os.access(found.root, os.W_OK):
+            raise ShareUnavailable(f"cannot make a control group in {found.root}: run as root")
+        return found
 
     @property
     def quota(self) -> int:

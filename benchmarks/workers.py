@@ -273,19 +273,17 @@ async def with_workers(url: str, workers: int, load: Load) -> Run:
             started.set_exception(RuntimeError("a worker process did not start"))
 
     share = None if load.worker_share is None else ProcessorShare.open(load.worker_share)
-    processes = []
-    for _ in range(workers):
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "benchmarks.workers", "--serve", url, stdout=PIPE
-        )
-        processes.append(process)
-        if share is not None:  # held before it is ready, so before its first move
-            share.hold(process.pid)
-    readers = [
-        asyncio.create_task(reading(process, started))
-        for process, started in zip(processes, ready, strict=True)
-    ]
+    processes: list[asyncio.subprocess.Process] = []
+    readers: list[asyncio.Task[None]] = []
     try:
+        for started in ready:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "benchmarks.workers", "--serve", url, stdout=PIPE
+            )
+            processes.append(process)
+            if share is not None:  # held before it is ready, so before its first move
+                share.hold(process.pid)
+            readers.append(asyncio.create_task(reading(process, started)))
         await asyncio.gather(*ready)
 
         async def play(game_id: int, user_id: int, text: str) -> None:

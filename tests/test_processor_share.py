@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import workers
 from benchmarks.processor_share import (
     GROUP_PREFIX,
     PERIOD_MICROSECONDS,
@@ -110,3 +111,29 @@ def test_the_workers_benchmark_refuses_a_share_before_it_starts_anything() -> No
     assert finished.returncode == 2
     assert "a processor share is above 0 and at most 1, not 2" in finished.stderr
     assert "PostgreSQL" not in finished.stdout
+
+
+class Refusing:
+    """A share that cannot hold the processes it is given (a group it may not make)."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def hold(self, pid: int) -> Path:
+        self.asked.append(pid)
+        raise ShareUnavailable("cannot make a control group here: run as root")
+
+    def close(self) -> None:
+        pass
+
+
+async def test_no_worker_is_left_running_when_one_cannot_be_held(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    refusing = Refusing()
+    monkeypatch.setattr(workers.ProcessorShare, "open", lambda share: refusing)
+    load = workers.Load(games=1, moves=2, worker_share=0.5)
+    with pytest.raises(ShareUnavailable):
+        await workers.with_workers(postgres_url, 2, load)
+    assert len(refusing.asked) == 1  # the second worker was never started
+    assert not Path(f"/proc/{refusing.asked[0]}").exists()  # the first one ended, and reaped
