@@ -45,7 +45,6 @@ class ProcessorShare:
     """Holds processes each to ``share`` of one processor, one control group apiece."""
 
     def __init__(self, share: float, root: Path, version: int) -> None:
-        check(share)
         self.share = share
         self.root = root
         self.version = version
@@ -53,7 +52,8 @@ class ProcessorShare:
 
     @classmethod
     def open(cls, share: float, v1_root: Path = V1_ROOT, v2_root: Path = V2_ROOT) -> ProcessorShare:
-        """The share on this machine's control groups, version 1 first."""
+        """The share on this machine's control groups, version 1 first; a share that is no
+        part of a processor is refused before the machine is looked at."""
         check(share)
         controllers = v2_root / "cgroup.controllers"
         if (v1_root / "cpu.cfs_quota_us").exists():
