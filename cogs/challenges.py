@@ -148,19 +148,28 @@ class Challenges(commands.Cog):
         """A game against the computer starts at once, unrated; its first DM is its welcome
         (a player whose DMs are closed has it called off, see ``Courier.cannot_dm``)."""
         engine = ENGINES[game]
-        engine.configure(variant, options or "")  # a wrong variant is refused before the defer
+        # A wrong variant, or a game more than a player may have against the computer, is
+        # refused before the public defer, so the refusal reaches the player alone.
+        engine.configure(variant, options or "")
+        await self.bot.referee.computer_game_allowed(interaction.user.id)
         await interaction.response.defer()
-        report = await self.bot.referee.play_computer(
-            game=game,
-            variant=variant,
-            options=options,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id or 0,
-            user_id=interaction.user.id,
-            computer_id=self.bot.user.id if self.bot.user else 0,
-            level=level,
-            name=shown_name(interaction.user),
-        )
+        try:
+            report = await self.bot.referee.play_computer(
+                game=game,
+                variant=variant,
+                options=options,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                user_id=interaction.user.id,
+                computer_id=self.bot.user.id if self.bot.user else 0,
+                level=level,
+                name=shown_name(interaction.user),
+            )
+        except GameError:
+            # Refused after all (another /play took the last place meanwhile): the public
+            # placeholder goes, so the refusal reaches the player alone.
+            await interaction.delete_original_response()
+            raise
         variant_name = engine.variant_name(engine.rules_from_json(report.game.rules))
         log.info(
             "game %s: started against the computer", report.game.id, extra=fields(report.game.id)

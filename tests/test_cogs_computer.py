@@ -7,6 +7,7 @@ sent a DM, and the game changes no rating.
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -15,7 +16,7 @@ from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.storage import COMPUTER_SEAT, LogKind
 from tests.cog_helpers import channel_messages, repository, resign, stored_game, stored_log
-from tests.discord_stub import DiscordDriver, FakeUser
+from tests.discord_stub import DiscordDriver, FakeUser, InteractionResult, StoredMessage
 
 MOVES_BEFORE_RESIGNING = 12
 """Long games (Luzhanqi, Warships, the Marine Game) are played a while, then resigned."""
@@ -107,3 +108,66 @@ async def test_closed_dms_call_a_game_against_the_computer_off(
     )
     ending = (await stored_log(driver, 1))[-1]
     assert (ending.kind, ending.seat) == (LogKind.END, 0)  # the computer set up, no more
+
+
+AT_MOST_THREE = (
+    "You already have 3 games against me running, as many as one player may have at once; "
+    "finish or resign one of them first."
+)
+
+
+def answer_standing(driver: DiscordDriver, result: InteractionResult) -> StoredMessage:
+    """The one message still answering an interaction (a withdrawn placeholder is gone)."""
+    ids = {sent.message_id for sent in result.sent}
+    (message,) = [driver.server.messages[i] for i in ids if i in driver.server.messages]
+    return message
+
+
+async def test_twenty_quick_plays_against_the_computer_start_three_and_refuse_the_rest(
+    driver: DiscordDriver, alice: FakeUser
+) -> None:
+    """Twenty /play against the computer at once: three games start, and every other
+    interaction is told privately why not; nothing fails on the bot's side.
+
+    The database is busy with another write while they arrive, so all twenty wait for it
+    together and their writes interleave."""
+    for burst in ("UserActions.slash", "test_twenty_quick_plays"):
+        driver.ignore_tasks(burst)  # the burst itself: each waits for the bot only
+    me = driver.bot_account()
+    async with repository(driver)._write_lock:
+        results = await asyncio.gather(
+            *(
+                driver.slash(alice, "play", game="seabattle", opponent=me, level="casual")
+                for _ in range(20)
+            )
+        )
+    await driver.settle()
+    assert driver.take_errors() == []
+    answers = [answer_standing(driver, result) for result in results]
+    started = [a for a in answers if "against me, the computer" in a.content]
+    refused = [a for a in answers if a not in started]
+    assert len(started) == 3 and not any(a.ephemeral for a in started)
+    assert {(a.content, a.ephemeral) for a in refused} == {(AT_MOST_THREE, True)}
+    games = await repository(driver).active_games_of(alice.id)
+    assert len(games) == 3 and all(g.computer_level == "casual" for g in games)
+
+
+async def test_a_fourth_game_against_the_computer_waits_for_one_to_end(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """The limit counts running games against the computer only, and one ended frees a place."""
+    for game in ("seabattle", "seachess", "marine"):
+        await start_against_computer_again(driver, alice, game)
+    refused = await driver.slash(alice, "play", game="luzhanqi", opponent=driver.bot_account())
+    assert (refused.content, refused.ephemeral) == (AT_MOST_THREE, True)
+    assert len(await repository(driver).active_games_of(alice.id)) == 3
+    other = await driver.slash(bob, "play", game="luzhanqi", opponent=driver.bot_account())
+    assert other.content is not None and "against me, the computer" in other.content
+    await resign(driver, alice, 1)
+    again = await driver.slash(alice, "play", game="luzhanqi", opponent=driver.bot_account())
+    assert again.content is not None and "against me, the computer" in again.content
+
+
+async def start_against_computer_again(driver: DiscordDriver, user: FakeUser, game: str) -> None:
+    result = await driver.slash(user, "play", game=game, opponent=driver.bot_account())
+    assert result.content is not None and "against me, the computer" in result.content

@@ -63,3 +63,29 @@ async def test_play_without_an_opponent_is_open_to_anyone_but_the_challenger(
     assert record.channel_id == driver.channel_id
     assert f"Accepted by {carol.mention}" in driver.message(message.id).content
     assert driver.message(message.id).custom_ids == []  # nobody else can accept it now
+
+
+async def test_a_second_rematch_click_is_told_the_first_still_waits(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """Rematch clicked again while the first rematch challenge is open: one challenge, and
+    a sentence saying why, never the fault message."""
+    game = await game_in_play(driver, alice, bob)
+    await resign(driver, bob)
+    (announcement,) = [m for m in channel_messages(driver) if m.content.startswith("🏁")]
+    first = await driver.click(alice, announcement.id, f"rematch:{game.id}")
+    assert first.original is not None and not first.original.ephemeral
+
+    second = await driver.click(alice, announcement.id, f"rematch:{game.id}")
+    assert second.ephemeral
+    assert second.content == (
+        "You already challenged this player and they have not answered yet; wait for "
+        "their answer, or withdraw that challenge with its **Decline** button."
+    )
+    assert driver.take_errors() == []
+    asked = [
+        m
+        for m in channel_messages(driver)
+        if m.id > announcement.id and "challenges you to" in m.content
+    ]
+    assert asked == [first.original]

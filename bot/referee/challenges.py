@@ -1,4 +1,5 @@
-"""Challenges and the start of a game: asked, answered, expired, or taken by the computer.
+"""Challenges and the start of a game: asked, answered, expired; or a game against the
+computer, which starts at once without one.
 
 A challenge is a record of its own until its opponent accepts it; only then is a game
 created, seeded and sealed, and its first notices (the reachability check of both
@@ -7,19 +8,44 @@ players' DMs) handed out.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from bot.ai import LEVELS
 from bot.announcements import game_begun
-from bot.fairness import sealed_events
+from bot.fairness import Seal, sealed_events
 from bot.games.core import other
 from bot.games.grid import shorten
 from bot.names import clean as clean_name
 from bot.referee.reports import RefereeError, Report
 from bot.referee.table import RefereeBase, Views, engine_for
-from bot.storage import OPEN_TO_ANYONE, ChallengeRecord, ChallengeStatus, OpenChallengeError
+from bot.storage import (
+    OPEN_TO_ANYONE,
+    ChallengeRecord,
+    ChallengeStatus,
+    NewGame,
+    OpenChallengeError,
+    Tidings,
+)
 
 T = TypeVar("T")
+
+COMPUTER_GAMES_AT_ONCE = 3
+"""Games against the computer one player may have running at once. The computer thinks on
+the bot's few processor threads, shared by every game: three lets a player try games side
+by side, and keeps one player's burst of ``/play`` from taking the computer from others."""
+
+STILL_WAITING = (
+    "You already challenged this player and they have not answered yet; wait for their "
+    "answer, or withdraw that challenge with its **Decline** button."
+)
+"""The refusal of a second challenge (or rematch) to a player who has not answered one."""
+
+ENOUGH_COMPUTER_GAMES = (
+    f"You already have {COMPUTER_GAMES_AT_ONCE} games against me running, as many as one "
+    "player may have at once; finish or resign one of them first."
+)
 
 
 class Challenges(RefereeBase):
@@ -52,7 +78,7 @@ class Challenges(RefereeBase):
                 "Other bots cannot play; challenge a person, or choose me to play the computer."
             )
         rules = engine.configure(variant, options or "")
-        try:
+        with one_open_challenge_per_pair():
             return await self.repository.create_challenge(
                 game=game,
                 rules=rules.to_json(),
@@ -63,11 +89,6 @@ class Challenges(RefereeBase):
                 rated=rated,
                 names=(clean_name(names[0]), clean_name(names[1])),
             )
-        except OpenChallengeError:
-            raise RefereeError(
-                "You already challenged this player and they have not answered yet; wait "
-                "for their answer, or withdraw that challenge with its **Decline** button."
-            ) from None
 
     async def open_challenge(self, challenge_id: int, user_id: int) -> ChallengeRecord:
         """The challenge the opponent may answer; refuses anyone else and closed ones."""
@@ -108,17 +129,18 @@ class Challenges(RefereeBase):
                 "For another game against me, use `/play` with me as the opponent: it starts "
                 "at once."
             )
-        return await self.repository.create_challenge(
-            game=record.game,
-            rules=record.rules,
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            challenger_id=user_id,
-            opponent_id=record.seats[other(seat)],
-            rated=record.rated,
-            names=(record.names[seat], record.names[other(seat)]),
-            swapped=seat == 0,  # the asker was first: now the opponent is
-        )
+        with one_open_challenge_per_pair():
+            return await self.repository.create_challenge(
+                game=record.game,
+                rules=record.rules,
+                guild_id=record.guild_id,
+                channel_id=record.channel_id,
+                challenger_id=user_id,
+                opponent_id=record.seats[other(seat)],
+                rated=record.rated,
+                names=(record.names[seat], record.names[other(seat)]),
+                swapped=seat == 0,  # the asker was first: now the opponent is
+            )
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeRecord:
         challenge = await self.repository.get_challenge(challenge_id)
@@ -170,55 +192,85 @@ class Challenges(RefereeBase):
         if level not in LEVELS:
             listed = ", ".join(f"`{name}`" for name in LEVELS)
             raise RefereeError(f"The computer has no level `{shorten(level)}`; choose {listed}.")
-        rules = engine.configure(variant, options or "")
-        challenge = await self.repository.create_challenge(
+        rules = engine.configure(variant, options or "").to_json()
+        names = (clean_name(name), f"Computer ({level})")
+        seed, views, seals, tidings = self._opening(game, rules)
+        new = NewGame(
             game=game,
-            rules=rules.to_json(),
+            rules=rules,
             guild_id=guild_id,
             channel_id=channel_id,
-            challenger_id=user_id,
-            opponent_id=computer_id,
             rated=False,
+            seed=seed,
+            seats=(user_id, computer_id),
+            state=views.engine.to_json(views.state),
+            names=names,
+            computer_level=level,
         )
-        names = (clean_name(name), f"Computer ({level})")
-        return await self._start(challenge, computer_id, names, computer_level=level)
+        record = await self.repository.start_computer_game(
+            new, at_most=COMPUTER_GAMES_AT_ONCE, tidings=tidings, seals=seals
+        )
+        if record is None:
+            raise RefereeError(ENOUGH_COMPUTER_GAMES)
+        return Report(record, self._notices(record, views, tidings))
+
+    async def computer_game_allowed(self, user_id: int) -> None:
+        """Refuse at once a player who already plays as many games against the computer as
+        one may; the store has the last word, when the game is created."""
+        running = await self.repository.active_games_of(user_id)
+        if sum(game.computer_level is not None for game in running) >= COMPUTER_GAMES_AT_ONCE:
+            raise RefereeError(ENOUGH_COMPUTER_GAMES)
 
     async def _start(
         self,
         challenge: ChallengeRecord,
         opponent_id: int,
         names: tuple[str, str],
-        computer_level: str | None = None,
     ) -> Report:
-        """Create the game from a challenge its opponent (a person, or the computer) took."""
-        engine = engine_for(challenge.game)
-        seed = self._seed_source()
-        rules = engine.rules_from_json(challenge.rules)
-        state = engine.new_game(rules, seed)
-        events = game_begun(engine, rules, state)
-        views = Views(engine, state)
-        seals = self._seals(engine, None, views, seed)
-        events = events + sealed_events(seals)
-        tidings = self._tidings(views, events)
+        """Create the game from a challenge its opponent took."""
+        seed, views, seals, tidings = self._opening(challenge.game, challenge.rules)
         game = await self.repository.accept_challenge(
             challenge.id,
             seed=seed,
             seats=in_seats(challenge, (challenge.challenger_id, opponent_id)),
-            state=engine.to_json(state),
+            state=views.engine.to_json(views.state),
             tidings=tidings,
             seals=seals,
             names=in_seats(challenge, names),
-            computer_level=computer_level,
         )
         if game is None:
             raise RefereeError("That challenge is already closed.")
         return Report(game, self._notices(game, views, tidings))
+
+    def _opening(
+        self, game: str, rules: dict[str, Any]
+    ) -> tuple[int, Views, tuple[Seal, ...], Tidings]:
+        """A new game's seed, its first views, the seals made of its secrets, and what
+        each audience is told of its start."""
+        engine = engine_for(game)
+        seed = self._seed_source()
+        played_by = engine.rules_from_json(rules)
+        state = engine.new_game(played_by, seed)
+        views = Views(engine, state)
+        seals = self._seals(engine, None, views, seed)
+        events = game_begun(engine, played_by, state) + sealed_events(seals)
+        return seed, views, seals, self._tidings(views, events)
 
     async def expire(self, challenge_id: int) -> ChallengeRecord | None:
         """Close a challenge nobody answered; None if it was answered meanwhile."""
         if not await self.repository.close_challenge(challenge_id, ChallengeStatus.EXPIRED):
             return None
         return await self.repository.get_challenge(challenge_id)
+
+
+@contextmanager
+def one_open_challenge_per_pair() -> Iterator[None]:
+    """A second challenge to a player who has not answered the first is refused with a
+    sentence; the store decides, so a burst of clicks gets exactly one challenge."""
+    try:
+        yield
+    except OpenChallengeError:
+        raise RefereeError(STILL_WAITING) from None
 
 
 def in_seats(challenge: ChallengeRecord, pair: tuple[T, T]) -> tuple[T, T]:

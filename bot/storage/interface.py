@@ -84,6 +84,23 @@ class ChallengeRecord:
         return self.opponent_id == OPEN_TO_ANYONE
 
 
+@dataclass(frozen=True)
+class NewGame:
+    """A game about to be stored, as its first row holds it."""
+
+    game: str
+    rules: dict[str, Any]
+    guild_id: int | None
+    channel_id: int
+    rated: bool
+    seed: int
+    seats: tuple[int, int]
+    state: dict[str, Any]
+    names: tuple[str, str] = ("", "")
+    """The seats' display names, as the referee has them."""
+    computer_level: str | None = None
+
+
 class StoredState(Mapping[str, Any]):
     """A game's state as stored: its JSON text, decoded on first use.
 
@@ -251,6 +268,19 @@ class Repository(Protocol):
         seals: tuple[Seal, ...] = (),
         names: tuple[str, str] = ("", ""),
     ) -> GameRecord | None: ...
+
+    async def start_computer_game(
+        self,
+        new: NewGame,
+        *,
+        at_most: int,
+        tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
+    ) -> GameRecord | None:
+        """Create a game against the computer at once, with no challenge; None when its
+        person already plays ``at_most`` games against the computer, however many
+        requests arrive at once."""
+        ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
 

@@ -25,6 +25,7 @@ from bot.outbox import Tidings, audience_code, audience_of, handed_parcels
 from bot.ratings import Skill
 from bot.storage import postgres_schema as schema
 from bot.storage.interface import (
+    COMPUTER_SEAT,
     ChallengeRecord,
     ChallengeStatus,
     Clock,
@@ -32,6 +33,7 @@ from bot.storage.interface import (
     GameRecord,
     GameStatus,
     LogKind,
+    NewGame,
     OpenChallengeError,
     StaleGameError,
     challenge_of,
@@ -41,7 +43,7 @@ from bot.storage.interface import (
 )
 from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
 from bot.storage.postgres_queue import MoveQueue, held_claim
-from bot.storage.queries import SharedQueries, numbered
+from bot.storage.queries import RUNNING_COMPUTER_GAMES, SharedQueries, numbered
 
 SCHEMA_VERSION = 1 + len(schema.MIGRATIONS)
 
@@ -72,6 +74,10 @@ GAME_LOCKS = 0x6761_6D65
 
 DUTIES = 0x6475_7479
 """The advisory lock space of duties: a duty's lock is the pair (this, a hash of its name)."""
+
+PLAYERS = 0x706C_6179
+"""The advisory lock space of players: a player's lock is the pair (this, a hash of their
+id), held while a game against the computer is counted and created for them."""
 
 T = TypeVar("T")
 
@@ -212,11 +218,15 @@ class PostgresRepository(SharedQueries):
         names: tuple[str, str] = ("", ""),
         swapped: bool = False,
     ) -> ChallengeRecord:
-        try:
+        while True:
+            # The index of open challenges per pair refuses a second; the one still open is
+            # then named, and if it closed in between, the next try goes through.
             rows = await self._rows(
                 "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
                 " opponent_id, rated, created_at, challenger_name, opponent_name, swapped)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (challenger_id, opponent_id) WHERE status = 'open' DO NOTHING"
+                " RETURNING *",
                 game,
                 dump(rules),
                 guild_id,
@@ -228,15 +238,16 @@ class PostgresRepository(SharedQueries):
                 *names,
                 int(swapped),
             )
-        except asyncpg.UniqueViolationError:  # the unique index of open challenges per pair
-            open_id = await self._pool.fetchval(
-                "SELECT id FROM challenges WHERE challenger_id = $1 AND opponent_id = $2"
+            if rows:
+                return challenge_of(rows[0])
+            open_id = await self._scalar(
+                "SELECT id FROM challenges WHERE challenger_id = ? AND opponent_id = ?"
                 " AND status = 'open'",
                 challenger_id,
                 opponent_id,
             )
-            raise OpenChallengeError(int(open_id or 0)) from None
-        return challenge_of(rows[0])
+            if open_id is not None:
+                raise OpenChallengeError(int(open_id))
 
     async def close_challenge(
         self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
@@ -275,38 +286,49 @@ class PostgresRepository(SharedQueries):
             if row is None:
                 return None
             challenge = challenge_of(row)
-            game = await db.fetchrow(
-                "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, computer_level, created_at, updated_at,"
-                " seat0_name, seat1_name)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
-                " RETURNING *",
+            new = NewGame(
                 challenge.game,
-                dump(challenge.rules),
-                seed,
+                challenge.rules,
                 challenge.guild_id,
                 challenge.channel_id,
-                seats[0],
-                seats[1],
-                GameStatus.ACTIVE.value,
-                dump(state),
-                int(challenge.rated),
+                challenge.rated,
+                seed,
+                seats,
+                state,
+                names,
                 computer_level,
-                now,
-                now,
-                *names,
             )
+            game = await _begin_game(db, new, now, tidings, seals)
             await db.execute(
                 "UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2",
-                game["id"],
+                game.id,
                 challenge_id,
             )
-            await hold(db, game["id"], 0, tidings, final=False, now=now)
-            await _announce(db, game["id"], 0, tidings)
-            await _seal(db, game["id"], 0, seals)
-            return game_of(game)
+            return game
 
         return await self._transact(accept)
+
+    async def start_computer_game(
+        self,
+        new: NewGame,
+        *,
+        at_most: int,
+        tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
+    ) -> GameRecord | None:
+        """Create a game against the computer, unless its person already plays ``at_most``
+        of them (None then). The person's advisory lock, held to the end of the
+        transaction, makes the count and the insert one step for every process."""
+        now = self.clock()
+        person = new.seats[1 - COMPUTER_SEAT]
+
+        async def start(db: asyncpg.Connection) -> GameRecord | None:
+            await db.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", PLAYERS, str(person))
+            if await db.fetchval(numbered(RUNNING_COMPUTER_GAMES), person) >= at_most:
+                return None
+            return await _begin_game(db, new, now, tidings, seals)
+
+        return await self._transact(start)
 
     # -- games --------------------------------------------------------------------------------
 
@@ -499,6 +521,40 @@ def _announcement(tidings: Tidings) -> str | None:
     """What each audience is told of a change, kept for good as the game's announcements,
     which ``/export`` publishes at the end (delivered notices are forgotten)."""
     return json.dumps([[a, list(t)] for a, t in tidings]) if tidings else None
+
+
+async def _begin_game(
+    db: asyncpg.Connection,
+    new: NewGame,
+    now: float,
+    tidings: Tidings,
+    seals: tuple[Seal, ...],
+) -> GameRecord:
+    """Insert a new game with what its start tells each audience and the seals made then."""
+    row = await db.fetchrow(
+        "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
+        " status, state, rated, computer_level, created_at, updated_at,"
+        " seat0_name, seat1_name)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+        " RETURNING *",
+        new.game,
+        dump(new.rules),
+        new.seed,
+        new.guild_id,
+        new.channel_id,
+        *new.seats,
+        GameStatus.ACTIVE.value,
+        dump(new.state),
+        int(new.rated),
+        new.computer_level,
+        now,
+        now,
+        *new.names,
+    )
+    await hold(db, row["id"], 0, tidings, final=False, now=now)
+    await _announce(db, row["id"], 0, tidings)
+    await _seal(db, row["id"], 0, seals)
+    return game_of(row)
 
 
 async def _announce(db: asyncpg.Connection, game_id: int, ply: int, tidings: Tidings) -> None:

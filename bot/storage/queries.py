@@ -29,6 +29,12 @@ from bot.storage.interface import (
     game_of,
 )
 
+RUNNING_COMPUTER_GAMES = (
+    "SELECT COUNT(*) FROM games WHERE status = 'active' AND seat0_id = ?"
+    " AND computer_level IS NOT NULL"
+)
+"""How many games against the computer a person plays now (the person sits first)."""
+
 
 @lru_cache(maxsize=512)
 def numbered(sql: str) -> str:

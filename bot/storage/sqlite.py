@@ -25,6 +25,7 @@ from bot.checkpoints import CHECKPOINT_SECONDS, Checkpointer
 from bot.fairness import Seal
 from bot.outbox import SqliteInbox, SqliteOutbox, Tidings, handed_parcels, hold
 from bot.storage.interface import (
+    COMPUTER_SEAT,
     ChallengeRecord,
     ChallengeStatus,
     Clock,
@@ -32,13 +33,14 @@ from bot.storage.interface import (
     GameRecord,
     GameStatus,
     LogKind,
+    NewGame,
     OpenChallengeError,
     StaleGameError,
     moved,
 )
 from bot.storage.interface import challenge_of as _challenge
 from bot.storage.interface import dump as _dump
-from bot.storage.queries import SharedQueries
+from bot.storage.queries import RUNNING_COMPUTER_GAMES, SharedQueries
 from bot.storage.sqlite_at_once import SHARED_PRAGMAS, Busy, StatementsAtOnce
 from bot.storage.sqlite_schema import (
     AWAITING_FORFEIT,
@@ -207,34 +209,39 @@ class SqliteRepository(SharedQueries):
         swapped: bool = False,
     ) -> ChallengeRecord:
         now = self.clock()
-        try:
-            row = await self._transact(
-                lambda db: db.execute(
-                    "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                    " opponent_id, rated, created_at, challenger_name, opponent_name, swapped)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
-                    (
-                        game,
-                        _dump(rules),
-                        guild_id,
-                        channel_id,
-                        challenger_id,
-                        opponent_id,
-                        int(rated),
-                        now,
-                        *names,
-                        int(swapped),
-                    ),
-                ).fetchone()
-            )
-        except sqlite3.IntegrityError:  # the unique index of open challenges per pair
-            open_id = await self._scalar(
+
+        def create(db: sqlite3.Connection) -> tuple[sqlite3.Row | None, int]:
+            """The new challenge, or none and the id of the pair's challenge still open:
+            looked up in the same transaction, so it cannot close before it is named."""
+            waiting = db.execute(
                 "SELECT id FROM challenges WHERE challenger_id = ? AND opponent_id = ?"
                 " AND status = 'open'",
-                challenger_id,
-                opponent_id,
-            )
-            raise OpenChallengeError(int(open_id)) from None
+                (challenger_id, opponent_id),
+            ).fetchone()
+            if waiting is not None:
+                return None, int(waiting[0])
+            made = db.execute(
+                "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
+                " opponent_id, rated, created_at, challenger_name, opponent_name, swapped)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                (
+                    game,
+                    _dump(rules),
+                    guild_id,
+                    channel_id,
+                    challenger_id,
+                    opponent_id,
+                    int(rated),
+                    now,
+                    *names,
+                    int(swapped),
+                ),
+            ).fetchone()
+            return made, 0
+
+        row, open_id = await self._transact(create)
+        if row is None:
+            raise OpenChallengeError(open_id)
         return _challenge(row)
 
     async def close_challenge(
@@ -272,36 +279,28 @@ class SqliteRepository(SharedQueries):
             if row is None or row["status"] != ChallengeStatus.OPEN.value:
                 return None
             challenge = _challenge(row)
-            cursor = db.execute(
-                "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-                " status, state, rated, computer_level, created_at, updated_at,"
-                " seat0_name, seat1_name)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
+            game_id = _begin_game(
+                db,
+                NewGame(
                     challenge.game,
-                    _dump(challenge.rules),
-                    seed,
+                    challenge.rules,
                     challenge.guild_id,
                     challenge.channel_id,
-                    seats[0],
-                    seats[1],
-                    GameStatus.ACTIVE.value,
-                    _dump(state),
-                    int(challenge.rated),
+                    challenge.rated,
+                    seed,
+                    seats,
+                    state,
+                    names,
                     computer_level,
-                    now,
-                    now,
-                    *names,
                 ),
+                now,
+                tidings,
+                seals,
             )
-            game_id = int(cursor.lastrowid or 0)
             db.execute(
                 "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
                 (game_id, challenge_id),
             )
-            hold(db, game_id, 0, tidings, final=False, now=now)
-            _announce(db, game_id, 0, tidings)
-            _seal(db, game_id, 0, seals)
             return game_id
 
         game_id = await self._transact(accept)
@@ -310,6 +309,29 @@ class SqliteRepository(SharedQueries):
         game = await self.get_game(game_id)
         assert game is not None
         return game
+
+    async def start_computer_game(
+        self,
+        new: NewGame,
+        *,
+        at_most: int,
+        tidings: Tidings = (),
+        seals: tuple[Seal, ...] = (),
+    ) -> GameRecord | None:
+        """Create a game against the computer, unless its person already plays ``at_most``
+        of them (None then): counted and created in one transaction, so a burst of
+        requests cannot pass the limit."""
+        now = self.clock()
+
+        def start(db: sqlite3.Connection) -> int | None:
+            person = new.seats[1 - COMPUTER_SEAT]
+            running = db.execute(RUNNING_COMPUTER_GAMES, (person,)).fetchone()[0]
+            if running >= at_most:
+                return None
+            return _begin_game(db, new, now, tidings, seals)
+
+        game_id = await self._transact(start)
+        return None if game_id is None else await self.get_game(game_id)
 
     # -- games --------------------------------------------------------------------------------
 
@@ -442,6 +464,39 @@ def _in_transaction(
         raise
     db.execute("COMMIT")
     return result
+
+
+def _begin_game(
+    db: sqlite3.Connection, new: NewGame, now: float, tidings: Tidings, seals: tuple[Seal, ...]
+) -> int:
+    """Insert a new game with what its start tells each audience and the seals made then;
+    its id."""
+    cursor = db.execute(
+        "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
+        " status, state, rated, computer_level, created_at, updated_at,"
+        " seat0_name, seat1_name)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            new.game,
+            _dump(new.rules),
+            new.seed,
+            new.guild_id,
+            new.channel_id,
+            *new.seats,
+            GameStatus.ACTIVE.value,
+            _dump(new.state),
+            int(new.rated),
+            new.computer_level,
+            now,
+            now,
+            *new.names,
+        ),
+    )
+    game_id = int(cursor.lastrowid or 0)
+    hold(db, game_id, 0, tidings, final=False, now=now)
+    _announce(db, game_id, 0, tidings)
+    _seal(db, game_id, 0, seals)
+    return game_id
 
 
 def _announce(db: sqlite3.Connection, game_id: int, ply: int, tidings: Tidings) -> None:

@@ -19,9 +19,11 @@ from bot.storage import (
     MIGRATIONS,
     SCHEMA_VERSION,
     ChallengeStatus,
+    Ending,
     GameRecord,
     GameStatus,
     LogKind,
+    NewGame,
     OpenChallengeError,
     SqliteRepository,
     StaleGameError,
@@ -31,6 +33,7 @@ from tests.test_referee import (
     ALICE,
     BOB,
     CAROL,
+    CHANNEL,
     GUILD,
     OTHER_GUILD,
     E,
@@ -387,6 +390,70 @@ async def test_one_open_challenge_per_challenger_and_opponent_even_in_a_burst(
     assert await challenge(repo, ALICE, CAROL) != made[0]
     assert await repo.close_challenge(made[0], ChallengeStatus.DECLINED)
     assert await challenge(repo) > made[0]  # once answered, a new challenge may follow
+
+
+async def test_a_refused_challenge_names_the_one_open_even_as_others_close(
+    repo: SqliteRepository,
+) -> None:
+    """Challenges and answers racing each other: a refusal always names a challenge that
+    was open when it was refused, never none (the lookup and the insert are one step)."""
+    first = await challenge(repo)
+    *burst, declined = await asyncio.gather(
+        *(challenge(repo) for _ in range(20)),
+        repo.close_challenge(first, ChallengeStatus.DECLINED),
+        return_exceptions=True,
+    )
+    assert declined is True
+    made = [outcome for outcome in burst if isinstance(outcome, int)]
+    refused = [outcome for outcome in burst if isinstance(outcome, OpenChallengeError)]
+    assert len(made) <= 1 and len(made) + len(refused) == 20, burst
+    assert {error.challenge_id for error in refused} <= {first, *made}
+
+
+COMPUTER = 9999
+
+
+def computer_game(person: int = ALICE) -> NewGame:
+    state = E.to_json(E.new_game(E.presets["classic"], 3))
+    return NewGame(
+        game="seabattle",
+        rules=E.presets["classic"].to_json(),
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        rated=False,
+        seed=3,
+        seats=(person, COMPUTER),
+        state=state,
+        names=("alice", "Computer (casual)"),
+        computer_level="casual",
+    )
+
+
+async def test_games_against_the_computer_stop_at_the_limit_even_in_a_burst(
+    repo: SqliteRepository,
+) -> None:
+    """Twenty requests at once for a game against the computer: exactly ``at_most`` start."""
+    burst = await asyncio.gather(
+        *(repo.start_computer_game(computer_game(), at_most=3) for _ in range(20))
+    )
+    made = [game for game in burst if game is not None]
+    assert len(made) == 3 and len({game.id for game in made}) == 3
+    assert all(g.computer_level == "casual" and not g.rated for g in made)
+    assert all(g.seats == (ALICE, COMPUTER) and g.ply == 0 for g in made)
+    assert await repo.start_computer_game(computer_game(BOB), at_most=3) is not None
+    await challenge(repo, ALICE, CAROL)  # a challenge or a game between people counts not
+    assert await repo.start_computer_game(computer_game(), at_most=3) is None
+    ended = made[0]
+    await repo.append(
+        ended,
+        seat=0,
+        kind=LogKind.END,
+        text='{"winner": 1, "reason": "resigned", "detail": "resigned"}',
+        state=ended.state,
+        ending=Ending(1, "resigned"),
+    )
+    again = await repo.start_computer_game(computer_game(), at_most=3)
+    assert again is not None and again.id not in {g.id for g in made}
 
 
 async def test_closed_challenges_are_forgotten_after_two_expiry_periods(path: Path) -> None:
