@@ -18,7 +18,7 @@ from bot.games import ENGINES
 from bot.games.grid import shorten
 from bot.outbox import Lane
 from bot.presenter import presented
-from bot.referee import Report
+from bot.referee import Report, game_number
 from bot.storage.postgres_queue import MoveQueue
 from cogs.buttons import BoardButton, MoveButton, ResignButton
 from cogs.courier import Courier, as_file
@@ -43,7 +43,7 @@ MISSED_DMS = 20
 HELP_WORDS = {"help", "rules", "?", "/help"}
 RECEIVED = "\N{INCOMING ENVELOPE}"
 """The reaction that tells a player their DM move was received and handed to a worker."""
-_PREFIXED_WORD = re.compile(r"^\s*(?:#\s*(\d{1,9})\s+)?(resign|abort)\s*$", re.I)
+_PREFIXED_WORD = re.compile(r"^\s*(?:#\s*([0-9]+)\s+)?(resign|abort)\s*$", re.I)
 """``resign`` and ``abort`` as DM words, optionally after a game number: ``#12 resign``."""
 
 
@@ -154,10 +154,10 @@ class Moves(commands.Cog):
             if word is None:
                 report = await self.bot.referee.act(message.author.id, text)
             elif word.group(2).lower() == "abort":
-                game_id = int(word.group(1)) if word.group(1) else None
+                game_id = game_number(word.group(1)) if word.group(1) else None
                 report = await self.bot.referee.abort(message.author.id, game_id)
             else:
-                game_id = int(word.group(1)) if word.group(1) else None
+                game_id = game_number(word.group(1)) if word.group(1) else None
                 question, view = await self.resign_question(message.author.id, game_id)
                 await message.channel.send(question, view=view)
                 return

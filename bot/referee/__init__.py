@@ -16,6 +16,7 @@ from bot.announcements import status_line
 from bot.referee.challenges import Challenges, in_seats
 from bot.referee.computer_seat import ComputerSeat, ComputerTurn
 from bot.referee.endings import Endings
+from bot.referee.game_numbers import GAME_NUMBER_FORMAT, game_number
 from bot.referee.moves import DRAW_WORDS, MAX_MOVE_LENGTH, MAX_SAVED_SETUPS, Moves, draw_button
 from bot.referee.queries import Queries, replay
 from bot.referee.reports import GameFault, Notice, RefereeError, Report, StaleMoveError
@@ -23,6 +24,7 @@ from bot.referee.table import STATE_CACHE_SIZE
 
 __all__ = [
     "DRAW_WORDS",
+    "GAME_NUMBER_FORMAT",
     "MAX_MOVE_LENGTH",
     "MAX_SAVED_SETUPS",
     "STATE_CACHE_SIZE",
@@ -34,6 +36,7 @@ __all__ = [
     "Report",
     "StaleMoveError",
     "draw_button",
+    "game_number",
     "in_seats",
     "replay",
     "status_line",

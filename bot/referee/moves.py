@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from bot.games.core import Engine, Phase, View
+from bot.referee.game_numbers import split_game_number
 from bot.referee.reports import Notice, RefereeError, Report, StaleMoveError
 from bot.referee.table import RefereeBase, Table, engine_for
 from bot.storage import LogKind
@@ -111,7 +112,10 @@ class Moves(RefereeBase):
 
     async def suggestions(self, user_id: int, typed: str) -> list[str]:
         """Autocomplete for ``/move``: legal moves matching what was typed, from views only."""
-        game_id, move = self._split_prefix(typed, None)
+        try:
+            game_id, move = split_game_number(typed, typing=True)
+        except RefereeError:
+            return []  # the game number is wrong as typed so far: no move fits it
         games = await self.repository.active_games_of(user_id)
         if game_id is not None:
             games = [g for g in games if g.id == game_id]

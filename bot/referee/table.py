@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -26,12 +25,12 @@ from bot.games.core import Engine, Event, GameError, Outcome, View
 from bot.games.grid import shorten
 from bot.logs import fields
 from bot.ratings import counts_for_rating
+from bot.referee.game_numbers import split_game_number
 from bot.referee.reports import GameFault, Notice, RefereeError, Report
 from bot.results import Result
 from bot.storage import Ending, GameRecord, LogKind, Repository, StaleGameError, Tidings
 
 log = logging.getLogger("referee.referee")
-_GAME_PREFIX = re.compile(r"^\s*#\s*(\d{1,9})\s*(.*)$", re.S)
 STATE_CACHE_SIZE = 1024
 """Games whose latest decoded state is kept in memory (oldest dropped first)."""
 
@@ -108,10 +107,8 @@ class RefereeBase:
         return record
 
     def _split_prefix(self, text: str, game_id: int | None) -> tuple[int | None, str]:
-        match = _GAME_PREFIX.match(text)
-        if match:
-            return int(match.group(1)), match.group(2)
-        return game_id, text
+        named, move = split_game_number(text)
+        return (game_id if named is None else named), move
 
     def _state_of(self, engine: Engine, record: GameRecord, *, keep: bool = True) -> object:
         """The game's state, decoded and validated once per stored ply.
