@@ -23,6 +23,13 @@ log = logging.getLogger("referee.cogs")
 
 SORRY = "Something went wrong on my side. Your games are safe: `/board` shows where they stand."
 
+OLD_COMMAND = (
+    "Your Discord app still shows that command as it was before an update of mine: reload "
+    "Discord (Ctrl+R, or restart the app) and try it again."
+)
+"""The answer to a command the bot no longer has, or whose options changed since the
+player's app loaded it (Discord apps keep the commands they loaded for a while)."""
+
 DEFER_AFTER = 1.5
 """Seconds a command may work before its answer is deferred: Discord drops an interaction
 not answered within 3 seconds, and a deferred one may be answered for 15 minutes."""
@@ -114,5 +121,12 @@ async def on_command_error(
     """The command tree's error handler: refusals answered, faults logged and answered."""
     original = getattr(error, "original", error)
     command = interaction.command.name if interaction.command else "a command"
+    if isinstance(original, app_commands.CommandNotFound):
+        command = original.name
+    if isinstance(original, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)):
+        # No fault: the player's app still has the command as it was before an update.
+        log.warning("/%s: the player's app sent an older form of it", command)
+        await _reply_safely(lambda text: tell(interaction, text), OLD_COMMAND, f"/{command}")
+        return
     async with answering_errors(lambda text: tell(interaction, text), f"/{command}"):
         raise original
