@@ -15,7 +15,14 @@ import pytest
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.storage import COMPUTER_SEAT, LogKind
-from tests.cog_helpers import channel_messages, repository, resign, stored_game, stored_log
+from tests.cog_helpers import (
+    channel_messages,
+    game_in_play,
+    repository,
+    resign,
+    stored_game,
+    stored_log,
+)
 from tests.discord_stub import DiscordDriver, FakeUser, InteractionResult, StoredMessage
 
 MOVES_BEFORE_RESIGNING = 12
@@ -134,7 +141,7 @@ async def test_twenty_quick_plays_against_the_computer_start_three_and_refuse_th
     for burst in ("UserActions.slash", "test_twenty_quick_plays"):
         driver.ignore_tasks(burst)  # the burst itself: each waits for the bot only
     me = driver.bot_account()
-    async with repository(driver)._write_lock:
+    async with repository(driver)._write_lock:  # held as another write would hold it
         results = await asyncio.gather(
             *(
                 driver.slash(alice, "play", game="seabattle", opponent=me, level="casual")
@@ -155,19 +162,18 @@ async def test_twenty_quick_plays_against_the_computer_start_three_and_refuse_th
 async def test_a_fourth_game_against_the_computer_waits_for_one_to_end(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
-    """The limit counts running games against the computer only, and one ended frees a place."""
-    for game in ("seabattle", "seachess", "marine"):
-        await start_against_computer_again(driver, alice, game)
-    refused = await driver.slash(alice, "play", game="luzhanqi", opponent=driver.bot_account())
+    """Only running games against the computer count, and one that ends frees a place."""
+    await game_in_play(driver, alice, bob)  # game 1, against a person: not counted
+    me = driver.bot_account()
+    for game in ("seabattle", "seachess", "marine"):  # games 2, 3 and 4
+        started = await driver.slash(alice, "play", game=game, opponent=me)
+        assert started.content is not None and "against me, the computer" in started.content
+
+    refused = await driver.slash(alice, "play", game="luzhanqi", opponent=me)
     assert (refused.content, refused.ephemeral) == (AT_MOST_THREE, True)
-    assert len(await repository(driver).active_games_of(alice.id)) == 3
-    other = await driver.slash(bob, "play", game="luzhanqi", opponent=driver.bot_account())
+    assert len(await repository(driver).active_games_of(alice.id)) == 4
+    other = await driver.slash(bob, "play", game="luzhanqi", opponent=me)
     assert other.content is not None and "against me, the computer" in other.content
-    await resign(driver, alice, 1)
-    again = await driver.slash(alice, "play", game="luzhanqi", opponent=driver.bot_account())
+    await resign(driver, alice, 2)
+    again = await driver.slash(alice, "play", game="luzhanqi", opponent=me)
     assert again.content is not None and "against me, the computer" in again.content
-
-
-async def start_against_computer_again(driver: DiscordDriver, user: FakeUser, game: str) -> None:
-    result = await driver.slash(user, "play", game=game, opponent=driver.bot_account())
-    assert result.content is not None and "against me, the computer" in result.content
