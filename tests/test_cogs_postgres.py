@@ -53,7 +53,7 @@ async def test_twenty_quick_plays_against_the_computer_on_postgresql(
         pg_driver.ignore_tasks(burst)  # the burst itself: each waits for the bot only
     referee = pg_driver.client.referee  # type: ignore[attr-defined]
     door, all_answered = asyncio.Event(), asyncio.Event()
-    answered = []
+    answered: list[dict[str, Any]] = []
     play_computer = referee.play_computer
 
     async def held_at_the_door(**request: Any) -> Report:
