@@ -140,14 +140,3 @@ def timed_out(late: Sequence[int]) -> tuple[Outcome, tuple[Event, ...]]:
         Event(1, said),
         Event(None, said),
     )
-
-
-def conclusion_events(outcome: Outcome, seat: int | None, late: Sequence[int]) -> tuple[Event, ...]:
-    """The events of an end from outside the rules, as logged (its outcome and seat)."""
-    if outcome.reason is EndReason.RESIGNATION and seat is not None:
-        return resigned(seat)
-    if outcome.reason is EndReason.ABORTED and seat is not None:
-        return called_off(seat) if outcome.detail == CALLED_OFF else aborted(seat)
-    if outcome.reason is EndReason.TIMEOUT:
-        return timed_out(late)[1]
-    raise ValueError(f"no announcement for an end by {outcome.reason.value}")

@@ -33,7 +33,7 @@ async def test_the_verifier_accepts_every_exported_game(
     problems, checked = verify(record)
     assert problems == []
     assert checked == len(record["announcements"]) > 2
-    assert {s["who"] for s in record["seals"]["entries"]} == {"seat0", "seat1", "seed"}
+    assert {s["who"] for s in record["seals"]["entries"]} == {"seat0", "seat1", "seats", "seed"}
 
 
 async def test_seals_are_told_to_everyone_when_play_begins_and_opened_at_the_end(

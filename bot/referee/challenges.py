@@ -194,7 +194,8 @@ class Challenges(RefereeBase):
             raise RefereeError(f"The computer has no level `{shorten(level)}`; choose {listed}.")
         rules = engine.configure(variant, options or "").to_json()
         names = (clean_name(name), f"Computer ({level})")
-        seed, views, seals, tidings = self._opening(game, rules)
+        seats = (user_id, computer_id)
+        seed, views, seals, tidings = self._opening(game, rules, seats)
         new = NewGame(
             game=game,
             rules=rules,
@@ -202,7 +203,7 @@ class Challenges(RefereeBase):
             channel_id=channel_id,
             rated=False,
             seed=seed,
-            seats=(user_id, computer_id),
+            seats=seats,
             state=views.engine.to_json(views.state),
             names=names,
             computer_level=level,
@@ -227,12 +228,13 @@ class Challenges(RefereeBase):
         opponent_id: int,
         names: tuple[str, str],
     ) -> Report:
-        """Create the game from a challenge its opponent took."""
-        seed, views, seals, tidings = self._opening(challenge.game, challenge.rules)
+        """Create the game from a challenge its opponent (a person, or the computer) took."""
+        seats = in_seats(challenge, (challenge.challenger_id, opponent_id))
+        seed, views, seals, tidings = self._opening(challenge.game, challenge.rules, seats)
         game = await self.repository.accept_challenge(
             challenge.id,
             seed=seed,
-            seats=in_seats(challenge, (challenge.challenger_id, opponent_id)),
+            seats=seats,
             state=views.engine.to_json(views.state),
             tidings=tidings,
             seals=seals,
@@ -243,16 +245,16 @@ class Challenges(RefereeBase):
         return Report(game, self._notices(game, views, tidings))
 
     def _opening(
-        self, game: str, rules: dict[str, Any]
+        self, game: str, rules: dict[str, Any], seats: tuple[int, int]
     ) -> tuple[int, Views, tuple[Seal, ...], Tidings]:
-        """A new game's seed, its first views, the seals made of its secrets, and what
-        each audience is told of its start."""
+        """A new game's seed, its first views, the seals made of its secrets (who sits
+        where among them), and what each audience is told of its start."""
         engine = engine_for(game)
         seed = self._seed_source()
         played_by = engine.rules_from_json(rules)
         state = engine.new_game(played_by, seed)
         views = Views(engine, state)
-        seals = self._seals(engine, None, views, seed)
+        seals = self._seals(engine, None, views, seed, seats)
         events = game_begun(engine, played_by, state) + sealed_events(seals)
         return seed, views, seals, self._tidings(views, events)
 

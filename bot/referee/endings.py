@@ -7,8 +7,8 @@ the clock's warning before it ends a game on time.
 
 from __future__ import annotations
 
-from bot.announcements import CALLED_OFF, aborted, called_off, resigned, timed_out
-from bot.games.core import EndReason, Outcome, other
+from bot.announcements import timed_out
+from bot.conclusions import abort, call_off, late_seats, resignation
 from bot.referee.reports import Notice, RefereeError, Report
 from bot.referee.table import RefereeBase, Table, engine_for
 
@@ -18,9 +18,7 @@ class Endings(RefereeBase):
 
     async def resign(self, user_id: int, game_id: int | None = None) -> Report:
         async with self._seated(user_id, game_id, "resign") as table:
-            seat = table.seat
-            outcome = Outcome(other(seat), EndReason.RESIGNATION, "by resignation")
-            return await self._conclude(table, outcome, resigned(seat))
+            return await self._conclude(table, *resignation(table.seat))
 
     async def abort(self, user_id: int, game_id: int | None = None) -> Report:
         async with self._seated(user_id, game_id, "abort") as table:
@@ -29,8 +27,7 @@ class Endings(RefereeBase):
                     "The first move has been made, so the game can no longer be aborted; "
                     "use `/resign` to give up."
                 )
-            outcome = Outcome(None, EndReason.ABORTED, "aborted")
-            return await self._conclude(table, outcome, aborted(table.seat))
+            return await self._conclude(table, *abort(table.seat))
 
     async def call_off(self, game_id: int, seat: int) -> Report | None:
         """End a game the bot cannot referee: ``seat``'s DMs are closed and no real move
@@ -46,9 +43,7 @@ class Endings(RefereeBase):
             state = self._state_of(engine, record)
             if engine.has_started(state):
                 return None
-            table = Table(record, engine, state, seat)
-            outcome = Outcome(None, EndReason.ABORTED, CALLED_OFF)
-            return await self._conclude(table, outcome, called_off(seat))
+            return await self._conclude(Table(record, engine, state, seat), *call_off(seat))
 
     async def time_out(self, game_id: int, ply: int) -> Report | None:
         """End a game on time: whoever is to move lost it. None if it moved meanwhile.
@@ -62,12 +57,10 @@ class Endings(RefereeBase):
                 return None
             engine = engine_for(record.game)
             state = self._state_of(engine, record)
-            late = [s for s in sorted(engine.view(state, None).movers) if s != record.computer_seat]
+            late = late_seats(engine, state, record.computer_seat)
             if not late:
                 return None  # the computer is never late: it is only ever resumed
-            table = Table(record, engine, state, late[0])
-            outcome, events = timed_out(late)
-            return await self._conclude(table, outcome, events)
+            return await self._conclude(Table(record, engine, state, late[0]), *timed_out(late))
 
     async def reminders(self, game_id: int, ply: int, text: str) -> tuple[Notice, ...]:
         """``text`` for each player the game is waiting for, with their board.

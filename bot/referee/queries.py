@@ -9,6 +9,7 @@ as it stands when a parcel is sent.
 from __future__ import annotations
 
 from bot.announcements import status_line
+from bot.exports import FORMAT as EXPORT_FORMAT
 from bot.games import ENGINES
 from bot.games.core import Engine, View
 from bot.outbox import Parcel
@@ -25,7 +26,6 @@ from bot.replays import (
     states_of,
 )
 from bot.storage import GameRecord, LogEntry
-from bot.verify import FORMAT as EXPORT_FORMAT
 
 _UNPLAYED = (
     "Game #{game_id} ended before its first real move, so what was hidden stays hidden: "
@@ -152,7 +152,8 @@ class Queries(RefereeBase):
 
     async def export(self, game_id: int) -> dict[str, object]:
         """A finished game's whole record for ``python -m bot.verify``: rules, seed,
-        every action, every announcement per audience, and the opened seals."""
+        players, result, every action, every announcement per audience, and the opened
+        seals, laid out as ``bot.exports`` reads them."""
         record = await self._finished_game(
             game_id, still_playing="its record is published once it is over."
         )
@@ -175,6 +176,7 @@ class Queries(RefereeBase):
             "seats": [str(user_id) for user_id in record.seats],
             "winner": record.winner,
             "end": record.end_reason,
+            "computer_seat": record.computer_seat,
             "actions": [
                 {"ply": e.ply, "seat": e.seat, "kind": e.kind.value, "text": e.text}
                 for e in await self.repository.log(game_id)

@@ -15,10 +15,11 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from weakref import WeakValueDictionary
 
 from bot.announcements import tidings
+from bot.conclusions import concluded
 from bot.fairness import Seal, opened_events, play_begins, seal, sealed_events
 from bot.games import ENGINES
 from bot.games.core import Engine, Event, GameError, Outcome, View
@@ -176,7 +177,7 @@ class RefereeBase:
                 rated=counts_for_rating(table.record.rated, outcome, started),
             )
         before = self._views_of(engine, table.record, table.state)
-        seals = self._seals(engine, before, views, table.record.seed)
+        seals = self._seals(engine, before, views, table.record.seed, table.record.seats)
         events = events + sealed_events(seals)
         if outcome is not None and outcome.unplayed is None:  # an unplayed end stays sealed
             found = await self.repository.seals(table.record.id)
@@ -206,7 +207,12 @@ class RefereeBase:
         )
 
     def _seals(
-        self, engine: Engine, before: Views | None, after: Views, seed: int
+        self,
+        engine: Engine,
+        before: Views | None,
+        after: Views,
+        seed: int,
+        seats: tuple[int, int],
     ) -> tuple[Seal, ...]:
         """Fresh seals when this change begins play (``bot.fairness``), else none."""
 
@@ -217,7 +223,7 @@ class RefereeBase:
 
         if not play_begins(engine, None if before is None else before.state, after.state, public):
             return ()
-        return seal(engine, after.state, seed, lambda: secrets.token_hex(16))
+        return seal(engine, after.state, seed, seats, lambda: secrets.token_hex(16))
 
     async def _results(self, game: GameRecord) -> tuple[Result, ...]:
         """A finished game's results and rating changes, as stored with its end."""
@@ -226,15 +232,10 @@ class RefereeBase:
         return tuple(await self.repository.records.results_of(game.id))
 
     async def _conclude(self, table: Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
-        """End a game from outside its rules: logged as an END entry with the outcome.
-
-        A game ended before its first real move is marked unplayed, so its views go on
-        keeping every secret of the phase it was in (``secrecy``).
-        """
+        """End a game from outside its rules: logged as an END entry with the outcome
+        (``bot.conclusions``, which the verifier checks the entry against)."""
         engine = table.engine
-        if not engine.has_started(table.state):
-            outcome = replace(outcome, unplayed=engine.view(table.state, None).phase)
-        final = engine.conclude(table.state, outcome)
+        outcome, final = concluded(engine, table.state, outcome)
         events += engine.epilogue(final)
         return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
 
