@@ -26,6 +26,7 @@ from bot.games.core import Phase
 from bot.referee import Referee, RefereeError
 from bot.storage import SqliteRepository
 from bot.verify import main, verify
+from tests.test_computer import play_out as computer_game
 
 PLAYERS = (1001, 1002)
 CASES = [
@@ -371,3 +372,15 @@ async def test_any_field_of_any_wrong_kind_gets_a_sentence_not_a_traceback(
             assert code in (0, 1, 2), (path, value, said)
             if code != 0:
                 assert said.strip(), (path, value)
+
+
+async def test_a_game_against_the_computer_is_verified_with_its_seat(
+    referee: Referee, repo: SqliteRepository, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The computer's seat is in the export: it is never the one late on time, and the
+    verifier rebuilds a time-out the way the referee decides it."""
+    game_id = await computer_game(referee, repo, "marine", "casual")
+    record = json.loads(json.dumps(await referee.export(game_id)))
+    assert record["computer_seat"] == 1
+    code, said = run(record, tmp_path, capsys)
+    assert code == 0 and "verified." in said, said
