@@ -253,6 +253,8 @@ def _end_problems(export: Export, replay: Replay) -> list[str]:
 def _gap(last: int, ply: int) -> str:
     if ply > last + 1:
         return f"ply {last + 1} is missing from the log: it goes from ply {last} to ply {ply}"
+    if ply == last:
+        return f"ply {ply} is in the log twice"
     return f"ply {ply} is out of order in the log: it comes after ply {last}"
 
 

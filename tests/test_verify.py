@@ -166,6 +166,8 @@ async def test_a_gap_in_the_log_is_refused(
     record = await exported(key, variant, how)
     gone = record["actions"].pop(3)
     assert f"ply {gone['ply']} is missing" in refused(record, tmp_path, capsys)
+    record["actions"].insert(3, copy.deepcopy(record["actions"][2]))
+    assert f"ply {gone['ply'] - 1} is in the log twice" in refused(record, tmp_path, capsys)
 
 
 @pytest.mark.parametrize(("key", "variant"), [("warships", "classic"), ("seachess", "standard")])
