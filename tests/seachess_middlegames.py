@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from bot.games.seachess.pieces import Submerged
 from bot.games.seachess.state import SeachessState
-from tests.seachess_positions import position
+from tests.seachess_positions import position, sq
 
 
 def minefield() -> SeachessState:
@@ -95,3 +98,27 @@ def boats_and_torpedoes() -> SeachessState:
         subs={"f4": (1, 1), "g3": (0, 3)},
         ep=None,
     )
+
+
+def promotion_over_submarines() -> SeachessState:
+    """Boats of both sides about to promote above enemy submarines: a boat that becomes a
+    destroyer there catches the submarine (§3.8, §5.8), any other piece leaves it below."""
+    state = position(
+        """
+        a b c d e f g h i j k l
+     12 . . . . c . k . . . . .
+     11 . . . B B . . . . B . .
+      7 . . . . . . . . m . . .
+      6 . . . . M . . . . . . .
+      3 . . . . . . . . . . . .
+      2 . . . . b . . . . . . .
+      1 . . . . . . K . . . . .
+        """,
+        ply=10,
+    )
+    subs = (
+        Submerged(sq("e1"), 0, 14, sq("f3")),
+        Submerged(sq("j12"), 1, 13, sq("h10")),
+        Submerged(sq("e12"), 1, 15, sq("f10")),
+    )
+    return replace(state, subs=subs)

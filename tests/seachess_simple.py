@@ -199,7 +199,7 @@ def tries(view: Simple, seat: int) -> list[str]:
             if kind in "CTD" and way is not None and takeable(t):
                 straight = s[0] == t[0] or s[1] == t[1]
                 if (straight if kind in "CT" else not straight) and all(
-                    q not in P and M.get(q) != seat for q in way
+                    on_board(q) and q not in P and M.get(q) != seat for q in way
                 ):
                     out.append(f"{nm(s)}-{nm(t)}")
             if kind == "S" and is_knight(s, t) and takeable(t):
@@ -431,7 +431,7 @@ def play(pos: Simple, seat: int, text: str) -> Simple:
                 P[b] = piece
                 if kind == "B" and a[0] == b[0] and abs(b[1] - a[1]) >= 2:
                     pos.ep = ((a[0], a[1] + FWD[seat]), b)
-                hunted = sub_at(b, foe) if kind == "D" else None
+                hunted = sub_at(b, foe) if piece[0] == "D" else None
                 if hunted:
                     pos.subs.remove(hunted)
                     pos.removed = True

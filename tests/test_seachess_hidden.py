@@ -319,6 +319,29 @@ def test_5_8_a_destroyer_landing_on_a_submerged_submarine_catches_it() -> None:
     assert "caught Black's submerged submarine" in said(caught, 1)
 
 
+@pytest.mark.parametrize("move", ["e11-e12=D", "d11xe12=D"])
+def test_5_8_a_boat_promoted_to_a_destroyer_on_a_submerged_submarine_catches_it(move: str) -> None:
+    """§3.8 makes the boat a destroyer on the square it ends on, and §5.8 has a destroyer
+    ending its move there catch the submarine: none stays under it (§5.3)."""
+    state = position(
+        """
+        a b c d e f g h i j k l
+     12 . . . . c . k . . . . .
+     11 . . . B B . . . . . . .
+      1 . . . . . . K . . . . .
+        """,
+        subs={"e12": (1, 2)},
+    )
+    if move.startswith("e11"):
+        state = replace(state, pieces=tuple(p for p in state.pieces if p[0] != sq("e12")))
+    caught = act(state, move)
+    assert not caught.state.subs and code_at(caught.state, "e12") == "D"
+    for audience in (0, 1, None):
+        assert "caught Black's submerged submarine there" in said(caught, audience)
+    assert caught.state.record[-1].endswith("=Dxs")
+    assert not any(text.startswith("emerge") for text in legal(caught.state))
+
+
 def test_5_9_a_submerged_submarine_gives_check_announced_without_its_square() -> None:
     state = position(
         """

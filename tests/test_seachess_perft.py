@@ -19,6 +19,7 @@ POSITIONS: dict[str, Callable[[], SeachessState]] = {
     "hidden check": middle.hidden_check,
     "airborne": middle.airborne,
     "boats and torpedoes": middle.boats_and_torpedoes,
+    "promotion over submarines": middle.promotion_over_submarines,
 }
 EXPECTED = {
     "start": (37, 1369, 52731),
@@ -26,6 +27,7 @@ EXPECTED = {
     "hidden check": (4, 252, 8909),
     "airborne": (4, 206, 3431),
     "boats and torpedoes": (38, 1152, 35783),
+    "promotion over submarines": (24, 347, 7559),
 }
 """Counts both generators agree on; kept so that a change to either one shows here too."""
 
@@ -61,6 +63,7 @@ def test_the_middle_games_hold_mines_and_submerged_submarines() -> None:
         middle.hidden_check,
         middle.airborne,
         middle.boats_and_torpedoes,
+        middle.promotion_over_submarines,
     ):
         state = make()
         assert state.mines and state.subs

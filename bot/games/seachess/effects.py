@@ -197,8 +197,9 @@ def _move(
         passed = step(start, (0, FORWARD[seat]))
         assert passed is not None
         pos.ep = (passed, end)
-    hunted = pos.sub_at(end, foe) if kind is Kind.DESTROYER else None
-    if hunted is not None:  # §5.8
+    # §5.8: whatever ends the move as a destroyer hunts, a boat promoted to one included
+    hunted = pos.sub_at(end, foe) if moved.kind is Kind.DESTROYER else None
+    if hunted is not None:
         pos.subs.remove(hunted)
     if notes is None:
         return

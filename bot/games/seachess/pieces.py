@@ -31,6 +31,8 @@ NOUNS = {
 }
 PROMOTIONS = (Kind.CRUISER, Kind.TORPEDO_BOAT, Kind.SUBMARINE, Kind.DESTROYER, Kind.CARRIER)
 """§3.8: what a boat may become on its last rank."""
+LOADED_KINDS = (Kind.CRUISER, Kind.TORPEDO_BOAT, Kind.CARRIER)
+"""The kinds that carry a mine, a torpedo or an aircraft (§3.2, §3.4, §3.7)."""
 COLOURS = ("White", "Black")
 
 MAX_COUNT = 8
@@ -58,7 +60,7 @@ class Piece:
 
 def fresh(kind: Kind, owner: int) -> Piece:
     """A piece as it starts or is promoted: loaded, facing forward, count 0 (§3.8)."""
-    loaded = kind in (Kind.CRUISER, Kind.TORPEDO_BOAT, Kind.CARRIER)
+    loaded = kind in LOADED_KINDS
     return Piece(kind, owner, loaded=loaded, facing=0 if owner == 0 else 2)
 
 

@@ -8,10 +8,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase
-from bot.games.seachess.board import MISSING, name, parse_square
+from bot.games.seachess.board import (
+    FORWARD,
+    LAST_RANK,
+    MISSING,
+    START_RANK,
+    file_of,
+    name,
+    parse_square,
+    rank_of,
+)
 from bot.games.seachess.moves import castling_squares
-from bot.games.seachess.pieces import MAX_COUNT, Kind, Piece, Submerged, fresh
-from bot.games.seachess.position import Position
+from bot.games.seachess.pieces import LOADED_KINDS, MAX_COUNT, Kind, Piece, Submerged, fresh
+from bot.games.seachess.position import Position, in_check
 from bot.games.seachess.rules import SeachessRules
 
 STATE_VERSION = 1
@@ -199,49 +208,94 @@ def state_from_json(data: Mapping[str, Any]) -> SeachessState:
     return state
 
 
+def _bad(why: str) -> CorruptStateError:
+    return CorruptStateError(f"The stored Seachess game is impossible: {why}.")
+
+
 def validate(state: SeachessState) -> None:
-    """Reject stored data that no sequence of legal moves could have produced."""
-
-    def bad(why: str) -> CorruptStateError:
-        return CorruptStateError(f"The stored Seachess game is impossible: {why}.")
-
+    """Reject stored data that no sequence of legal moves could have produced: a game loaded
+    from storage is played on, so anything play cannot reach would be played by rules the
+    engine never tests."""
     squares = [sq for sq, _ in state.pieces]
     if squares != sorted(set(squares)):
-        raise bad("pieces share a square or are out of order")
+        raise _bad("pieces share a square or are out of order")
     if [sq for sq, _ in state.mines] != sorted({sq for sq, _ in state.mines}):
-        raise bad("mines share a square or are out of order")
+        raise _bad("mines share a square or are out of order")
     if any(sq in MISSING for sq in squares):
-        raise bad("a piece stands off the board")
+        raise _bad("a piece stands off the board")
+    if len(state.checks) != 2 or len(state.castling) != 4 or len(state.airborne) != 2:
+        raise _bad("a record has the wrong length")
+    if len(state.record) != state.ply or state.quiet < 0 or state.ply < 0:
+        raise _bad("the move count does not match the record")
+    if state.turn != state.ply % 2:
+        raise _bad("the side to move does not match the move count")
+    if (state.phase is Phase.FINISHED) != (state.outcome is not None):
+        raise _bad("only a finished game has an outcome")
+    if state.phase is Phase.SETUP:
+        raise _bad("Seachess has no setup phase")
     at = dict(state.pieces)
+    _validate_pieces(at)
+    _validate_hidden(state, at)
+    _validate_rights(state, at)
+    _validate_record(state)
+
+
+def _validate_pieces(at: dict[int, Piece]) -> None:
+    """One commando ship a side; loads, counts and facings only where play puts them; boats
+    between their start rank and their last (§3.8: a boat arriving there is promoted)."""
     for seat in SEATS:
         if sum(1 for p in at.values() if p.kind is Kind.COMMANDO and p.owner == seat) != 1:
-            raise bad("a side needs exactly one commando ship")
-    for each in at.values():
+            raise _bad("a side needs exactly one commando ship")
+    for sq, each in at.items():
         if not 0 <= each.facing < 4 or not 0 <= each.count <= MAX_COUNT:
-            raise bad("a piece has an impossible facing or count")
+            raise _bad("a piece has an impossible facing or count")
+        if each.loaded and each.kind not in LOADED_KINDS:
+            raise _bad(f"a {each.kind.noun} is loaded")
+        if each.count and each.kind is not Kind.SUBMARINE:
+            raise _bad(f"a {each.kind.noun} counts visible turns")
+        if each.kind is Kind.BOAT:
+            ahead = (rank_of(sq) - START_RANK[each.owner]) * FORWARD[each.owner]
+            if ahead < 0 or rank_of(sq) == LAST_RANK[each.owner]:
+                raise _bad("a boat stands where no boat can")
+
+
+def _validate_hidden(state: SeachessState, at: dict[int, Piece]) -> None:
+    """Mines under their planting cruiser or alone; submerged submarines timed as a dive
+    times them and never under an enemy destroyer."""
     for sq, owner in state.mines:
         piece = at.get(sq)
         if piece is not None and (
             piece.kind is not Kind.CRUISER or piece.owner != owner or piece.loaded
         ):
-            raise bad("a mine lies under a piece that did not plant it")
+            raise _bad("a mine lies under a piece that did not plant it")
     mined = dict(state.mines)
     seen: set[tuple[int, int]] = set()
     for sub in state.subs:
         if (sub.square, sub.owner) in seen or sub.square in mined:
-            raise bad("a submerged submarine shares a square it may not")
+            raise _bad("a submerged submarine shares a square it may not")
         seen.add((sub.square, sub.owner))
-        if not state.ply <= sub.surfaces_at <= state.ply + 8 and state.phase is Phase.PLAY:
-            raise bad("a submarine's dive is out of range")
+        # §5.2, §5.4: a dive begins on one of its owner's plies, lasts one to four of the
+        # owner's turns and ends at the start of another; one ending at the start of the
+        # current ply has surfaced already.
+        if sub.surfaces_at % 2 != sub.owner or not 0 < sub.surfaces_at - state.ply < 8:
+            raise _bad("a submarine's dive does not fit the move count")
+        above = at.get(sub.square)
+        if above is not None and above.kind is Kind.DESTROYER and above.owner != sub.owner:
+            raise _bad("a submerged submarine lies under an enemy destroyer")  # §5.3, §5.8
+
+
+def _validate_rights(state: SeachessState, at: dict[int, Piece]) -> None:
+    """Castling rights with their two pieces in place, an airborne aircraft with its carrier,
+    an en passant chance on the square the enemy boat has just passed (§3.8)."""
     for index, (seat, long) in enumerate(((0, True), (0, False), (1, True), (1, False))):
         if state.castling[index]:
             king, _, partner, _, _ = castling_squares(seat, long)
             want = Kind.CRUISER if long else Kind.TORPEDO_BOAT
             k, p = at.get(king), at.get(partner)
             if k is None or k.kind is not Kind.COMMANDO or p is None or p.kind is not want:
-                raise bad("a castling right has no pieces to castle with")
+                raise _bad("a castling right has no pieces to castle with")
             if k.owner != seat or p.owner != seat:
-                raise bad("a castling right has no pieces to castle with")
+                raise _bad("a castling right has no pieces to castle with")
     for seat in SEATS:
         carrier = state.airborne[seat]
         if carrier is not None:
@@ -252,16 +306,30 @@ def validate(state: SeachessState) -> None:
                 or piece.owner != seat
                 or piece.loaded
             ):
-                raise bad("an airborne aircraft has no carrier")
-    if len(state.checks) != 2 or len(state.castling) != 4 or len(state.airborne) != 2:
-        raise bad("a record has the wrong length")
-    if len(state.record) != state.ply or state.quiet < 0 or state.ply < 0:
-        raise bad("the move count does not match the record")
-    if (state.phase is Phase.FINISHED) != (state.outcome is not None):
-        raise bad("only a finished game has an outcome")
-    if state.phase is Phase.SETUP:
-        raise bad("Seachess has no setup phase")
+                raise _bad("an airborne aircraft has no carrier")
     if state.ep is not None:
-        victim = at.get(state.ep[1])
+        passed, boat = state.ep
+        victim = at.get(boat)
         if victim is None or victim.kind is not Kind.BOAT or victim.owner == state.turn:
-            raise bad("an en passant chance names no enemy boat")
+            raise _bad("an en passant chance names no enemy boat")
+        start, forward = START_RANK[victim.owner], FORWARD[victim.owner]
+        if (
+            file_of(passed) != file_of(boat)
+            or rank_of(passed) != start + forward
+            or not 2 <= (rank_of(boat) - start) * forward <= 4
+        ):
+            raise _bad("an en passant chance names a square the boat did not pass")
+
+
+def _validate_record(state: SeachessState) -> None:
+    """What both players were told about check, and the repetition record of §8, belong to
+    the position stored with them."""
+    pos = state.position()
+    if state.checks != (in_check(pos, 0), in_check(pos, 1)):
+        raise _bad("the checks announced are not the checks on the board")
+    if state.ply > 0 and (
+        not state.history
+        or state.history[-1] != position_key(pos)
+        or len(state.history) > state.quiet + 1
+    ):
+        raise _bad("the repetition record does not end with this position")
