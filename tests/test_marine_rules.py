@@ -370,6 +370,19 @@ def test_8_2_a_piece_taken_restarts_the_count_and_a_win_comes_first() -> None:
     assert won.outcome is not None and won.outcome.winner == SOUTH
 
 
+def test_8_3_a_sixtieth_quiet_ply_that_leaves_the_opponent_stuck_is_a_draw() -> None:
+    """§8.3: the draw of §8.2 ends the game at once; §7.2 would only apply on the
+    opponent's turn, which never comes."""
+    ended = act(position("UB UC UE / uA", quiet=59), "E-D")
+    assert ended.state.outcome is not None and ended.state.outcome.winner is None
+    assert ended.state.outcome.detail.startswith("60 plies")
+    assert "60 plies in a row without a piece taken" in " ".join(
+        e.text for e in ended.for_audience(None)
+    )
+    stuck = act(position("UB UC UE / uA", quiet=58), "E-D").state
+    assert stuck.outcome is not None and stuck.outcome.winner == SOUTH
+
+
 # -- §9 information ----------------------------------------------------------------------------
 
 

@@ -59,13 +59,15 @@ def move(state: MarineState, seat: int, action: Move) -> Transition:
         draw_offer=None if state.draw_offer == other(seat) else state.draw_offer,
     )
     said = _news(seat, piece, last)
+    # §8.3: a win by §7.1 first, then the draw of §8.2, which ends the game before the
+    # opponent's turn comes; only then §7.2, which belongs to that turn
     if not suicide and reached_harbour(arrived):
         return finish(new, said, Outcome(seat, EndReason.RULES, HARBOUR))
-    if not moves.has_move(new.at, 1 - side):
-        return finish(new, said, Outcome(seat, EndReason.RULES, STUCK))
     if new.quiet >= state.rules.quiet_plies:
         detail = f"{state.rules.quiet_plies} {QUIET}"
         return finish(new, said, Outcome(None, EndReason.RULES, detail))
+    if not moves.has_move(new.at, 1 - side):
+        return finish(new, said, Outcome(seat, EndReason.RULES, STUCK))
     return Transition(new, tuple(said))
 
 
