@@ -74,13 +74,19 @@ def tidings(
 def game_begun(engine: Engine, rules: object, state: object) -> tuple[Event, ...]:
     """The first word to both players and the channel when a challenge is accepted."""
     game = engine.title if engine.title.lower().endswith("game") else f"{engine.title} game"
-    setup = f"Your {game} has begun. {engine.setup_instructions(rules)}"
+    setup = engine.setup_instructions(rules)
+
+    def welcome(seat: int) -> Event:
+        """The same words for both, with the side this player plays, if the game has sides."""
+        parts = (f"Your {game} has begun.", engine.side_sentence(state, seat), setup)
+        return Event(seat, " ".join(part for part in parts if part))
+
     begun = (
         "both players are setting up in secret."
         if engine.view(state, None).phase is Phase.SETUP
         else "the game begins."  # a game without a setup, like Luzhanqi's flip game
     )
-    return (Event(0, setup), Event(1, setup), Event(None, f"Challenge accepted: {begun}"))
+    return (welcome(0), welcome(1), Event(None, f"Challenge accepted: {begun}"))
 
 
 def resigned(seat: int) -> tuple[Event, ...]:

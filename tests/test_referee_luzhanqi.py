@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from bot.announcements import game_begun
 from bot.games import ENGINES
 from bot.games.core import GameError, Phase
 from bot.games.luzhanqi.pieces import Kind
@@ -132,3 +133,30 @@ async def test_the_flip_game_starts_without_a_setup(referee: Referee) -> None:
     assert state.phase is Phase.PLAY and state.turn is not None
     with pytest.raises(GameError, match="can no longer change"):
         await referee.act(report.game.seats[state.turn], "ready")
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip"])
+def test_the_welcome_tells_each_player_their_side(variant: str) -> None:
+    """A deployment game says which colour (and so which half) is whose; the flip game,
+    whose colours come from the first flip, says who flips first."""
+    rules = E.presets[variant]
+    firsts = set()
+    for seed in range(1, 9):
+        state = E.new_game(rules, seed)
+        told = {event.audience: event.text for event in game_begun(E, rules, state)}
+        if variant == "flip":
+            first = state.turn
+            assert first is not None
+            assert "You flip first: the colour you turn up is yours." in told[first]
+            assert (
+                "Your opponent flips first: the colour they turn up is theirs, and you play "
+                "the other." in told[1 - first]
+            )
+        else:
+            first = state.red_seat
+            assert first is not None
+            assert "You play Red, on ranks 1-6, and move first" in told[first]
+            assert "You play Blue, on ranks 7-12; Red moves first" in told[1 - first]
+        firsts.add(first)
+        assert "You play" not in told[None] and "You flip" not in told[None]
+    assert firsts == {0, 1}

@@ -86,3 +86,22 @@ def test_the_welcome_names_the_game_without_saying_game_twice() -> None:
     assert game_begun(sea, sea_rules, sea.new_game(sea_rules, 1))[0].text.startswith(
         "Your Sea Battle game has begun."
     )
+
+
+def test_the_welcome_tells_each_player_their_side() -> None:
+    """Each player reads their own side in the first message, not a guess from whose
+    move it is."""
+    engine = ENGINES["marine"]
+    rules = engine.presets[engine.default_variant]
+    souths = set()
+    for seed in range(1, 9):
+        state = engine.new_game(rules, seed)
+        souths.add(state.south)
+        told = {event.audience: event.text for event in game_begun(engine, rules, state)}
+        assert "You play South, at the bottom of the board, and move first." in told[state.south]
+        assert (
+            "You play North, at the top of the board; South moves first." in told[1 - state.south]
+        )
+        assert "if it is your move" not in told[state.south]
+        assert "You play" not in told[None]
+    assert souths == {0, 1}

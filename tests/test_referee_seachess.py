@@ -3,6 +3,7 @@ and the stored log replays to the stored state."""
 
 from __future__ import annotations
 
+from bot.announcements import game_begun
 from bot.games import ENGINES
 from bot.referee import Referee, replay
 from bot.storage import GameRecord, GameStatus, SqliteRepository
@@ -50,3 +51,11 @@ async def test_the_log_replays_to_the_stored_state(
     an_abort = await start(referee)
     report = await referee.abort(BOB, an_abort.id)
     assert not any("All moves" in t for t in report.to(None).texts)  # type: ignore[union-attr]
+
+
+def test_the_welcome_tells_each_player_their_colour() -> None:
+    rules = E.presets[E.default_variant]
+    told = {e.audience: e.text for e in game_begun(E, rules, E.new_game(rules, 1))}
+    assert told[0].startswith("Your Seachess game has begun. You play White and move first.")
+    assert told[1].startswith("Your Seachess game has begun. You play Black; White moves first.")
+    assert "You play" not in told[None]

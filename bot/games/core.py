@@ -330,6 +330,11 @@ class Engine(ABC, Generic[R, S, A, V]):
         """What a player is told when the game starts; games with a setup say it briefly."""
         return self.describe(rules)
 
+    def side_sentence(self, state: S, seat: int) -> str:
+        """The side ``seat`` plays, told to that player alone when the game starts, so no
+        one has to work it out from whose move it is. Games without sides say nothing."""
+        return ""
+
     @abstractmethod
     def variant_name(self, rules: R) -> str:
         """A short name for a rules value, e.g. ``"classic"``, with its options if any."""

@@ -314,6 +314,9 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
     def setup_instructions(self, rules: LuzhanqiRules) -> str:
         return texts.setup_instructions(rules)
 
+    def side_sentence(self, state: LuzhanqiState, seat: int) -> str:
+        return texts.side_sentence(state, seat)
+
     def rules_from_json(self, data: Mapping[str, Any]) -> LuzhanqiRules:
         return LuzhanqiRules.from_json(data)
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bot.games.luzhanqi.board import Colour, half_ranks
 from bot.games.luzhanqi.rules import LuzhanqiRules, WinRule
+from bot.games.luzhanqi.state import LuzhanqiState
 
 
 def describe(rules: LuzhanqiRules, name_: str) -> str:
@@ -60,3 +62,20 @@ def setup_instructions(rules: LuzhanqiRules) -> str:
         "for Blue on ranks 7-12), write `random` for another, `save <name>` / "
         "`load <name>` to keep one, and `ready` when it suits you. `/rules` has the full rules."
     )
+
+
+def side_sentence(state: LuzhanqiState, seat: int) -> str:
+    """The colour ``seat`` plays and who moves first; in the flip game colours come from
+    the first flip (A1-A3), so it says who flips first."""
+    colour = state.colour_of(seat)
+    if colour is None:
+        if state.turn == seat:
+            return "You flip first: the colour you turn up is yours."
+        return (
+            "Your opponent flips first: the colour they turn up is theirs, and you play the other."
+        )
+    if colour is Colour.RED:
+        return (
+            f"You play Red, on {half_ranks(colour)}, and move first once both armies are deployed."
+        )
+    return f"You play Blue, on {half_ranks(colour)}; Red moves first once both armies are deployed."

@@ -126,11 +126,14 @@ class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
 
     def setup_instructions(self, rules: MarineRules) -> str:
         return (
-            "There is no setup. South, at the bottom of the board, moves first: if it is your "
-            "move now, you are South; otherwise you are North, at the top. Write moves like "
-            "`46-41` (cruiser or destroyer, corner to corner) or `R-O` (U-boat, hex to hex); "
-            "`/rules` has the full rules."
+            "There is no setup. Write moves like `46-41` (cruiser or destroyer, corner to "
+            "corner) or `R-O` (U-boat, hex to hex); `/rules` has the full rules."
         )
+
+    def side_sentence(self, state: MarineState, seat: int) -> str:
+        if state.side_of(seat) == 0:
+            return "You play South, at the bottom of the board, and move first."
+        return "You play North, at the top of the board; South moves first."
 
     def rules_from_json(self, data: Mapping[str, Any]) -> MarineRules:
         return MarineRules.from_json(data)

@@ -145,6 +145,12 @@ class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
             "`/rules` has the whole notation."
         )
 
+    def side_sentence(self, state: SeachessState, seat: int) -> str:
+        """The challenger plays White (ruling 5)."""
+        if seat == 0:
+            return "You play White and move first."
+        return "You play Black; White moves first."
+
     def rules_from_json(self, data: Mapping[str, Any]) -> SeachessRules:
         return SeachessRules.from_json(data)
 
