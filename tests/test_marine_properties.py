@@ -188,3 +188,19 @@ def test_a_refusal_says_the_same_whoever_could_read_it(seed: int) -> None:
                     except GameError as error:
                         said.append(str(error))
                 assert said[0] == said[1]
+
+
+def test_texts_name_the_pieces_the_piece_list_names() -> None:
+    """The rules summary names U-boats, cruisers and destroyers; nothing a player reads
+    calls the last two by the specification's collective word "battleship"."""
+    rules = E.presets[E.default_variant]
+    read = [E.describe(rules), E.setup_instructions(rules)]
+    for seed in SEEDS[:2]:
+        log, states = game(seed)
+        read += [E.side_sentence(states[0], seat) for seat in SEATS]
+        for state, (seat, text) in zip(states, log, strict=False):
+            read += [event.text for event in E.act(state, seat, text).events]
+            read += [E.view(state, audience).text() for audience in (*SEATS, None)]
+    pieces = E.describe(rules)
+    assert all(noun in pieces for noun in ("U-boats", "cruisers", "destroyers"))
+    assert not [text for text in read if "battleship" in text.lower()]

@@ -118,8 +118,9 @@ class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
             "the type that takes yours is suicide: cruiser next to an enemy U-boat's hex, "
             "destroyer one side from an enemy cruiser, U-boat in a hex with an enemy destroyer "
             "on a corner. Taking and suicide can happen in one move.\n"
-            "**Winning**: bring a battleship onto the enemy battleship harbour or a U-boat "
-            "into the enemy U-boat harbour, and survive the move. A player without a legal "
+            "**Winning**: bring a cruiser or destroyer onto a corner of the enemy harbour "
+            "(`8`, `9` for South; `50`, `51` for North) or a U-boat into the enemy harbour hex "
+            "(`A` for South, `T` for North), and survive the move. A player without a legal "
             f"move loses. {rules.quiet_plies} plies without a piece taken are a draw; "
             "`offer draw` and `accept draw` agree one."
         )
