@@ -5,10 +5,9 @@ Only a ``LuzhanqiView`` reaches this module, so an image can show no more than i
 audience may know: enemy pieces in the referee game are blank tokens of their colour, and
 face-down pieces of the flip game are blank grey tokens for everyone.
 
-A known piece's token reads as players of the printed game know it: the rank number and
-the Chinese name large (司令 ... 工兵, 地雷, 炸弹, 军旗, from the bot's own font subset),
-the English name small beneath. Each side's lost pieces, as far as the audience may know
-them, are listed in a strip next to that side's end of the board. Phones show the image
+Tokens and chips are drawn by ``renderers.luzhanqi_pieces``. Each side's lost pieces, as
+far as the audience may know them, are listed in a strip next to that side's end of the
+board. Phones show the image
 about 360 px wide, so everything that must be read there is large, and the strips lie
 above and below the board rather than beside it, which would shrink the whole board.
 """
@@ -34,71 +33,25 @@ from bot.games.luzhanqi.board import (
     swap_example,
 )
 from bot.games.luzhanqi.pieces import Kind, Piece
-from bot.games.luzhanqi.view import Losses, LuzhanqiView
+from bot.games.luzhanqi.view import LuzhanqiView
 from renderers.common import (
-    COLOURS,
     NO_NAMES,
     Names,
-    Palette,
-    Sprite,
     face_of,
-    make_sprite,
     player_label,
     player_text,
-    text_width,
+)
+from renderers.luzhanqi_pieces import (
+    CHIP,
+    PALETTE,
+    STRIP_LINE,
+    STRIP_LINES,
+    TOKEN,
+    draw_strip,
+    labelled_token,
+    replay_token,
 )
 from renderers.png import encode_png
-
-PALETTE = Palette(
-    {
-        **COLOURS,
-        "field": (46, 58, 48),
-        "front": (34, 44, 64),
-        "road": (150, 160, 140),
-        "rail": (20, 20, 24),
-        "tie": (225, 225, 210),
-        "post": (70, 84, 72),
-        "outline": (190, 200, 185),
-        "camp": (90, 110, 92),
-        "hq": (110, 96, 70),
-        "mountain": (120, 104, 84),
-        "red": (196, 48, 40),
-        "red-edge": (255, 170, 160),
-        "blue": (36, 96, 196),
-        "blue-edge": (160, 200, 255),
-        "hidden": (110, 114, 124),
-        "hidden-edge": (190, 194, 204),
-        "highlight": (255, 214, 10),
-        "flag-mark": (255, 214, 10),
-    },
-    ramps=(
-        ("text", "background"),
-        ("muted", "background"),
-        ("text", "red"),
-        ("text", "blue"),
-        ("text", "hidden"),
-        ("muted", "field"),
-        ("text", "hq"),
-        ("highlight", "background"),
-        ("text", "front"),
-    ),
-)
-
-CHINESE: dict[Kind, str] = {
-    Kind.MARSHAL: "司令",
-    Kind.GENERAL: "军长",
-    Kind.MAJOR_GENERAL: "师长",
-    Kind.BRIGADIER: "旅长",
-    Kind.COLONEL: "团长",
-    Kind.MAJOR: "营长",
-    Kind.CAPTAIN: "连长",
-    Kind.LIEUTENANT: "排长",
-    Kind.ENGINEER: "工兵",
-    Kind.LANDMINE: "地雷",
-    Kind.BOMB: "炸弹",
-    Kind.FLAG: "军旗",
-}
-"""The pieces' names as printed on Chinese sets."""
 
 MARGIN = 16
 HEADER = 62
@@ -107,11 +60,9 @@ COLUMN = 104
 ROW = 50
 FRONT = 56
 """The front-line band between ranks 6 and 7: not a row of stations."""
-TOKEN = (96, 44)
-STRIP = 76
-"""Height of one side's lost-pieces strip: a line with its label and chips, and a second
-line of chips should they not fit."""
-CHIP = (64, 30)
+STRIP = 18 + (STRIP_LINES - 1) * STRIP_LINE + CHIP[1] // 2 + 7
+"""Height of one side's lost-pieces strip: a line with its label and chips, and more lines
+of chips should they not fit."""
 FOOTER = 62
 WIDTH = MARGIN + AXIS + 5 * COLUMN + MARGIN
 TOP_STRIP = MARGIN + HEADER
@@ -215,88 +166,10 @@ def _station(draw: ImageDraw.ImageDraw, where: Station, bottom: Colour) -> None:
         )
 
 
-def _token_colours(piece: Piece) -> tuple[str, str]:
-    if not piece.face_up or piece.colour is None:
-        return "hidden", "hidden-edge"
-    return piece.colour.value, f"{piece.colour.value}-edge"
-
-
-@lru_cache(maxsize=64)
-def _token(piece: Piece, size: tuple[int, int] = TOKEN) -> Sprite:
-    fill, edge = _token_colours(piece)
-    w, h = size
-
-    def paint(draw: ImageDraw.ImageDraw) -> None:
-        draw.rounded_rectangle(
-            (0, 0, w - 1, h - 1), radius=8, fill=PALETTE[fill], outline=PALETTE[edge], width=2
-        )
-
-    return make_sprite(size, paint, (-w // 2, -h // 2))
-
-
-def _name_line(
-    image: Image.Image, centre: tuple[int, int], kind: Kind, size: int, background: str
-) -> None:
-    """The rank number (for ranked pieces) and the Chinese name, centred on one line."""
-    x, y = centre
-    chinese = CHINESE[kind]
-    number = "" if kind.rank is None else f"{kind.rank} "
-    width = text_width(number, size) + text_width(chinese, size, "glyphs")
-    left = x - width // 2
-    if number:
-        PALETTE.text(image, (left, y), number, size, "text", background, "lm")
-    PALETTE.text(
-        image,
-        (left + text_width(number, size), y),
-        chinese,
-        size,
-        "text",
-        background,
-        "lm",
-        "glyphs",
-    )
-
-
-@lru_cache(maxsize=128)
-def _labelled_token(piece: Piece) -> Sprite:
-    """A board token with its labels drawn in: one paste per piece on every render."""
-    blank = _token(piece)
-    image = blank.image.copy()
-    fill, _ = _token_colours(piece)
-    x, y = TOKEN[0] // 2, TOKEN[1] // 2
-    if piece.kind is not None and piece.face_up:
-        _name_line(image, (x, y - 8), piece.kind, 20, fill)
-        PALETTE.text(image, (x, y + 13), piece.kind.short, 13, "text", fill, "mm")
-    elif not piece.face_up:
-        PALETTE.text(image, (x, y + 1), "?", 20, "text", fill, "mm")
-    return Sprite(image, blank.mask, blank.offset)
-
-
-REPLAY_LABEL = 42
-"""The one glyph a token shows in a replay frame, in px: a replay shows the board at two
-fifths or less (a phone then shows it at about a third), where the rank, the Chinese name
-and the English one would be a blur; one bold glyph nearly the token's height stays legible."""
-REPLAY_CHIP_LABEL = 28
-"""The same for the chips of the lost pieces' strips."""
-
-
-@lru_cache(maxsize=128)
-def _replay_token(piece: Piece) -> Sprite:
-    """A token with its kind's one-glyph code alone (the rank, or B, L, F), for replays."""
-    blank = _token(piece)
-    image = blank.image.copy()
-    fill, _ = _token_colours(piece)
-    label = "?" if not piece.face_up else (piece.kind.value if piece.kind is not None else "")
-    if label:
-        centre = (TOKEN[0] // 2, TOKEN[1] // 2 + 1)
-        PALETTE.text(image, centre, label, REPLAY_LABEL, "text", fill, "mm", "glyphs")
-    return Sprite(image, blank.mask, blank.offset)
-
-
 def _draw_piece(
     image: Image.Image, where: Station, piece: Piece, bottom: Colour, replay: bool = False
 ) -> None:
-    token = _replay_token(piece) if replay else _labelled_token(piece)
+    token = replay_token(piece) if replay else labelled_token(piece)
     token.stamp(image, centre_of(where, bottom))
 
 
@@ -391,47 +264,6 @@ def _players(view: LuzhanqiView, names: Names) -> str:
     return f"You play{mine} against {opponent}"
 
 
-def _draw_strip(image: Image.Image, losses: Losses, top: int, replay: bool = False) -> None:
-    """One side's lost pieces: a label, then a chip per kind known (with its count) and a
-    blank chip for those the audience may not know, wrapping onto a second line. In a
-    replay a chip shows its kind's one glyph, large, like the tokens."""
-    colour = losses.colour.value
-    label = (
-        f"{colour.title()} lost {losses.count}" if losses.count else f"{colour.title()}: none lost"
-    )
-    y = top + 18
-    PALETTE.text(image, (MARGIN, y), label, 17, "text", "background", "lm")
-    x = MARGIN + text_width(label, 17) + 14
-    counted: dict[Kind | None, int] = {}
-    for known in losses.known:
-        counted[known] = counted.get(known, 0) + 1
-    if losses.unknown:
-        counted[None] = losses.unknown
-    for kind, count in counted.items():
-        times = f"×{count}" if count > 1 else ""
-        width = CHIP[0] + (text_width(times, 16, "glyphs") + 4 if times else 0)
-        if x + width > WIDTH - MARGIN:
-            if y > top + 18:
-                PALETTE.text(image, (x, y), "…", 17, "text", "background", "lm")
-                return
-            x, y = MARGIN, y + CHIP[1] + 6
-        piece = Piece(losses.colour, kind)
-        centre = (x + CHIP[0] // 2, y)
-        _token(piece, CHIP).stamp(image, centre)
-        if replay:
-            glyph = "?" if kind is None else kind.value
-            PALETTE.text(image, centre, glyph, REPLAY_CHIP_LABEL, "text", colour, "mm", "glyphs")
-        elif kind is None:
-            PALETTE.text(image, centre, "?", 18, "text", colour, "mm")
-        else:
-            _name_line(image, centre, kind, 16, colour)
-        if times:
-            PALETTE.text(
-                image, (x + CHIP[0] + 3, y), times, 16, "text", "background", "lm", "glyphs"
-            )
-        x += width + 8
-
-
 def render_image(
     view: LuzhanqiView, names: Names = NO_NAMES, *, replay: bool = False
 ) -> Image.Image:
@@ -461,8 +293,8 @@ def render_image(
     )
     by_colour = {losses.colour: losses for losses in view.losses}
     top = Colour.BLUE if view.bottom is Colour.RED else Colour.RED
-    _draw_strip(image, by_colour[top], TOP_STRIP, replay)
-    _draw_strip(image, by_colour[view.bottom], BOTTOM_STRIP, replay)
+    for losses, strip_top in ((by_colour[top], TOP_STRIP), (by_colour[view.bottom], BOTTOM_STRIP)):
+        draw_strip(image, losses, strip_top, (MARGIN, WIDTH - MARGIN), replay)
     footer_y = BOTTOM_STRIP + STRIP + 14
     PALETTE.text(image, (MARGIN, footer_y), _footer(view), 17, "text", "background", "lm")
     # A standing draw offer takes the legend's line: it matters more for a ply or two.

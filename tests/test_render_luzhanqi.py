@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 
 import pytest
 from PIL import Image, ImageDraw
 
 from bot.games.core import EndReason, Outcome, Phase
 from bot.games.luzhanqi.board import Colour, parse_station
-from bot.games.luzhanqi.pieces import Kind
+from bot.games.luzhanqi.pieces import COUNTS, Kind
 from bot.games.luzhanqi.state import LuzhanqiState
-from bot.games.luzhanqi.view import LuzhanqiView
+from bot.games.luzhanqi.view import Losses, LuzhanqiView
 from renderers import luzhanqi as module
+from renderers import luzhanqi_pieces as pieces
 from renderers.common import Face, can_draw, font
 from renderers.luzhanqi import PALETTE, alt_text, centre_of, render, render_image
 from tests.luzhanqi_positions import CLASSIC, ENGINE, FLIP, play, position
@@ -72,8 +74,8 @@ def test_valid_png_under_the_size_limit_and_deterministic(name: str) -> None:
     assert image.size == (module.WIDTH, module.HEIGHT)
     assert len(png) < SIZE_LIMIT
     module._static_layer.cache_clear()
-    module._token.cache_clear()
-    module._labelled_token.cache_clear()
+    pieces.token.cache_clear()
+    pieces.labelled_token.cache_clear()
     assert render(view) == png
 
 
@@ -165,7 +167,7 @@ def _coverage(text: str, face: Face, size: int = 24) -> bytes:
 
 
 def test_every_chinese_piece_name_is_drawn_by_the_bundled_font_not_as_boxes() -> None:
-    names = list(module.CHINESE.values())
+    names = list(pieces.CHINESE.values())
     assert sorted(names) == sorted(
         [
             "司令",
@@ -227,6 +229,44 @@ def test_the_strips_list_losses_as_the_viewer_may_know_them() -> None:
     # ... but not to Blue, whose own strip (at the bottom of Blue's image) changes.
     assert _strip(ENGINE.view(twin, 1), module.BOTTOM_STRIP) != _strip(blue, module.BOTTOM_STRIP)
     assert _strip(ENGINE.view(twin, 1), module.TOP_STRIP) == _strip(blue, module.TOP_STRIP)
+
+
+def test_lost_pieces_without_a_rank_carry_their_english_name_like_their_tokens() -> None:
+    """A chip shows a ranked piece's number; the bomb, landmine and flag have none, so
+    their chips carry the English name the board tokens show beneath the Chinese."""
+    for kind in Kind:
+        expected = kind.short if kind.rank is None else str(kind.rank)
+        assert pieces.chip_prefix(kind) == expected
+    state = position(DUEL)
+    red = ENGINE.view(state, 0)
+    for kind in (Kind.BOMB, Kind.LANDMINE, Kind.FLAG):
+        lost = replace(red, losses=(Losses(Colour.RED, (kind,), 0), red.losses[1]))
+        (chip,), cut = pieces.strip_chips(lost.losses[0], module.BOTTOM_STRIP, SPAN)
+        image = render_image(lost)
+        box = (chip.left, chip.y - 10, chip.left + chip.width, chip.y + 10)
+        drawn = image.crop(box).tobytes().count(bytes([PALETTE["text"]]))
+        alone = Image.new("P", (chip.width, 20), PALETTE["red"])
+        PALETTE.text(
+            alone, (chip.width // 2, 10), pieces.CHINESE[kind], 16, "text", "red", "mm", "glyphs"
+        )
+        assert drawn > alone.tobytes().count(bytes([PALETTE["text"]])) + 40  # a word more
+        assert not cut
+
+
+SPAN = (module.MARGIN, module.WIDTH - module.MARGIN)
+
+
+def test_a_strip_has_room_for_every_kind_a_side_can_lose() -> None:
+    """At the end of a game every loss is shown: a side that lost all 25 pieces gets a chip
+    for each of the 12 kinds, with its count, inside the strip."""
+    everything = tuple(kind for kind, count in COUNTS.items() for _ in range(count))
+    for replay in (False, True):
+        chips, cut = pieces.strip_chips(Losses(Colour.BLUE, everything, 0), 0, SPAN, replay)
+        assert not cut and [chip.kind for chip in chips] == list(COUNTS)
+        assert [chip.count for chip in chips] == list(COUNTS.values())
+        for chip in chips:
+            assert SPAN[0] <= chip.left and chip.left + chip.width <= SPAN[1]
+            assert chip.y + pieces.CHIP[1] // 2 <= module.STRIP
 
 
 def test_a_fallen_marshal_is_known_to_the_players_and_the_end_shows_all() -> None:
