@@ -40,6 +40,7 @@ from renderers.common import (
     make_sprite,
     player_label,
     player_text,
+    text_width,
 )
 from renderers.png import encode_png
 
@@ -79,7 +80,9 @@ PALETTE = Palette(
 CELL = 36
 MARGIN = 14
 AXIS = 18
-HEADER = 40
+HEADER = 58
+"""The title and, beside it, the players; the status line below the title, running on
+under the players when it is long."""
 FOOTER = 118
 BOARD = CELL * FILES
 WIDTH = MARGIN * 2 + AXIS * 2 + BOARD
@@ -271,6 +274,29 @@ LEGEND = (
 
 NAME_WIDTH = 170
 """Pixels a player's name may take beside its colour at the top right."""
+STATUS_SIZE = 13
+STATUS_LINE = 18
+"""From one status line to the next, in px."""
+
+
+def _players_left() -> int:
+    """The left edge of the players block: its colour words end where the names start."""
+    words = max(text_width(f"{colour}:", 13) for colour in COLOURS)
+    return WIDTH - MARGIN - NAME_WIDTH - 6 - words
+
+
+def status_lines(text: str) -> list[str]:
+    """``text`` in lines that keep clear of the players block: the first beside it, under
+    the title, the next below it, across the whole width."""
+    widths = (_players_left() - 12 - MARGIN, WIDTH - 2 * MARGIN)
+    lines: list[str] = []
+    for word in text.split():
+        width = widths[min(len(lines) - 1, 1)] if lines else widths[0]
+        if lines and text_width(f"{lines[-1]} {word}", STATUS_SIZE) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 def _players(image: Image.Image, names: Names) -> None:
@@ -323,7 +349,9 @@ def render_image(
     title = "Seachess" + (f" · you play {COLOURS[view.seat]}" if view.seat is not None else "")
     PALETTE.text(image, (MARGIN, MARGIN + 1), title, 18, "text", "background")
     colour = "check" if view.phase is Phase.PLAY and view.checks[view.turn] else "accent"
-    PALETTE.text(image, (MARGIN, MARGIN + 23), status(view), 13, colour, "background")
+    for row, line in enumerate(status_lines(status(view))[:2]):
+        y = MARGIN + 23 + row * STATUS_LINE
+        PALETTE.text(image, (MARGIN, y), line, STATUS_SIZE, colour, "background")
     y = TOP + BOARD + AXIS + 6
     for line in _footer_lines(view)[:4]:
         PALETTE.text(image, (MARGIN, y), line, 12, "sub", "background")

@@ -9,8 +9,21 @@ import io
 
 from PIL import Image
 
+from bot.games.core import EndReason, Outcome
 from bot.games.seachess.view import SeachessView
-from renderers.seachess import HEIGHT, WIDTH, _box, _flipped, alt_text, render
+from renderers.seachess import (
+    HEIGHT,
+    MARGIN,
+    NAME_WIDTH,
+    WIDTH,
+    _box,
+    _flipped,
+    alt_text,
+    render,
+    render_image,
+    status,
+    status_lines,
+)
 from tests import seachess_middlegames as middle
 from tests.samples import save_sample
 from tests.seachess_positions import ENGINE as E
@@ -121,3 +134,21 @@ def test_alt_text_names_whose_move_and_never_a_hidden_square() -> None:
     assert "h6" in black and "e6" not in black and "c4" not in black
     assert "e6" not in public and "h6" not in public and "c4" not in public
     assert "surfaces on move" in public
+
+
+def test_the_status_line_never_runs_under_the_players_names() -> None:
+    """The players stand at the top right; however long the status (a revealed end with a
+    long reason), it keeps clear of them, running on below when it must."""
+    start = E.new_game(E.presets["standard"], 1)
+    ended = E.conclude(
+        start, Outcome(None, EndReason.RULES, "100 turns without a capture or boat move")
+    )
+    names = ("Alice", "Bob")
+    players = (WIDTH - MARGIN - NAME_WIDTH - 50, MARGIN, WIDTH - MARGIN, MARGIN + 40)
+    for audience in (0, 1, None):
+        playing, over = E.view(start, audience), E.view(ended, audience)
+        assert "revealed" in status(over)
+        block = {render_image(v, names).crop(players).tobytes() for v in (playing, over)}
+        assert len(block) == 1
+        lines = status_lines(status(over))
+        assert " ".join(lines) == status(over) and len(lines) == 2
