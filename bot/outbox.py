@@ -61,6 +61,9 @@ class Parcel:
     """Each claimed notice's texts, oldest first."""
     final: bool
     """Whether the game's end is among them (the channel announces it, once)."""
+    told: int = 0
+    """The first notice's number among all its audience was given of this game (1, 2, …):
+    a count the audience keeps for itself. 0 only for parcels made by hand in tests."""
     game: GameRecord | None = field(default=None, compare=False, repr=False)
     """The game as the claim found it, when the claim read it in the same trip (the
     shared store does, to spare the database a read per audience); else None, and the
@@ -82,11 +85,14 @@ class Parcel:
     def nonce(self) -> str:
         """Names this message for Discord, so a resent copy is dropped (at most 25 chars).
 
-        Made of the game's id, the audience and the first ply, which stays the same while
-        a channel's claim grows: nothing secret.
+        Made of the game's id, the audience and the first notice's number among the
+        audience's own (``told``), which stays the same while a channel's claim grows and
+        which the audience can count for itself. Never the ply: it counts every change,
+        the players' secret setup edits among them, and Discord hands the nonce to
+        whoever reads the message.
         """
         audience = "c" if self.audience is None else str(self.audience)
-        return f"{self.game_id}.{audience}.{self.plies[0]}"
+        return f"{self.game_id}.{audience}.n{self.told}"
 
 
 class Outbox(Protocol):
@@ -220,6 +226,31 @@ def audience_of(code: int) -> int | None:
     return None if code == CHANNEL_CODE else code
 
 
+TOLD_COUNTS = (
+    "UPDATE games SET told_seat0 = told_seat0 + ?, told_seat1 = told_seat1 + ?,"
+    " told_channel = told_channel + ? WHERE id = ?"
+    " RETURNING told_seat0, told_seat1, told_channel"
+)
+"""Counts one more notice for each audience a change tells (parameters: 1 or 0 for seat 0,
+seat 1 and the channel, then the game); answers the new counts."""
+
+
+def told_counts(tidings: Tidings) -> tuple[int, int, int]:
+    """``TOLD_COUNTS``' increments: 1 for each audience the tidings speak to."""
+    told = {audience for audience, _ in tidings}
+    return (int(0 in told), int(1 in told), int(None in told))
+
+
+def told_of(audience: int | None, counts: Sequence[int]) -> int:
+    """An audience's count among the three ``TOLD_COUNTS`` answers."""
+    return counts[2] if audience is None else counts[audience]
+
+
+Claimed = tuple[tuple[int | None, int], ...]
+"""The audiences whose notice a change stored already claimed, each with the notice's
+number among its audience's (``Parcel.told``)."""
+
+
 def hold(
     db: sqlite3.Connection,
     game_id: int,
@@ -229,11 +260,15 @@ def hold(
     final: bool,
     now: float,
     claim: bool = False,
-) -> tuple[int | None, ...]:
-    """Keep a change's notices, one per audience, inside the change's own transaction.
+) -> Claimed:
+    """Keep a change's notices, one per audience, inside the change's own transaction,
+    each numbered among its audience's (``Parcel.told``).
 
     With ``claim``, the notice of each audience whose lane holds nothing else is stored
     already claimed (``Handover``); the audiences it was, in the tidings' order."""
+    if not tidings:
+        return ()
+    counts = db.execute(TOLD_COUNTS, (*told_counts(tidings), game_id)).fetchone()
     waiting: set[int] = set()
     if claim and tidings:
         waiting = {
@@ -244,8 +279,8 @@ def hold(
         }
     claimed = tuple(a for a, _ in tidings if claim and audience_code(a) not in waiting)
     db.executemany(
-        "INSERT INTO notices (game_id, audience, ply, texts, final, claimed, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO notices (game_id, audience, ply, texts, final, claimed, created_at, told)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 game_id,
@@ -255,22 +290,26 @@ def hold(
                 int(final),
                 int(audience in claimed),
                 now,
+                told_of(audience, counts),
             )
             for audience, texts in tidings
         ],
     )
-    return claimed
+    return tuple((audience, told_of(audience, counts)) for audience in claimed)
 
 
 def handed_parcels(
-    game: GameRecord, tidings: Tidings, claimed: tuple[int | None, ...], *, final: bool
+    game: GameRecord, tidings: Tidings, claimed: Claimed, *, final: bool
 ) -> tuple[Parcel, ...]:
     """The parcels a change claimed with its own notices (``hold``), each carrying the
     game as that change stored it."""
+    told = dict(claimed)
     return tuple(
-        Parcel(Lane(game.id, audience), (game.ply,), (tuple(texts),), final, game=game)
+        Parcel(
+            Lane(game.id, audience), (game.ply,), (tuple(texts),), final, told[audience], game=game
+        )
         for audience, texts in tidings
-        if audience in claimed
+        if audience in told
     )
 
 
@@ -312,7 +351,7 @@ class SqliteOutbox:
         def claim(db: sqlite3.Connection) -> list[Any]:
             def lane_rows(claimed: bool) -> list[Any]:
                 return db.execute(
-                    "SELECT ply, texts, final FROM notices"
+                    "SELECT ply, texts, final, told FROM notices"
                     " WHERE game_id = ? AND audience = ? AND claimed = ? ORDER BY ply",
                     (lane.game_id, code, int(claimed)),
                 ).fetchall()
@@ -341,6 +380,7 @@ class SqliteOutbox:
             tuple(row[0] for row in rows),
             tuple(tuple(json.loads(row[1])) for row in rows),
             any(row[2] for row in rows),
+            rows[0][3],
         )
 
     async def release(self, parcel: Parcel) -> bool:

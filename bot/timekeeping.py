@@ -1,8 +1,14 @@
 """Waiting times: players who stop moving are reminded, then lose on time; challenges expire.
 
-Every time involved is stored with the game (its last change, and when and for which ply
-the players were last reminded) or the challenge (when it was made), so a restart neither
-forgets a wait nor reminds twice. A loss on time always comes the full ``forfeit_after``
+A game's wait runs from its last public change: one the channel is told of, like a move,
+a player getting ready or the game's start. A secret setup edit (a re-deal, a swap, a
+placement, a saved setup loaded) restarts no one's clock, the editor's own included: the
+other player's reminder, and the moment anyone loses on time, are there for others to see,
+and must not tell whether, when or how often a player edited their setup.
+
+Every time involved is stored with the game (its last public change, and when and at which
+ply the players were last reminded) or the challenge (when it was made), so a restart
+neither forgets a wait nor reminds twice. A loss on time always comes the full ``forfeit_after``
 after a reminder, so a bot that was down for days reminds first instead of ending games.
 The clock is the repository's, so tests move time by hand instead of sleeping.
 
@@ -34,7 +40,7 @@ class Deadlines:
     """How long the bot waits, in seconds."""
 
     remind_after: float = 24 * HOUR
-    """Without a move for this long, the players to move are reminded by DM."""
+    """Without a public change for this long, the players to move are reminded by DM."""
     forfeit_after: float = 24 * HOUR
     """This long after the reminder without a move, the game is lost on time."""
     challenge_expiry: float = 24 * HOUR
@@ -108,7 +114,7 @@ class Timekeeper:
         text = self.reminder_text()
 
         async def remind(wait: Wait) -> None:
-            for notice in await self.referee.reminders(wait.game_id, wait.ply, text):
+            for notice in await self.referee.reminders(wait.game_id, wait.changed_at, text):
                 await errands.remind(notice)
                 await self.reminded(notice)
                 swept.reminded += 1
@@ -120,7 +126,7 @@ class Timekeeper:
                 )
 
         async def end(wait: Wait) -> None:
-            report = await self.referee.time_out(wait.game_id, wait.ply)
+            report = await self.referee.time_out(wait.game_id, wait.changed_at)
             if report is not None:
                 log.info("game %s: lost on time", wait.game_id, extra=fields(wait.game_id))
                 await errands.end(report)
@@ -158,7 +164,7 @@ class Timekeeper:
     async def reminded(self, notice: Notice) -> None:
         """A reminder went out: the same wait reminds no one again, even after a restart."""
         await self.repository.set_reminded(
-            notice.game.id, notice.game.ply, self.repository.clock()
+            notice.game.id, notice.game.updated_at, self.repository.clock()
         )
 
 

@@ -62,9 +62,12 @@ class ClockErrands:
         self.courier = courier
 
     async def remind(self, notice: Notice) -> None:
-        """A reminder goes once: its nonce names the game, the wait and the seat."""
+        """A reminder goes once: its nonce names the game, the seat and the wait, by the
+        second of the game's last public change (never the ply, which counts the secret
+        setup edits of both players)."""
         with contextlib.suppress(Undeliverable):  # the channel was told why
-            nonce = f"r.{notice.game.id}.{notice.game.ply}.{notice.audience}"
+            game = notice.game
+            nonce = f"r{game.id}.{notice.audience}.{int(game.updated_at)}"
             await self.courier.send_dm(notice, await presented(notice), nonce=nonce)
 
     async def end(self, report: Report) -> None:

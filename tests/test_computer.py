@@ -96,7 +96,7 @@ async def test_the_computer_is_never_reminded_nor_late(
 ) -> None:
     report = await start(referee, "seabattle")
     # Before the computer had a chance to set up, both seats wait; only the person is reminded.
-    reminders = await referee.reminders(report.game.id, report.game.ply, "Your move?")
+    reminders = await referee.reminders(report.game.id, report.game.updated_at, "Your move?")
     assert [n.audience for n in reminders] == [0]
 
 

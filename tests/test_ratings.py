@@ -109,7 +109,7 @@ async def play_out(referee: Referee, game: GameRecord, winner_id: int) -> Report
 
 async def time_out(referee: Referee, game: GameRecord) -> Report:
     """The inactivity sweep's end: the player the game waits for loses on time."""
-    report = await referee.time_out(game.id, game.ply)
+    report = await referee.time_out(game.id, game.updated_at)
     assert report is not None, "the game moved on before its time ran out"
     return report
 

@@ -100,6 +100,17 @@ def keeper(referee: Referee, batch: int = 50) -> Timekeeper:
     return Timekeeper(referee, referee.repository, Deadlines(), batch)  # type: ignore[arg-type]
 
 
+async def ready(referee: Referee, game: GameRecord, seat: int) -> None:
+    """``seat`` deals a fleet in secret, then says it is ready, which the channel is told."""
+    await referee.act(game.seats[seat], f"#{game.id} random")
+    await referee.act(game.seats[seat], f"#{game.id} ready")
+
+
+async def edit(referee: Referee, game: GameRecord, seat: int) -> None:
+    """``seat`` re-deals their fleet: a change told to no one else."""
+    await referee.act(game.seats[seat], f"#{game.id} random")
+
+
 async def games(referee: Referee, count: int) -> list[GameRecord]:
     """``count`` games in setup, each between two new players."""
     return [
@@ -114,9 +125,10 @@ async def test_only_games_idle_past_the_wait_and_not_yet_reminded_of_it_are_due(
     old, reminded, moved_since, finished = await games(referee, 4)
     clock.advance(10)
     fresh = (await games(referee, 1))[0]
-    await store.set_reminded(reminded.id, reminded.ply, clock())
-    await store.set_reminded(moved_since.id, moved_since.ply, clock())
-    await referee.act(moved_since.seats[0], f"#{moved_since.id} random")
+    await store.set_reminded(reminded.id, reminded.updated_at, clock())
+    await store.set_reminded(moved_since.id, moved_since.updated_at, clock())
+    await ready(referee, moved_since, 0)
+    moved_at = clock()
     await referee.resign(finished.seats[0], finished.id)
     clock.advance(14.5)
 
@@ -124,8 +136,8 @@ async def test_only_games_idle_past_the_wait_and_not_yet_reminded_of_it_are_due(
     assert [w.game_id for w in due] == [old.id]
     due = await store.awaiting_reminder(clock() - 1 * HOUR)
     assert [w.game_id for w in due] == [old.id, moved_since.id, fresh.id]
-    assert due[0] == Wait(old.updated_at, old.id, old.ply)
-    assert due[1].ply == moved_since.ply + 1, "a move starts a new wait at its own ply"
+    assert due[0] == Wait(old.updated_at, old.id, old.updated_at)
+    assert due[1].changed_at == moved_at, "a public change starts a new wait of its own"
 
 
 async def test_only_games_reminded_of_this_very_wait_long_enough_ago_are_forfeit(
@@ -133,15 +145,15 @@ async def test_only_games_reminded_of_this_very_wait_long_enough_ago_are_forfeit
 ) -> None:
     referee = referee_on(store)
     early, late, moved_since, never = await games(referee, 4)
-    await store.set_reminded(early.id, early.ply, clock())
-    await store.set_reminded(moved_since.id, moved_since.ply, clock())
+    await store.set_reminded(early.id, early.updated_at, clock())
+    await store.set_reminded(moved_since.id, moved_since.updated_at, clock())
     clock.advance(2)
-    await store.set_reminded(late.id, late.ply, clock())
-    await referee.act(moved_since.seats[0], f"#{moved_since.id} random")
+    await store.set_reminded(late.id, late.updated_at, clock())
+    await ready(referee, moved_since, 0)
 
     assert await store.awaiting_forfeit(clock() - 3 * HOUR) == []
     due = await store.awaiting_forfeit(clock() - 1 * HOUR)
-    assert due == [Wait(early.created_at, early.id, early.ply)]
+    assert due == [Wait(early.created_at, early.id, early.updated_at)]
     due = await store.awaiting_forfeit(clock())
     assert [w.game_id for w in due] == [early.id, late.id]
     assert never.id not in [w.game_id for w in due]
@@ -259,5 +271,50 @@ async def test_a_game_that_moved_after_it_was_found_due_is_not_reminded(
     (game,) = await games(referee, 1)
     clock.advance(25)
     (wait,) = await store.awaiting_reminder(clock() - 24 * HOUR)
-    await referee.act(game.seats[0], f"#{game.id} random")
-    assert await referee.reminders(wait.game_id, wait.ply, "Move!") == ()
+    await ready(referee, game, 0)
+    assert await referee.reminders(wait.game_id, wait.changed_at, "Move!") == ()
+
+
+async def test_secret_setup_edits_neither_put_off_a_reminder_nor_save_anyone_from_losing_on_time(
+    store: SqliteRepository, clock: Clock
+) -> None:
+    """The wait runs from the last change the channel was told of: an edit only its player
+    hears of moves no one's clock, or the other player would learn of it from theirs."""
+    referee = referee_on(store)
+    edited, plain = await games(referee, 2)
+    for hours in (1, 10, 12.5):
+        clock.advance(hours)
+        await edit(referee, edited, 0)
+    clock.advance(1)  # a day after both games began, an hour after the last edit
+    errands = Errands()
+    await keeper(referee).sweep(errands)
+    reminded = sorted((n.game.id, n.audience) for n in errands.reminded)
+    assert reminded == [(edited.id, 0), (edited.id, 1), (plain.id, 0), (plain.id, 1)]
+
+    clock.advance(23)
+    await edit(referee, edited, 0)  # after the reminder: the wait goes on
+    await edit(referee, edited, 1)
+    again = Errands()
+    await keeper(referee).sweep(again)
+    assert again.reminded == [] and again.ended == []
+    clock.advance(1)
+    await keeper(referee).sweep(again)
+    assert again.reminded == []
+    assert sorted(r.game.id for r in again.ended) == [edited.id, plain.id]
+
+
+async def test_an_edit_between_reading_a_wait_and_reminding_it_changes_nothing(
+    store: SqliteRepository, clock: Clock
+) -> None:
+    referee = referee_on(store)
+    (game,) = await games(referee, 1)
+    clock.advance(25)
+    (wait,) = await store.awaiting_reminder(clock() - 24 * HOUR)
+    await edit(referee, game, 1)
+    notices = await referee.reminders(wait.game_id, wait.changed_at, "Move!")
+    assert [n.audience for n in notices] == [0, 1]
+    await keeper(referee).reminded(notices[0])
+    await edit(referee, game, 0)
+    assert await store.awaiting_reminder(clock()) == []
+    (forfeit,) = await store.awaiting_forfeit(clock())
+    assert forfeit.changed_at == game.updated_at

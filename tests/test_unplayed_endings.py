@@ -103,7 +103,7 @@ async def end(referee: Referee, game: GameRecord, how: str, seat: int) -> Report
     elif how == "resign":
         report = await referee.resign(SEAT_USERS[seat], game.id)
     else:
-        timed_out = await referee.time_out(game.id, game.ply)
+        timed_out = await referee.time_out(game.id, game.updated_at)
         assert timed_out is not None
         report = timed_out
     assert report.finished

@@ -45,15 +45,17 @@ class Endings(RefereeBase):
                 return None
             return await self._conclude(Table(record, engine, state, seat), *call_off(seat))
 
-    async def time_out(self, game_id: int, ply: int) -> Report | None:
-        """End a game on time: whoever is to move lost it. None if it moved meanwhile.
+    async def time_out(self, game_id: int, changed_at: float) -> Report | None:
+        """End a game on time: whoever is to move lost it. None if it changed in public
+        since ``changed_at`` (its last public change when the wait was read): a change in
+        secret, like a setup edit, neither saves nor dooms anyone.
 
         Ends go through ``_conclude`` like resignations, so a game ended on time is stored
         and counted exactly like any other end.
         """
         async with self._lock(game_id):
             record = await self.repository.get_game(game_id)
-            if record is None or record.end_reason is not None or record.ply != ply:
+            if record is None or record.end_reason is not None or record.updated_at != changed_at:
                 return None
             engine = engine_for(record.game)
             state = self._state_of(engine, record)
@@ -62,15 +64,15 @@ class Endings(RefereeBase):
                 return None  # the computer is never late: it is only ever resumed
             return await self._conclude(Table(record, engine, state, late[0]), *timed_out(late))
 
-    async def reminders(self, game_id: int, ply: int, text: str) -> tuple[Notice, ...]:
+    async def reminders(self, game_id: int, changed_at: float, text: str) -> tuple[Notice, ...]:
         """``text`` for each player the game is waiting for, with their board.
 
-        Nothing when the game moved past ``ply`` or ended since the wait was read. The game is
-        read and decoded here, one at a time, so the clock only ever decodes the games it
-        is about to remind.
+        Nothing when the game changed in public since ``changed_at`` (its last public change
+        when the wait was read) or ended. The game is read and decoded here, one at a time,
+        so the clock only ever decodes the games it is about to remind.
         """
         record = await self.repository.get_game(game_id)
-        if record is None or record.end_reason is not None or record.ply != ply:
+        if record is None or record.end_reason is not None or record.updated_at != changed_at:
             return ()
         engine = engine_for(record.game)
         state = self._state_of(engine, record, keep=False)

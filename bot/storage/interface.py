@@ -160,6 +160,8 @@ class GameRecord:
     end_reason: str | None
     created_at: float
     updated_at: float
+    """When the game last changed in public (``in_public``): what the players' waiting
+    time runs from. A secret setup edit leaves it."""
     rated: bool = True
     """Whether the game's result changes ratings (chosen at ``/play``)."""
     computer_level: str | None = None
@@ -188,7 +190,7 @@ class LogEntry:
 
 @dataclass(frozen=True, order=True)
 class Wait:
-    """A game waiting at one ply since a moment: its last change, or its reminder.
+    """A game waiting since a moment: its last public change, or its reminder.
 
     Ordered by that moment first, so the longest waits are handled first and a sweep
     can page through them (``after``) without reading any game whole.
@@ -196,7 +198,9 @@ class Wait:
 
     since: float
     game_id: int
-    ply: int
+    changed_at: float
+    """The game's last public change (``GameRecord.updated_at``), which names the wait:
+    the game waits the same while it keeps it, whatever changes in secret meanwhile."""
 
 
 @dataclass(frozen=True)
@@ -350,7 +354,10 @@ class Repository(Protocol):
         self, reminded_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
     ) -> list[Wait]: ...
 
-    async def set_reminded(self, game_id: int, ply: int, at: float) -> None: ...
+    async def set_reminded(self, game_id: int, changed_at: float, at: float) -> None:
+        """The players the game waits for since its public change at ``changed_at`` were
+        reminded ``at``; nothing if it changed in public since."""
+        ...
 
     async def unanswered_challenges(self, before: float) -> list[ChallengeRecord]: ...
 
@@ -369,15 +376,28 @@ Clock = Callable[[], float]
 """Seconds since the epoch; tests pass a clock they move by hand."""
 
 
+def in_public(tidings: Tidings) -> bool:
+    """Whether a change is told to the channel, and so known to everyone.
+
+    Only such a change restarts the waiting time of the players the game waits for
+    (``bot.timekeeping``). A secret setup edit tells its own player alone: were it to
+    restart the clock, the other player's reminder, and the time anyone loses on time,
+    would tell when and how long a player edited their setup.
+    """
+    return any(audience is None for audience, _ in tidings)
+
+
 def moved(
     game: GameRecord,
     live_message_id: int | None,
     state: Mapping[str, Any],
     ending: Ending | None,
     now: float,
+    public: bool = True,
 ) -> GameRecord:
     """``game`` as its next stored change left it (``Repository.append`` on either store):
-    one entry further on, with the new state, and finished if the change ended it."""
+    one entry further on, with the new state, and finished if the change ended it; its
+    last public change is ``now`` if this one is ``public`` (``in_public``)."""
     return replace(
         game,
         public_message_id=live_message_id,
@@ -386,7 +406,7 @@ def moved(
         status=GameStatus.FINISHED if ending else GameStatus.ACTIVE,
         winner=ending.winner if ending else None,
         end_reason=ending.reason if ending else None,
-        updated_at=now,
+        updated_at=now if public else game.updated_at,
     )
 
 

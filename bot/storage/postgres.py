@@ -21,7 +21,7 @@ import asyncpg
 
 from bot import results
 from bot.fairness import Seal
-from bot.outbox import Tidings, audience_code, audience_of, handed_parcels
+from bot.outbox import Claimed, Tidings, audience_code, audience_of, handed_parcels, told_of
 from bot.ratings import Skill
 from bot.storage import postgres_schema as schema
 from bot.storage.interface import (
@@ -39,6 +39,7 @@ from bot.storage.interface import (
     challenge_of,
     dump,
     game_of,
+    in_public,
     moved,
 )
 from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
@@ -415,9 +416,7 @@ class PostgresRepository(SharedQueries):
         if claim is None or claim.move.game_id != game.id or not claim.locked:
             claim = None
 
-        async def log_and_store(
-            db: asyncpg.Connection,
-        ) -> tuple[int | None, tuple[int | None, ...]]:
+        async def log_and_store(db: asyncpg.Connection) -> tuple[int | None, Claimed]:
             stored = await db.fetchrow(
                 STORE_CLAIMED_MOVE if claim else STORE_MOVE,
                 *((GAME_LOCKS,) if claim else ()),
@@ -447,7 +446,11 @@ class PostgresRepository(SharedQueries):
             if ending is not None and ending.has_result:
                 await _record_results(db, game, ending, now)
             live_message_id: int | None = stored["live_message_id"]
-            claimed = tuple(audience_of(code) for code in stored["claimed_audiences"])
+            counts = stored["told_counts"]
+            claimed = tuple(
+                (audience, told_of(audience, counts))
+                for audience in map(audience_of, stored["claimed_audiences"])
+            )
             return live_message_id, claimed
 
         alone = not seals and not (ending is not None and ending.has_result)
@@ -461,7 +464,7 @@ class PostgresRepository(SharedQueries):
             else:  # one statement: its own transaction (``store_move``, migration 15)
                 async with self._pool.acquire() as db:
                     live_message_id, claimed = await log_and_store(db)
-            stored = moved(game, live_message_id, state, ending, now)
+            stored = moved(game, live_message_id, state, ending, now, in_public(tidings))
             hand_over(handed_parcels(stored, tidings, claimed, final=ending is not None))
         return stored
 

@@ -21,18 +21,22 @@ import asyncpg
 from bot.groups import Group
 from bot.outbox import (
     MERGED_TEXT_BUDGET,
+    TOLD_COUNTS,
     Handover,
     Lane,
     Parcel,
     Tidings,
     audience_code,
     audience_of,
+    told_counts,
+    told_of,
 )
 from bot.storage.interface import game_of
+from bot.storage.queries import numbered
 
 CLAIM = """
 WITH lane AS (
-    SELECT ply, texts, final, claimed FROM notices
+    SELECT ply, texts, final, claimed, told FROM notices
     WHERE game_id = $1 AND audience = $2 ORDER BY ply FOR UPDATE SKIP LOCKED
 ), ours AS (
     SELECT (SELECT min(ply) FROM lane)
@@ -49,7 +53,8 @@ WITH lane AS (
     UPDATE notices SET claimed = 1
     WHERE game_id = $1 AND audience = $2 AND ply IN (SELECT ply FROM taken)
 )
-SELECT lane.ply AS notice_ply, lane.texts AS notice_texts, lane.final AS notice_final, game.*
+SELECT lane.ply AS notice_ply, lane.texts AS notice_texts, lane.final AS notice_final,
+    lane.told AS notice_told, game.*
 FROM lane CROSS JOIN ours LEFT JOIN games AS game ON game.id = $1
 WHERE is_ours AND (lane.claimed = 1 OR lane.ply IN (SELECT ply FROM taken)) ORDER BY lane.ply
 """
@@ -94,16 +99,27 @@ async def hold(
     final: bool,
     now: float,
 ) -> None:
-    """Keep a change's notices, one per audience, inside the change's own transaction."""
-    if tidings:
-        await db.executemany(
-            "INSERT INTO notices (game_id, audience, ply, texts, final, created_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6)",
-            [
-                (game_id, audience_code(audience), ply, json.dumps(list(texts)), int(final), now)
-                for audience, texts in tidings
-            ],
-        )
+    """Keep a change's notices, one per audience, inside the change's own transaction,
+    each numbered among its audience's (``Parcel.told``)."""
+    if not tidings:
+        return
+    counts = await db.fetchrow(numbered(TOLD_COUNTS), *told_counts(tidings), game_id)
+    await db.executemany(
+        "INSERT INTO notices (game_id, audience, ply, texts, final, created_at, told)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        [
+            (
+                game_id,
+                audience_code(audience),
+                ply,
+                json.dumps(list(texts)),
+                int(final),
+                now,
+                told_of(audience, counts),
+            )
+            for audience, texts in tidings
+        ],
+    )
 
 
 class PostgresOutbox:
@@ -149,6 +165,7 @@ class PostgresOutbox:
             tuple(row["notice_ply"] for row in rows),
             tuple(tuple(json.loads(row["notice_texts"])) for row in rows),
             any(row["notice_final"] for row in rows),
+            rows[0]["notice_told"],
             game=None if rows[0]["id"] is None else game_of(rows[0]),
         )
 

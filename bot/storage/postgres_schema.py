@@ -9,6 +9,7 @@ seconds since the epoch in double precision, as SQLite keeps them.
 from __future__ import annotations
 
 from bot.storage.sqlite_schema import MIGRATIONS as SQLITE_MIGRATIONS
+from bot.storage.sqlite_schema import TOLD_COUNTED
 
 SCHEMA = """
 CREATE TABLE challenges (
@@ -385,18 +386,114 @@ MIGRATIONS: tuple[str, ...] = (
     END
     $$;
     """,
+    # 17: each audience's notices numbered per game (for nonces), and a move told to no one
+    # but its player (a secret setup edit) keeps the game's wait: its last public change,
+    # and its reminder if it had one
+    TOLD_COUNTED
+    + """
+    DROP FUNCTION store_claimed_move(
+        INTEGER, BIGINT, INTEGER, TEXT, TEXT, INTEGER, TEXT, DOUBLE PRECISION, BIGINT, INTEGER,
+        TEXT, TEXT, INTEGER[], TEXT[], INTEGER, TEXT
+    );
+    DROP FUNCTION store_move(
+        BIGINT, INTEGER, TEXT, TEXT, INTEGER, TEXT, DOUBLE PRECISION, BIGINT, INTEGER, TEXT,
+        TEXT, INTEGER[], TEXT[], INTEGER, TEXT
+    );
+    CREATE FUNCTION store_move(
+        moved_id BIGINT, moved_ply INTEGER, new_state TEXT, new_status TEXT,
+        new_winner INTEGER, new_end_reason TEXT, stamp DOUBLE PRECISION,
+        queued_id BIGINT, mover INTEGER, action_kind TEXT, action_text TEXT,
+        audiences INTEGER[], notice_texts TEXT[], ending INTEGER, told TEXT
+    ) RETURNS TABLE (
+        outcome TEXT, live_message_id BIGINT, claimed_audiences INTEGER[], told_counts INTEGER[]
+    )
+    LANGUAGE plpgsql VOLATILE AS $$
+    DECLARE
+        live BIGINT;
+        claimed_lanes INTEGER[];
+        counts INTEGER[];
+        public BOOLEAN := -1 = ANY(audiences);
+    BEGIN
+        IF queued_id IS NOT NULL THEN
+            PERFORM 1 FROM queued_moves WHERE id = queued_id FOR UPDATE;
+            IF NOT FOUND THEN
+                RETURN QUERY SELECT 'unqueued'::TEXT, NULL::BIGINT, NULL::INTEGER[],
+                    NULL::INTEGER[];
+                RETURN;
+            END IF;
+        END IF;
+        UPDATE games SET ply = ply + 1, state = new_state, status = new_status,
+            winner = new_winner, end_reason = new_end_reason,
+            updated_at = CASE WHEN public THEN stamp ELSE updated_at END,
+            reminded_ply = CASE WHEN NOT public AND reminded_ply = ply THEN ply + 1
+                ELSE reminded_ply END,
+            told_seat0 = told_seat0 + (0 = ANY(audiences))::INTEGER,
+            told_seat1 = told_seat1 + (1 = ANY(audiences))::INTEGER,
+            told_channel = told_channel + public::INTEGER
+            WHERE id = moved_id AND ply = moved_ply AND status = 'active'
+            RETURNING public_message_id, ARRAY[told_seat0, told_seat1, told_channel]
+            INTO live, counts;
+        IF NOT FOUND THEN
+            RETURN QUERY SELECT 'stale'::TEXT, NULL::BIGINT, NULL::INTEGER[], NULL::INTEGER[];
+            RETURN;
+        END IF;
+        DELETE FROM queued_moves WHERE id = queued_id;
+        INSERT INTO actions (game_id, ply, seat, kind, text, created_at)
+            VALUES (moved_id, moved_ply + 1, mover, action_kind, action_text, stamp);
+        WITH held AS (
+            INSERT INTO notices (game_id, audience, ply, texts, final, claimed, created_at, told)
+            SELECT moved_id, told_to.audience, moved_ply + 1, told_to.texts, ending,
+                (NOT EXISTS (
+                    SELECT 1 FROM notices AS waiting
+                    WHERE waiting.game_id = moved_id AND waiting.audience = told_to.audience
+                ))::INTEGER,
+                stamp,
+                counts[CASE WHEN told_to.audience < 0 THEN 3 ELSE told_to.audience + 1 END]
+            FROM unnest(audiences, notice_texts) AS told_to (audience, texts)
+            RETURNING audience, claimed
+        )
+        SELECT coalesce(array_agg(audience) FILTER (WHERE claimed = 1), '{}')
+            INTO claimed_lanes FROM held;
+        IF told IS NOT NULL THEN
+            INSERT INTO announcements (game_id, ply, tidings)
+                VALUES (moved_id, moved_ply + 1, told);
+        END IF;
+        RETURN QUERY SELECT 'stored'::TEXT, live, claimed_lanes, counts;
+    END
+    $$;
+    CREATE FUNCTION store_claimed_move(
+        lock_space INTEGER,
+        moved_id BIGINT, moved_ply INTEGER, new_state TEXT, new_status TEXT,
+        new_winner INTEGER, new_end_reason TEXT, stamp DOUBLE PRECISION,
+        queued_id BIGINT, mover INTEGER, action_kind TEXT, action_text TEXT,
+        audiences INTEGER[], notice_texts TEXT[], ending INTEGER, told TEXT
+    ) RETURNS TABLE (
+        outcome TEXT, live_message_id BIGINT, claimed_audiences INTEGER[], told_counts INTEGER[]
+    )
+    LANGUAGE plpgsql VOLATILE AS $$
+    BEGIN
+        -- As migration 16's: the claim's lock passes to this transaction.
+        PERFORM pg_advisory_xact_lock(lock_space, moved_id::INTEGER);
+        PERFORM pg_advisory_unlock(lock_space, moved_id::INTEGER);
+        RETURN QUERY SELECT * FROM store_move(
+            moved_id, moved_ply, new_state, new_status, new_winner, new_end_reason, stamp,
+            queued_id, mover, action_kind, action_text, audiences, notice_texts, ending, told
+        );
+    END
+    $$;
+    """,
 )
 """Schema changes in order, one for each of SQLite's (append both together; never edit)."""
 
 assert len(MIGRATIONS) == len(SQLITE_MIGRATIONS), "each store has every migration"
 
 AWAITING_REMINDER = (
-    "SELECT updated_at, id, ply FROM games"
+    "SELECT updated_at, id, updated_at FROM games"
     " WHERE status = 'active' AND reminded_ply IS DISTINCT FROM ply AND updated_at <= $1"
     " AND (updated_at, id) > ($2, $3) ORDER BY updated_at, id LIMIT $4"
 )
 AWAITING_FORFEIT = (
-    "SELECT reminded_at, id, ply FROM games"
+    "SELECT reminded_at, id, updated_at FROM games"
     " WHERE status = 'active' AND reminded_ply = ply AND reminded_at <= $1"
     " AND (reminded_at, id) > ($2, $3) ORDER BY reminded_at, id LIMIT $4"
 )

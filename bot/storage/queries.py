@@ -188,8 +188,8 @@ class SharedQueries:
     async def awaiting_reminder(
         self, idle_since: float, after: Wait | None = None, limit: int = WAIT_BATCH
     ) -> list[Wait]:
-        """Active games unchanged since ``idle_since`` whose players were not reminded of
-        this wait yet, longest wait first, from after ``after``; at most ``limit``."""
+        """Active games unchanged in public since ``idle_since`` whose players were not
+        reminded of this wait yet, longest wait first, from after ``after``; at most ``limit``."""
         return await self._waits(self.awaiting_reminder_sql, idle_since, after, limit)
 
     async def awaiting_forfeit(
@@ -204,9 +204,14 @@ class SharedQueries:
         rows = await self._rows(sql, until, since, game_id, limit)
         return [Wait(row[0], row[1], row[2]) for row in rows]
 
-    async def set_reminded(self, game_id: int, ply: int, at: float) -> None:
+    async def set_reminded(self, game_id: int, changed_at: float, at: float) -> None:
+        """As ``Repository.set_reminded``: the reminder is kept at the game's ply, whatever
+        changed in secret since the reminders were read (``append`` carries it on)."""
         await self._write(
-            "UPDATE games SET reminded_ply = ?, reminded_at = ? WHERE id = ?", ply, at, game_id
+            "UPDATE games SET reminded_ply = ply, reminded_at = ? WHERE id = ? AND updated_at = ?",
+            at,
+            game_id,
+            changed_at,
         )
 
     # -- the bot's own facts -------------------------------------------------------------------

@@ -23,7 +23,7 @@ import aiosqlite
 from bot import results
 from bot.checkpoints import CHECKPOINT_SECONDS, Checkpointer
 from bot.fairness import Seal
-from bot.outbox import SqliteInbox, SqliteOutbox, Tidings, handed_parcels, hold
+from bot.outbox import Claimed, SqliteInbox, SqliteOutbox, Tidings, handed_parcels, hold
 from bot.storage.interface import (
     COMPUTER_SEAT,
     ChallengeRecord,
@@ -36,6 +36,7 @@ from bot.storage.interface import (
     NewGame,
     OpenChallengeError,
     StaleGameError,
+    in_public,
     moved,
 )
 from bot.storage.interface import challenge_of as _challenge
@@ -376,20 +377,27 @@ class SqliteRepository(SharedQueries):
         now = self.clock()
         status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
         snapshot = _dump(state)
+        public = in_public(tidings)
 
-        def log_and_store(db: sqlite3.Connection) -> tuple[int | None, tuple[int | None, ...]]:
+        def log_and_store(db: sqlite3.Connection) -> tuple[int | None, Claimed]:
             # RETURNING hands back the live message, which may have been posted since
-            # ``game`` was read: the courier must edit that one.
+            # ``game`` was read: the courier must edit that one. A change in secret keeps
+            # the game's wait: its last public change, and its reminder if it had one.
             stored = db.execute(
                 "UPDATE games SET ply = ply + 1, state = ?, status = ?, winner = ?,"
-                " end_reason = ?, updated_at = ? WHERE id = ? AND ply = ? AND status = 'active'"
+                " end_reason = ?, updated_at = CASE WHEN ? THEN ? ELSE updated_at END,"
+                " reminded_ply = CASE WHEN NOT ? AND reminded_ply IS ply THEN ply + 1"
+                " ELSE reminded_ply END"
+                " WHERE id = ? AND ply = ? AND status = 'active'"
                 " RETURNING public_message_id",
                 (
                     snapshot,
                     status.value,
                     ending.winner if ending else None,
                     ending.reason if ending else None,
+                    public,
                     now,
+                    public,
                     game.id,
                     game.ply,
                 ),
@@ -424,7 +432,7 @@ class SqliteRepository(SharedQueries):
 
         with self.outbox.handover.storing(game.id) as hand_over:
             live_message_id, claimed = await self._transact(log_and_store)
-            stored = moved(game, live_message_id, state, ending, now)
+            stored = moved(game, live_message_id, state, ending, now, public)
             hand_over(handed_parcels(stored, tidings, claimed, final=ending is not None))
         return stored
 

@@ -60,6 +60,24 @@ CREATE INDEX IF NOT EXISTS games_by_status_guild ON games (status, guild_id);
 """
 """The first schema, as version 1 created it; every later change is a migration below."""
 
+TOLD_COUNTED = """
+ALTER TABLE games ADD COLUMN told_seat0 INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN told_seat1 INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN told_channel INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE notices ADD COLUMN told INTEGER NOT NULL DEFAULT 0;
+UPDATE notices SET told = (
+    SELECT count(*) FROM notices AS older
+    WHERE older.game_id = notices.game_id AND older.audience = notices.audience
+        AND older.ply <= notices.ply
+);
+UPDATE games SET
+    told_seat0 = (SELECT count(*) FROM notices WHERE game_id = games.id AND audience = 0),
+    told_seat1 = (SELECT count(*) FROM notices WHERE game_id = games.id AND audience = 1),
+    told_channel = (SELECT count(*) FROM notices WHERE game_id = games.id AND audience = -1);
+"""
+"""Migration 17's tables, in words both databases read alike: each audience's notices
+numbered per game (``bot.outbox.Parcel.told``), the notices waiting now as they stand."""
+
 MIGRATIONS: tuple[str, ...] = (
     # 2: setups players keep by name ("save fortress") to load in later games
     """
@@ -247,6 +265,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     SELECT 1;
     """,
+    # 17: each audience's notices numbered per game, for nonces that count only what the
+    # audience was told (the ply counts the players' secret setup edits too); the notices
+    # waiting now numbered as they stand
+    TOLD_COUNTED,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 
@@ -257,12 +279,12 @@ gets ``SCHEMA`` and then every migration, and an old one only those it lacks.
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
 
 AWAITING_REMINDER = (
-    "SELECT updated_at, id, ply FROM games INDEXED BY games_awaiting_reminder"
+    "SELECT updated_at, id, updated_at FROM games INDEXED BY games_awaiting_reminder"
     " WHERE status = 'active' AND reminded_ply IS NOT ply AND updated_at <= ?"
     " AND (updated_at, id) > (?, ?) ORDER BY updated_at, id LIMIT ?"
 )
 AWAITING_FORFEIT = (
-    "SELECT reminded_at, id, ply FROM games INDEXED BY games_awaiting_forfeit"
+    "SELECT reminded_at, id, updated_at FROM games INDEXED BY games_awaiting_forfeit"
     " WHERE status = 'active' AND reminded_ply IS ply AND reminded_at <= ?"
     " AND (reminded_at, id) > (?, ?) ORDER BY reminded_at, id LIMIT ?"
 )
