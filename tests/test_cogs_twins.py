@@ -118,8 +118,8 @@ def record(sent: Sent) -> dict[str, Any]:
     }
 
 
-def call(request: RequestRecord) -> tuple[str, str, int]:
-    return (request.method, request.path, request.status)
+def call(request: RequestRecord) -> tuple[str, str, int, Any]:
+    return (request.method, request.path, request.status, request.body)
 
 
 def ids_in_order(seen: list[Any]) -> str:

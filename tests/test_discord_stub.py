@@ -290,6 +290,21 @@ async def test_an_enforced_nonce_makes_a_resent_message_the_same_message(
     assert [m.content for m in driver.dms_to(alice)] == ["your move", "your move"]
 
 
+async def test_every_request_is_kept_with_its_json_body(
+    driver: DiscordDriver, alice: FakeUser
+) -> None:
+    """A test can read all the bot sent, not only the messages: each call with its body."""
+    user = await driver.client.fetch_user(alice.id)
+    sent = await user.send("your move", nonce="7.0.14")
+    (created,) = [
+        r for r in driver.server.requests if r.path.endswith(f"{sent.channel.id}/messages")
+    ]
+    assert created.method == "POST" and created.status == 200
+    assert created.body["content"] == "your move" and created.body["nonce"] == "7.0.14"
+    (opened,) = [r for r in driver.server.requests if r.path == "/users/@me/channels"]
+    assert opened.body == {"recipient_id": alice.id}
+
+
 async def test_rate_limit_buckets_send_discords_headers_and_pace_the_client(
     driver: DiscordDriver, alice: FakeUser
 ) -> None:

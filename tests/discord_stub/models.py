@@ -402,6 +402,8 @@ class RequestRecord:
     path: str
     status: int
     injected: bool = False
+    body: Any = None
+    """The JSON body, if the request sent one (``server.json_body``)."""
 
 
 def walk_components(components: list[JSONDict]) -> Iterator[JSONDict]:

@@ -19,10 +19,12 @@ This module starts it, and routes every request through one place.
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import time
 import traceback
+from typing import Any
 
 from aiohttp import web
 
@@ -181,6 +183,7 @@ class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         """Route a request; every path funnels through here so faults and logs are uniform."""
         self.last_request_at = time.monotonic()
+        body = await json_body(request)
         full_path = request.path
         if full_path.startswith(API_PREFIX + "/"):
             path = full_path[len(API_PREFIX) :]
@@ -189,18 +192,21 @@ class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
             path = full_path
             routes = self._cdn_routes
 
+        def log(status: int, *, injected: bool = False) -> None:
+            self.requests.append(RequestRecord(request.method, path, status, injected, body))
+
         for failure in self._failures:
             if failure.matches(request.method, path):
                 failure.remaining -= 1
                 self.fired_failures.append(FiredFailure(request.method, path, failure.status))
-                self.requests.append(RequestRecord(request.method, path, failure.status, True))
+                log(failure.status, injected=True)
                 return self._failure_response(failure)
         if self.weather is not None and routes is self._api_routes:
             fault = self.weather.fault(request.method, path)
             if fault is not None:
                 status, retry_after = fault
                 self.fired_failures.append(FiredFailure(request.method, path, status))
-                self.requests.append(RequestRecord(request.method, path, status, True))
+                log(status, injected=True)
                 weather = InjectedFailure(
                     request.method, re.compile(""), status, None, 1, retry_after or None
                 )
@@ -221,7 +227,7 @@ class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
                     route.template, match.groupdict(), time.monotonic()
                 )
                 if wait is not None:
-                    self.requests.append(RequestRecord(request.method, path, 429))
+                    log(429)
                     return self._rate_limited(wait, limited)
             try:
                 if route.auth and not request.headers.get("Authorization", "").startswith("Bot "):
@@ -234,7 +240,7 @@ class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
                 response = json_response(error.status, error.body())
             except ConnectionResetError:
                 # The client went away mid-request (a killed bot): nobody reads an answer.
-                self.requests.append(RequestRecord(request.method, path, 499))
+                log(499)
                 return json_response(400, {"code": 0, "message": "client gone"})
             except Exception:
                 # A bug in the fake must fail the test loudly, but a 5xx would make
@@ -243,11 +249,22 @@ class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
                     f"{request.method} {full_path}\n{traceback.format_exc()}"
                 )
                 response = json_response(400, {"code": 0, "message": "fake discord internal error"})
-            self.requests.append(RequestRecord(request.method, path, response.status))
+            log(response.status)
             return response
 
         self.unhandled.append(f"{request.method} {full_path}")
         status = 405 if method_mismatch else 404
         message = "405: Method Not Allowed" if method_mismatch else "unknown route"
-        self.requests.append(RequestRecord(request.method, path, status))
+        log(status)
         return json_response(status, {"code": 0, "message": message})
+
+
+async def json_body(request: web.Request) -> Any:
+    """A request's JSON body as sent (None for none, or for a form with files, whose
+    ``payload_json`` the message log keeps), so tests can read every call in full."""
+    if request.content_type != "application/json" or not request.can_read_body:
+        return None
+    try:
+        return json.loads(await request.read())
+    except (ValueError, OSError):  # not JSON, or the client went away while sending it
+        return None
