@@ -8,6 +8,9 @@ and to the channel, every REST call on their channels with its payload (text, em
 buttons, nonces, flags, attachment names and bytes), and when reminders and losses on time
 come, must then be the same in both: anything else would tell them about the edits.
 
+Games without a setup are held to the same, with a Seachess player diving a submarine to
+one square or another (§9), up to the end, which publishes the hidden moves.
+
 Discord's ids differ between the two worlds (each counts its own messages), so they are
 named by their order of appearance before the two are compared; nothing else is.
 """
@@ -27,6 +30,7 @@ from typing import Any
 import pytest
 
 from bot.games import ENGINES
+from bot.games.seachess.actions import Dive
 from bot.referee import table
 from bot.storage import GameRecord, GameStatus
 from bot.timekeeping import HOUR
@@ -71,6 +75,8 @@ class World:
     requests_read: int = 0
     final: GameRecord | None = None
     """The game as the script left it."""
+    hider: int | None = None
+    """The seat that made a hidden move, if one did."""
 
     async def game(self) -> GameRecord:
         record = await repository(self.driver).get_game(self.game_id)
@@ -137,6 +143,8 @@ class Scripted:
     step: Step
     twin_only: bool = False
     """Played only in the second world: a secret edit the twins must not tell apart."""
+    instead: Step | None = None
+    """Played in the second world in place of ``step``: a different secret move."""
 
 
 def says(seat: int, text: str) -> Step:
@@ -201,24 +209,65 @@ def edits_every_way(seat: int) -> Step:
     return step
 
 
-def setup_script() -> list[Scripted]:
-    """Seat 0 edits in secret in the second world only; seat 1 sets up alike in both, and
-    stays to move, so its reminder is due while seat 0 edits."""
+def hides(last: bool) -> Step:
+    """The player to move dives a submarine (Seachess §9): the same submarine to the first
+    square in text order, or with ``last`` to the last, taking nothing and checking nobody.
+    Public moves are played first until there are two to choose from, alike in both
+    worlds."""
+
+    async def step(world: World) -> None:
+        for _ in range(12):
+            record = await world.game()
+            engine = ENGINES[record.game]
+            state = engine.from_json(record.state)
+            seat = min(engine.view(state, None).movers)
+            quiet = sorted(
+                str(action)
+                for action in engine.legal_actions(state, seat)
+                if isinstance(action, Dive) and takes_nothing(state, seat, action)
+            )
+            quiet = [
+                text for text in quiet if quiet and text.split("-")[0] == quiet[0].split("-")[0]
+            ]
+            if len(quiet) >= 2:
+                world.hider = seat
+                await says(seat, quiet[-1] if last else quiet[0])(world)
+                return
+            await plays(1)(world)
+        raise AssertionError("no two hidden moves to choose from")
+
+    return step
+
+
+def takes_nothing(state: Any, seat: int, action: Any) -> bool:
+    """Whether a dive leaves every piece, mine and submarine afloat and checks nobody:
+    then the rules tell the others the same wherever the submarine went."""
+    new = ENGINES["seachess"].apply(state, seat, action).state
+    afloat = len(new.pieces) + len(new.subs) + len(new.mines)
+    return new.checks == state.checks and afloat == (
+        len(state.pieces) + len(state.subs) + len(state.mines)
+    )
+
+
+def setup_script(editor: int) -> list[Scripted]:
+    """``editor`` edits in secret in the second world only; the other seat sets up alike in
+    both and stays to move, so its reminder is due while ``editor`` edits."""
+    waiter = 1 - editor
     return [
         Scripted(waits(1)),
-        Scripted(says(1, "random")),
-        Scripted(says(0, "random")),
-        Scripted(says(0, f"save {SAVED}"), twin_only=True),
+        Scripted(says(waiter, "random")),
+        Scripted(says(editor, "random")),
+        Scripted(says(editor, f"save {SAVED}"), twin_only=True),
         Scripted(waits(2)),
-        Scripted(edits_every_way(0), twin_only=True),
+        Scripted(edits_every_way(editor), twin_only=True),
         Scripted(waits(18)),
-        Scripted(says(0, "random"), twin_only=True),
+        Scripted(says(editor, "random"), twin_only=True),
         Scripted(waits(1)),
-        Scripted(says(0, f"load {SAVED}"), twin_only=True),
+        Scripted(says(editor, f"load {SAVED}"), twin_only=True),
         Scripted(waits(2.5)),  # a day after the game began: both are reminded
         Scripted(waits(1)),
-        Scripted(says(0, "ready")),
-        Scripted(says(1, "ready")),
+        Scripted(says(editor, "ready")),
+        Scripted(says(waiter, "ready")),
         Scripted(plays(4)),
         Scripted(waits(24.5)),  # the player to move is reminded
         Scripted(waits(12)),
@@ -232,6 +281,18 @@ def play_script() -> list[Scripted]:
         Scripted(plays(4)),
         Scripted(waits(24.5)),
         Scripted(waits(24)),
+    ]
+
+
+def hidden_move_script() -> list[Scripted]:
+    """Seachess: a player moves in secret, one way in the first world and another way in
+    the second; then the other player is reminded, and loses on time."""
+    return [
+        Scripted(waits(1)),
+        Scripted(plays(2)),
+        Scripted(hides(last=False), instead=hides(last=True)),
+        Scripted(waits(24.5)),
+        Scripted(waits(24)),  # the end publishes the hidden moves (§9.4): compared apart
     ]
 
 
@@ -267,7 +328,9 @@ async def played(
             world = World(driver, clock, record.id, users, readers)
             world.mark(-1)
             for index, scripted in enumerate(script):
-                if twin or not scripted.twin_only:
+                if twin and scripted.instead is not None:
+                    await scripted.instead(world)
+                elif twin or not scripted.twin_only:
                     await scripted.step(world)
                 if not scripted.twin_only:
                     world.mark(index)
@@ -277,9 +340,14 @@ async def played(
         patch.undo()
 
 
-def assert_told_alike(first: World, second: World, readers: list[str]) -> None:
+def assert_told_alike(
+    first: World, second: World, readers: list[str], until: int | None = None
+) -> None:
+    """Each reader was shown the same in both worlds (``until`` a step of the script)."""
     for reader in readers:
-        mine, theirs = ids_in_order(first.seen[reader]), ids_in_order(second.seen[reader])
+        mine, theirs = (
+            ids_in_order(before(world.seen[reader], until)) for world in (first, second)
+        )
         if mine != theirs:
             apart = next(i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b)
             raise AssertionError(
@@ -289,23 +357,32 @@ def assert_told_alike(first: World, second: World, readers: list[str]) -> None:
             )
 
 
+def before(seen: list[Any], until: int | None) -> list[Any]:
+    """What a reader was shown up to the end of step ``until`` (all of it for None)."""
+    if until is None:
+        return seen
+    return seen[: seen.index(("step", until)) + 1]
+
+
+@pytest.mark.parametrize("editor", [0, 1])
 @pytest.mark.parametrize(("game", "variant"), SETUP_GAMES)
 async def test_secret_setup_edits_reach_neither_the_other_seat_nor_the_channel(
-    tmp_path: Path, game: str, variant: str
+    tmp_path: Path, game: str, variant: str, editor: int
 ) -> None:
-    script = setup_script()
+    script = setup_script(editor)
     plain = await played(tmp_path, game, variant, script, twin=False)
     twin = await played(tmp_path, game, variant, script, twin=True)
 
-    assert len(twin.seen["seat0"]) > len(plain.seen["seat0"]), "the twin must really edit"
-    assert_told_alike(plain, twin, ["seat1", "channel"])
+    mine, theirs = f"seat{editor}", f"seat{1 - editor}"
+    assert len(twin.seen[mine]) > len(plain.seen[mine]), "the twin must really edit"
+    assert_told_alike(plain, twin, [theirs, "channel"])
     for world in (plain, twin):
         ended = world.final
         assert ended is not None and ended.status is GameStatus.FINISHED
         assert ended.end_reason == "timeout"
         state = ENGINES[game].from_json(ended.state)
         assert ENGINES[game].has_started(state), "play began before the loss on time"
-        reminders = [r for r in world.seen["seat1"] if "Move within" in str(r)]
+        reminders = [r for r in world.seen[theirs] if "Move within" in str(r)]
         assert reminders, "the waiting seat was reminded during setup"
 
 
@@ -323,3 +400,20 @@ async def test_games_without_a_setup_are_told_and_timed_alike(
         assert ended is not None and ended.status is GameStatus.FINISHED
         assert ended.end_reason == "timeout"
     assert_told_alike(plain, twin, ["seat0", "seat1", "channel"])
+
+
+async def test_hidden_moves_are_told_and_timed_alike(tmp_path: Path) -> None:
+    """Seachess hides some moves (§9): two different ones give the other seat and the
+    channel the same calls, and the same reminder, until the end publishes them both."""
+    script = hidden_move_script()
+    plain = await played(tmp_path, "seachess", "standard", script, twin=False)
+    twin = await played(tmp_path, "seachess", "standard", script, twin=True)
+    hider = plain.hider
+    assert hider is not None and twin.hider == hider
+    hiders = [ids_in_order(world.seen[f"seat{hider}"]) for world in (plain, twin)]
+    assert hiders[0] != hiders[1], "the twins must really move apart"
+    assert_told_alike(plain, twin, [f"seat{1 - hider}", "channel"], until=len(script) - 2)
+    for world in (plain, twin):
+        ended = world.final
+        assert ended is not None and ended.status is GameStatus.FINISHED
+        assert ended.end_reason == "timeout"
