@@ -270,7 +270,7 @@ def hold(
         return ()
     counts = db.execute(TOLD_COUNTS, (*told_counts(tidings), game_id)).fetchone()
     waiting: set[int] = set()
-    if claim and tidings:
+    if claim:
         waiting = {
             row[0]
             for row in db.execute(
