@@ -76,7 +76,7 @@ async def exported(key: str, variant: str, how: str) -> dict[str, Any]:
                 game_id = await started(referee, key, variant, moves=5)
                 record = await referee.repository.get_game(game_id)
                 assert record is not None
-                assert await referee.time_out(game_id, record.ply) is not None
+                assert await referee.time_out(game_id, record.updated_at) is not None
             else:
                 plies = 2000 if how == "win" else 16
                 game_id = (await play_out(referee, key, variant=variant, max_plies=plies)).id
