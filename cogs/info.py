@@ -10,6 +10,7 @@ from bot.client import RefereeBot
 from bot.games import ENGINES
 from bot.presenter import fill_names
 from cogs.challenges import GAME_CHOICES
+from cogs.places import place_of
 
 
 class Info(commands.Cog):
@@ -19,8 +20,7 @@ class Info(commands.Cog):
     @app_commands.command(name="games", description="List the games running in this server.")
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild_id is not None
-        running = await self.bot.referee.games_in(interaction.guild_id)
+        running = await self.bot.referee.games_in(interaction.user.id, place_of(interaction))
         if not running:
             await interaction.response.send_message(
                 "No game is running in this server. Start one with `/play`.", ephemeral=True

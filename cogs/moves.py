@@ -22,6 +22,7 @@ from bot.referee import Report, game_number
 from bot.storage.postgres_queue import MoveQueue
 from cogs.buttons import BoardButton, MoveButton, ResignButton
 from cogs.courier import Courier, as_file
+from cogs.places import place_of
 from cogs.replies import (
     answering_errors,
     defer_thinking,
@@ -241,7 +242,7 @@ class Moves(commands.Cog):
         await self._play(interaction, move, game_id)
 
     async def show_board(self, interaction: discord.Interaction, game_id: int | None) -> None:
-        notice = await self.bot.referee.board(interaction.user.id, game_id)
+        notice = await self.bot.referee.board(interaction.user.id, game_id, place_of(interaction))
         await self.courier.answer(interaction, notice.game, await presented(notice))
 
     # -- shared -------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from bot.games import ENGINES
 from bot.presenter import board_drawn, fill_names
 from bot.results import Records as RecordStore
 from cogs.challenges import GAME_CHOICES
+from cogs.places import place_of
 from cogs.replies import answering_errors, tell
 
 SCOPES = [
@@ -138,7 +139,9 @@ class Records(commands.Cog):
     async def game(
         self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1, 2**62]
     ) -> None:
-        record, view, status = await self.bot.referee.finished(game_id)
+        record, view, status = await self.bot.referee.finished(
+            game_id, interaction.user.id, place_of(interaction)
+        )
         engine = ENGINES[record.game]
         variant = engine.variant_name(engine.rules_from_json(record.rules))
         results = await self._records.results_of(record.id)

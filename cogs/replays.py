@@ -19,6 +19,7 @@ from bot.client import RefereeBot
 from bot.presenter import Attachment, present_replay
 from bot.replays import AUDIENCE_WORDS
 from cogs.buttons import ReplayButton
+from cogs.places import place_of
 
 AUDIENCES = [app_commands.Choice(name=words, value=key) for key, words in AUDIENCE_WORDS.items()]
 
@@ -56,7 +57,9 @@ class Replays(commands.Cog):
         The refusals come first, answered at once; drawing a long game takes a moment,
         so the answer is deferred before it and the drawing runs off the event loop.
         """
-        recording = await self.bot.referee.replay_of(game_id, interaction.user.id, audience)
+        recording = await self.bot.referee.replay_of(
+            game_id, interaction.user.id, audience, place_of(interaction)
+        )
         private = interaction.guild_id is not None
         await interaction.response.defer(ephemeral=private, thinking=True)
         content, gif, moves = await asyncio.to_thread(present_replay, recording)
@@ -71,7 +74,7 @@ class Replays(commands.Cog):
     async def export(
         self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1, 2**62]
     ) -> None:
-        record = await self.bot.referee.export(game_id)
+        record = await self.bot.referee.export(game_id, interaction.user.id, place_of(interaction))
         data = json.dumps(record, indent=1, ensure_ascii=False).encode()
         name = f"{record['game']}-{game_id}.json"
         await interaction.response.send_message(

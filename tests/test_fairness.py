@@ -22,7 +22,7 @@ GAMES = [(key, variant) for key, engine in ENGINES.items() for variant in engine
 
 async def exported(referee: Referee, key: str, variant: str | None = None) -> dict[str, Any]:
     game = await play_out(referee, key, variant=variant, max_plies=16)
-    return await referee.export(game.id)
+    return await referee.export(game.id, game.seats[0])
 
 
 @pytest.mark.parametrize(("key", "variant"), GAMES)
@@ -95,7 +95,7 @@ async def test_export_is_refused_for_a_running_game(referee: Referee) -> None:
     )
     game = (await referee.accept(challenge.id, 2)).game
     with pytest.raises(RefereeError, match="still being played"):
-        await referee.export(game.id)
+        await referee.export(game.id, 1)
 
 
 async def test_the_command_line_verifier(

@@ -20,7 +20,7 @@ from bot.games.core import EndReason, GameError, NotYourTurnError, Phase, other
 from bot.games.grid import Cell, cell_name
 from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark, SeaBattleView
-from bot.referee import MAX_MOVE_LENGTH, Notice, Referee, Report
+from bot.referee import MAX_MOVE_LENGTH, Notice, Place, Referee, Report
 from bot.storage import (
     ChallengeRecord,
     ChallengeStatus,
@@ -577,15 +577,23 @@ async def test_games_in_lists_only_the_active_games_of_that_server(referee: Refe
     await referee.act(ALICE, f"#{setting_up.id} random")
     await referee.act(ALICE, f"#{setting_up.id} ready")
 
-    listed = await referee.games_in(GUILD)
+    def anywhere_in(guild_id: int) -> Place:
+        return Place(guild_id, lambda channel_id: True)
+
+    dave = 1004  # plays in none of them
+    listed = await referee.games_in(dave, anywhere_in(GUILD))
     assert [game.id for game, _ in listed] == [setting_up.id, in_play.id]
     first = state_of(in_play).turn
     assert [line for _, line in listed] == [
         "Setting up: waiting for {seat1}.",
         f"{{seat{first}}} to move.",
     ]
-    assert [game.id for game, _ in await referee.games_in(OTHER_GUILD)] == [elsewhere.id]
-    assert await referee.games_in(999) == []
+    assert [game.id for game, _ in await referee.games_in(dave, anywhere_in(OTHER_GUILD))] == [
+        elsewhere.id
+    ]
+    assert await referee.games_in(dave, anywhere_in(999)) == []
+    assert await referee.games_in(dave, Place(GUILD)) == []  # no channel of theirs in view
+    assert [g.id for g, _ in await referee.games_in(CAROL, Place(GUILD))] == [in_play.id]
 
 
 async def test_the_seed_source_decides_the_first_shooter_reproducibly(

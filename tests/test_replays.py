@@ -10,7 +10,7 @@ from PIL import Image, ImageChops
 from benchmarks.playouts import play_out
 from bot.games import ENGINES
 from bot.presenter import frame_renderer, names_of, present_replay
-from bot.referee import Referee, RefereeError
+from bot.referee import Place, Referee, RefereeError
 from bot.replays import TRUTH, Replay, moments, states_of
 from bot.storage import SqliteRepository
 from renderers import luzhanqi
@@ -102,13 +102,17 @@ async def test_nobody_gets_a_replay_of_a_running_game(referee: Referee) -> None:
         game="seabattle", variant=None, guild_id=1, channel_id=2, challenger_id=1, opponent_id=2
     )
     game = (await referee.accept(challenge.id, 2)).game
+    in_channel = Place(1, lambda channel_id: channel_id == 2)
     for asker, word in ((1, "mine"), (2, "channel"), (3, "truth")):
         with pytest.raises(RefereeError, match="still being played"):
-            await referee.replay_of(game.id, asker, word)
+            await referee.replay_of(game.id, asker, word, in_channel)
     await referee.resign(1, game.id)
     with pytest.raises(RefereeError, match="did not play in game"):
-        await referee.replay_of(game.id, 3, "mine")
-    assert (await referee.replay_of(game.id, 3)).audience is None  # a spectator's default
+        await referee.replay_of(game.id, 3, "mine", in_channel)
+    spectated = await referee.replay_of(game.id, 3, place=in_channel)
+    assert spectated.audience is None  # a spectator's default
+    with pytest.raises(RefereeError, match=f"^There is no game #{game.id}.$"):
+        await referee.replay_of(game.id, 3)  # by DM: only the players
     with pytest.raises(RefereeError, match="There is no game #99"):
         await referee.replay_of(99, 1)
 
@@ -170,7 +174,7 @@ async def test_a_game_ended_before_its_first_real_move_replays_nothing_hidden(
     _, _, moves = present_replay(mine)
     assert moves is None  # the move list would show both fleets
     with pytest.raises(RefereeError, match="before its first real move"):
-        await referee.export(game.id)
+        await referee.export(game.id, 1)
 
 
 @pytest.mark.parametrize("key", list(ENGINES))

@@ -139,7 +139,7 @@ async def twin_world(
             game = await ready_both(engine, referee, game)
         assert not engine.has_started(state_of(engine, game))
         report = await end(referee, game, how, ender)
-        record, view, status = await referee.finished(game.id)
+        record, view, status = await referee.finished(game.id, game.seats[0])
         watcher = other(hidden)
         shown = {
             "watcher": seen(report, watcher),
@@ -184,7 +184,7 @@ async def test_a_played_game_reveals_everything_at_its_end(
     game = await play(referee, game, shooter, "A1")
     report = await referee.resign(SEAT_USERS[0], game.id)
     assert report.game.end_reason == EndReason.RESIGNATION.value
-    _, view, _ = await referee.finished(game.id)
+    _, view, _ = await referee.finished(game.id, game.seats[0])
     final = state_of(engine, report.game)
     for owner in SEATS:
         assert len(view.fields[owner].ships) == len(final.sides[owner].ships)

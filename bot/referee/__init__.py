@@ -13,6 +13,7 @@ imported from here.
 from __future__ import annotations
 
 from bot.announcements import status_line
+from bot.referee.access import DIRECT_MESSAGE, Place
 from bot.referee.challenges import Challenges, in_seats
 from bot.referee.computer_seat import ComputerSeat, ComputerTurn
 from bot.referee.endings import Endings
@@ -23,6 +24,7 @@ from bot.referee.reports import GameFault, Notice, RefereeError, Report, StaleMo
 from bot.referee.table import STATE_CACHE_SIZE
 
 __all__ = [
+    "DIRECT_MESSAGE",
     "DRAW_WORDS",
     "GAME_NUMBER_FORMAT",
     "MAX_MOVE_LENGTH",
@@ -31,6 +33,7 @@ __all__ = [
     "ComputerTurn",
     "GameFault",
     "Notice",
+    "Place",
     "Referee",
     "RefereeError",
     "Report",

@@ -13,6 +13,7 @@ from bot.exports import FORMAT as EXPORT_FORMAT
 from bot.games import ENGINES
 from bot.games.core import Engine, View
 from bot.outbox import Parcel
+from bot.referee.access import DIRECT_MESSAGE, Place, may_see
 from bot.referee.reports import Notice, RefereeError, Report
 from bot.referee.table import RefereeBase, engine_for
 from bot.replays import (
@@ -36,12 +37,21 @@ _UNPLAYED = (
 class Queries(RefereeBase):
     """Boards, help, status lines, finished games, replays, exports and parcels."""
 
-    async def board(self, user_id: int, game_id: int | None = None) -> Notice:
+    async def board(
+        self, user_id: int, game_id: int | None = None, place: Place = DIRECT_MESSAGE
+    ) -> Notice:
         """The player's private board again; someone not playing a running game gets its
-        public board (a spectator pressing **My board** on the channel's live message)."""
+        public board (a spectator pressing **My board** on the channel's live message),
+        if they may look at it from ``place`` (``bot.referee.access``). Anyone else is told
+        they do not play in it, as for a number no game has."""
         if game_id is not None:
             watched = await self.repository.get_game(game_id)
-            if watched is not None and watched.end_reason is None and user_id not in watched.seats:
+            if (
+                watched is not None
+                and watched.end_reason is None
+                and user_id not in watched.seats
+                and may_see(watched, user_id, place)
+            ):
                 return self._spectated(watched)
         record = await self.game_of(user_id, game_id, purpose="board")
         engine = engine_for(record.game)
@@ -75,7 +85,9 @@ class Queries(RefereeBase):
             )
         return "\n\n".join(texts)
 
-    async def finished(self, game_id: int) -> tuple[GameRecord, View, str]:
+    async def finished(
+        self, game_id: int, user_id: int, place: Place = DIRECT_MESSAGE
+    ) -> tuple[GameRecord, View, str]:
         """A finished game, its public view and how it ended.
 
         The view reveals all, unless the game ended before its first real move: then it
@@ -86,6 +98,8 @@ class Queries(RefereeBase):
         """
         record = await self._finished_game(
             game_id,
+            user_id,
+            place,
             still_playing="its board is shown here once it is over. "
             "`/games` lists the games running in a server.",
         )
@@ -94,26 +108,37 @@ class Queries(RefereeBase):
         view = engine.view(state, None)
         return record, view, status_line(view, engine.outcome(state))
 
-    async def _finished_game(self, game_id: int, *, still_playing: str) -> GameRecord:
+    async def _finished_game(
+        self, game_id: int, user_id: int, place: Place, *, still_playing: str
+    ) -> GameRecord:
         """The record of a game that is over, or the sentence refusing to show it: one that
-        does not exist, or one still running (``still_playing`` says when it may be seen)."""
+        does not exist or that the asker may not look at from ``place`` (the same sentence,
+        so a guessed number confirms nothing), or one still running (``still_playing`` says
+        when it may be seen)."""
         record = await self.repository.get_game(game_id)
-        if record is None:
+        if record is None or not may_see(record, user_id, place):
             raise RefereeError(f"There is no game #{game_id}.")
         if record.end_reason is None:
             raise RefereeError(f"Game #{game_id} is still being played; {still_playing}")
         return record
 
-    async def replay_of(self, game_id: int, user_id: int, audience: str | None = None) -> Replay:
+    async def replay_of(
+        self,
+        game_id: int,
+        user_id: int,
+        audience: str | None = None,
+        place: Place = DIRECT_MESSAGE,
+    ) -> Replay:
         """A finished game replayed for ``audience``: ``mine``, ``channel`` or ``truth``.
 
-        Anyone may see any finished game as the channel did or with both sides revealed;
+        Anyone who may look at a finished game from ``place`` (``bot.referee.access``) may
+        see it as the channel did or with both sides revealed;
         ``mine`` (the default for a player) is the asker's own seat. A running game gets no
         replay at all: even the channel's would tell the players nothing new, and a seat's
         would be an open door for whoever asked.
         """
         record = await self._finished_game(
-            game_id, still_playing="its replay is ready once it is over."
+            game_id, user_id, place, still_playing="its replay is ready once it is over."
         )
         seat = record.seat_of(user_id)
         word = (audience or ("mine" if seat is not None else "channel")).strip().lower()
@@ -141,21 +166,29 @@ class Queries(RefereeBase):
         moves = move_list(engine, record, entries, states)
         return Replay(record, who, moments(engine, states, who), moves)
 
-    async def games_in(self, guild_id: int) -> list[tuple[GameRecord, str]]:
-        """Active games of a server with a public one-line status each."""
+    async def games_in(self, user_id: int, place: Place) -> list[tuple[GameRecord, str]]:
+        """Active games of the server ``place`` is in that the asker may look at (those of
+        channels they can view, and their own), with a public one-line status each."""
+        if place.guild_id is None:
+            return []
         lines = []
-        for record in await self.repository.active_games_in(guild_id):
+        for record in await self.repository.active_games_in(place.guild_id):
+            if not may_see(record, user_id, place):
+                continue
             engine = engine_for(record.game)
             state = self._state_of(engine, record)
             lines.append((record, status_line(engine.view(state, None), engine.outcome(state))))
         return lines
 
-    async def export(self, game_id: int) -> dict[str, object]:
+    async def export(
+        self, game_id: int, user_id: int, place: Place = DIRECT_MESSAGE
+    ) -> dict[str, object]:
         """A finished game's whole record for ``python -m bot.verify``: rules, seed,
         players, result, every action, every announcement per audience, and the opened
-        seals, laid out as ``bot.exports`` reads them."""
+        seals, laid out as ``bot.exports`` reads them; for whoever may look at the game
+        from ``place``."""
         record = await self._finished_game(
-            game_id, still_playing="its record is published once it is over."
+            game_id, user_id, place, still_playing="its record is published once it is over."
         )
         engine = engine_for(record.game)
         ended = engine.outcome(self._state_of(engine, record))

@@ -249,6 +249,8 @@ class UserActions(Cast, Settling):
             raise ValueError(f"channel {target} is not in guild {fake_guild.id}")
         if user.id not in self.server.guild_members[fake_guild.id]:
             raise PermissionError(f"{user.name!r} is not a member of {fake_guild.name!r}")
+        if not self.server.channels[target].viewable_by(user.id):
+            raise PermissionError(f"{user.name!r} cannot view channel {target}")
         return Where(fake_guild, target)
 
     def _check_can_see(self, user: FakeUser, message: StoredMessage, channel: ChannelInfo) -> None:
@@ -261,6 +263,8 @@ class UserActions(Cast, Settling):
             and user.id not in self.server.guild_members[channel.guild_id]
         ):
             raise PermissionError(f"{user.name!r} is not in that guild")
+        if not channel.viewable_by(user.id):
+            raise PermissionError(f"{user.name!r} cannot view that channel")
 
     def _find_command(
         self, name: str, where: Where, user: FakeUser

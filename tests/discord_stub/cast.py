@@ -79,6 +79,25 @@ class Cast:
             self.feed("GUILD_CREATE", self._guild_create_payload(guild, available=False))
         return guild
 
+    def add_channel(
+        self,
+        name: str,
+        *,
+        guild: FakeGuild | None = None,
+        visible_to: list[FakeUser] | None = None,
+    ) -> int:
+        """Another text channel in a guild (the first by default); with ``visible_to``, a
+        private channel only those users and the bot can view, as a server keeps one by
+        denying View Channel to @everyone. After READY the bot hears of it by CHANNEL_CREATE.
+        """
+        where = guild or self.guild
+        channel = self.server.add_text_channel(
+            where.id, name, visible_to=None if visible_to is None else [u.id for u in visible_to]
+        )
+        if self._connected:
+            self.feed("CHANNEL_CREATE", channel.payload(self.server.users))
+        return channel.id
+
     def add_user(
         self,
         name: str,

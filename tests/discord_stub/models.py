@@ -37,6 +37,9 @@ MSG_DEFAULT = 0
 MSG_REPLY = 19
 MSG_CHAT_INPUT_COMMAND = 20
 
+VIEW_CHANNEL = 1 << 10
+"""The View Channel permission bit."""
+
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
@@ -254,6 +257,24 @@ class ChannelInfo:
     name: str | None = None
     position: int = 0
     recipient_id: int | None = None
+    overwrites: list[JSONDict] = field(default_factory=list)
+    """Permission overwrites as Discord sends them: a private channel denies View Channel
+    to @everyone and allows it to the members (and the bot) who may see it."""
+
+    def viewable_by(self, user_id: int) -> bool:
+        """Whether a member sees this channel, by its View Channel overwrites alone (the
+        test guild's roles all allow it): a member's own overwrite decides, else
+        @everyone's (the role whose id is the guild's)."""
+        if self.type == DM:
+            return self.recipient_id == user_id
+        by_target = {int(o["id"]): o for o in self.overwrites}
+        for target in (user_id, self.guild_id):
+            overwrite = by_target.get(target or 0)
+            if overwrite is not None and int(overwrite["allow"]) & VIEW_CHANNEL:
+                return True
+            if overwrite is not None and int(overwrite["deny"]) & VIEW_CHANNEL:
+                return False
+        return True
 
     def payload(self, users: dict[int, JSONDict]) -> JSONDict:
         """The channel object as Discord returns it (REST and interaction payloads)."""
@@ -272,7 +293,7 @@ class ChannelInfo:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": self.overwrites,
             "nsfw": False,
             "parent_id": None,
             "topic": None,

@@ -15,6 +15,7 @@ from .models import (
     GUILD_TEXT,
     INTERACTION_DEADLINE,
     TOKEN_LIFETIME,
+    VIEW_CHANNEL,
     ChannelInfo,
     FiredFailure,
     HeldAnswer,
@@ -111,10 +112,25 @@ class World:
         self.guilds[guild_id] = {"id": str(guild_id), "name": name, "owner_id": str(owner_id)}
         self.guild_members.setdefault(guild_id, {})
 
-    def add_text_channel(self, guild_id: int, name: str) -> ChannelInfo:
-        """Create a guild text channel."""
+    def add_text_channel(
+        self, guild_id: int, name: str, *, visible_to: list[int] | None = None
+    ) -> ChannelInfo:
+        """Create a guild text channel; with ``visible_to``, a private one that only those
+        users (and the bot) can view."""
         position = sum(1 for c in self.channels.values() if c.guild_id == guild_id)
-        channel = ChannelInfo(self.next_id(), GUILD_TEXT, guild_id, name, position)
+        overwrites = []
+        if visible_to is not None:
+            allowed = [self.bot_id, *visible_to]
+            overwrites = [
+                {"id": str(guild_id), "type": 0, "allow": "0", "deny": str(VIEW_CHANNEL)},
+                *(
+                    {"id": str(u), "type": 1, "allow": str(VIEW_CHANNEL), "deny": "0"}
+                    for u in allowed
+                ),
+            ]
+        channel = ChannelInfo(
+            self.next_id(), GUILD_TEXT, guild_id, name, position, overwrites=overwrites
+        )
         self.channels[channel.id] = channel
         return channel
 
