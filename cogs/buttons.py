@@ -144,13 +144,17 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"replay:
 
 
 class ResignButton(discord.ui.DynamicItem[discord.ui.Button], template=r"resign:(?P<id>\d+)"):
-    """Confirms a resignation asked for by ``/resign`` or the DM word ``resign``."""
+    """Confirms a resignation asked for by ``/resign`` or the DM word ``resign``; once
+    pressed it is shown ``disabled``, so a used question cannot be answered again."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, *, disabled: bool = False) -> None:
         self.game_id = game_id
         super().__init__(
             discord.ui.Button(
-                label="Resign", style=discord.ButtonStyle.danger, custom_id=f"resign:{game_id}"
+                label="Resign",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"resign:{game_id}",
+                disabled=disabled,
             )
         )
 

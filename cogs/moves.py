@@ -211,8 +211,26 @@ class Moves(commands.Cog):
         )
 
     async def resign_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
-        report = await self.bot.referee.resign(interaction.user.id, game_id)
-        await self._deliver_answering(interaction, report)
+        """The **Resign** button pressed: the game is resigned (or the player told why not,
+        the game being over), and the question's button is disabled either way.
+
+        A question in a server is ephemeral: only an answer to this press can edit it, so
+        the button is disabled first and the resignation answered as a follow-up. One in
+        direct messages is an ordinary message of the bot's, edited after the answer.
+        """
+        spent = discord.ui.View(timeout=None)
+        spent.add_item(ResignButton(game_id, disabled=True))
+        in_server = interaction.guild_id is not None
+        if in_server:
+            async with responding(interaction):
+                await interaction.response.edit_message(view=spent)
+        try:
+            report = await self.bot.referee.resign(interaction.user.id, game_id)
+            await self._deliver_answering(interaction, report)
+        finally:
+            if not in_server and interaction.message is not None:
+                with contextlib.suppress(discord.HTTPException):  # at worst it stays pressable
+                    await interaction.message.edit(view=spent)
 
     @app_commands.command(
         name="abort", description="Call off your game before the first move: no result."

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.games import ENGINES
 from bot.storage import GameStatus
-from tests.cog_helpers import game_in_play, start_game, stored_game
+from tests.cog_helpers import game_in_play, resign, start_game, stored_game
 from tests.discord_stub import DiscordDriver, FakeUser
 from tests.test_cogs_warships import start as start_warships
 from tests.test_cogs_warships import state_of as warships_state
@@ -32,9 +32,19 @@ async def test_resign_asks_first_and_ends_the_game_only_when_confirmed(
     assert (await stored_game(driver, game.id)).status is GameStatus.ACTIVE
 
     done = await driver.click(alice, asked.original.id, f"resign:{game.id}")
-    assert done.content is not None and "You resigned." in done.content
+    (answer,) = done.followups
+    assert answer.ephemeral and answer.content is not None and "You resigned." in answer.content
     record = await stored_game(driver, game.id)
     assert (record.status, record.winner) == (GameStatus.FINISHED, 1)
+    assert spent(driver, asked.original.id, game.id)
+
+
+def spent(driver: DiscordDriver, message_id: int, game_id: int) -> bool:
+    """Whether a resignation question's **Resign** button is there, but disabled."""
+    buttons = [c for c in driver.message(message_id).iter_components() if c["type"] == 2]
+    return [(b["custom_id"], b.get("disabled", False)) for b in buttons] == [
+        (f"resign:{game_id}", True)
+    ]
 
 
 async def test_resign_and_abort_are_dm_words(
@@ -47,6 +57,7 @@ async def test_resign_and_abort_are_dm_words(
     assert (await stored_game(driver, game.id)).status is GameStatus.ACTIVE
     await driver.click(bob, question.id, f"resign:{game.id}")
     assert (await stored_game(driver, game.id)).winner == 0
+    assert spent(driver, question.id, game.id)
 
     second = await start_game(driver, alice, bob)
     await driver.dm(alice, "abort")
@@ -88,3 +99,22 @@ async def test_a_game_without_agreed_draws_says_so(
             "Sea Battle has no draw by agreement: play on, or `/resign`."
         )
     assert (await stored_game(driver, game.id)).ply == game.ply
+
+
+async def test_a_resign_question_left_until_the_game_ended_is_spent_when_pressed(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """A question asked by DM (word or command) and answered only after the game ended
+    says so, and its button is disabled like a used one."""
+    game = await game_in_play(driver, alice, bob)
+    await driver.dm(alice, "resign")
+    by_word = driver.dms_to(alice)[-1]
+    by_command = await driver.slash(alice, "resign", guild=False)
+    assert by_command.original is not None
+    await resign(driver, bob, game.id)
+
+    for message_id in (by_word.id, by_command.original.id):
+        late = await driver.click(alice, message_id, f"resign:{game.id}")
+        assert [s.content for s in late.sent if s.kind != "edit"] == [f"Game #{game.id} is over."]
+        assert spent(driver, message_id, game.id)
+    assert (await stored_game(driver, game.id)).winner == 0

@@ -108,11 +108,11 @@ async def test_resign_ends_the_game_as_a_loss_for_the_resigner(
 
     result = await resign(driver, alice)
 
-    assert result.ephemeral
-    assert result.content == "**Sea Battle #1**\nYou resigned. The game is over.\nYou lost."
+    (answer,) = result.followups
+    assert answer.ephemeral and answer.message_id is not None
+    assert answer.content == "**Sea Battle #1**\nYou resigned. The game is over.\nYou lost."
     record = await stored_game(driver, game.id)
-    assert result.original is not None
-    assert png_of(driver, result.original.id) == render_for(record, 0)
+    assert png_of(driver, answer.message_id) == render_for(record, 0)
     assert (record.status, record.winner, record.end_reason) == (
         GameStatus.FINISHED,
         1,
