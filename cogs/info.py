@@ -12,6 +12,24 @@ from bot.presenter import fill_names
 from cogs.challenges import GAME_CHOICES
 from cogs.places import place_of
 
+MESSAGE_LIMIT = 2000
+"""Characters Discord takes in one message."""
+
+
+def in_messages(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` cut at line ends into messages Discord takes (a longer line is cut too)."""
+    messages = [""]
+    for line in text.splitlines():
+        while len(line) > limit:
+            messages.append(line[:limit])
+            line = line[limit:]
+        joined = f"{messages[-1]}\n{line}" if messages[-1] else line
+        if len(joined) > limit:
+            messages.append(line)
+        else:
+            messages[-1] = joined
+    return [message for message in messages if message]
+
 
 class Info(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
@@ -39,13 +57,14 @@ class Info(commands.Cog):
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        """The summary and notation, then every variant and option word with its line."""
         engine = ENGINES[game.value]
-        variants = ", ".join(f"`{name}`" for name in engine.presets)
-        text = (
-            f"{engine.describe(engine.presets[engine.default_variant])}\n"
-            f"Variants (the `variant` option of `/play`): {variants}."
-        )
-        await interaction.response.send_message(text, ephemeral=interaction.guild_id is not None)
+        private = interaction.guild_id is not None
+        summary = engine.describe(engine.presets[engine.default_variant])
+        first, *more = in_messages(summary) + in_messages(engine.choices_text())
+        await interaction.response.send_message(first, ephemeral=private)
+        for text in more:
+            await interaction.followup.send(text, ephemeral=private)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -287,9 +287,7 @@ async def test_rules_give_the_summary_and_notation(driver: DiscordDriver, alice:
     assert text.startswith("**Sea Battle (classic)**: a 10×10 field, A1 top left to J10")
     for notation in ("`A1 A4`", "`J10`", "`random`", "`ready`", "`B5`", "`#<id> B5`"):
         assert notation in text
-    assert text.endswith(
-        "`classic`, `corners`, `large`, `milton-bradley`, `16x16`, `18x18`, `dutchman`."
-    )
+    assert (in_server.followups[0].content or "").startswith("**Variants**")
 
     in_dm = await driver.slash(alice, "rules", guild=False, game="seabattle")
     assert not in_dm.ephemeral and in_dm.content == text

@@ -16,6 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar
 
 SEATS: tuple[int, int] = (0, 1)
@@ -259,6 +260,12 @@ class Engine(ABC, Generic[R, S, A, V]):
     """The name players see, e.g. ``"Sea Battle"``."""
     presets: Mapping[str, R]
     """Named variants; the first one is the default."""
+    variant_notes: Mapping[str, str] = MappingProxyType({})
+    """One line on each preset, by its name, for ``/rules``."""
+    all_option_words: tuple[str, ...] = ()
+    """Every option word ``with_options`` reads, as the game declares its options."""
+    option_notes: Mapping[str, str] = MappingProxyType({})
+    """One line on each of ``all_option_words``, for ``/rules``."""
     state_version: int = 1
     agreed_draws: bool = False
     """Whether the rules let players agree a draw: the engine then reads ``offer draw`` and
@@ -325,6 +332,17 @@ class Engine(ABC, Generic[R, S, A, V]):
     @abstractmethod
     def describe(self, rules: R) -> str:
         """The rules summary and move notation, for ``/rules``."""
+
+    def choices_text(self) -> str:
+        """Every variant and every option word with its line, for ``/rules``: the lists
+        come from the game's own declarations, so a word ``/play`` reads cannot be left out."""
+        lines = ["**Variants** (the `variant` of `/play`):"]
+        lines += [f"• `{name}`: {self.variant_notes.get(name, '')}" for name in self.presets]
+        if self.all_option_words:
+            lines.append("**Options** (words in the `options` of `/play`):")
+            notes = self.option_notes
+            lines += [f"• `{word}`: {notes.get(word, '')}" for word in self.all_option_words]
+        return "\n".join(lines)
 
     def setup_instructions(self, rules: R) -> str:
         """What a player is told when the game starts; games with a setup say it briefly."""

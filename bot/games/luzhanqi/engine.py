@@ -44,7 +44,14 @@ from bot.games.luzhanqi.deployment import (
 from bot.games.luzhanqi.endings import accept_draw, offer_draw
 from bot.games.luzhanqi.pieces import ARMY, Kind, Piece
 from bot.games.luzhanqi.play import flip_piece, move_piece
-from bot.games.luzhanqi.rules import PRESETS, LuzhanqiRules, option_words
+from bot.games.luzhanqi.rules import (
+    OPTION_NOTES,
+    OPTION_WORDS,
+    PRESETS,
+    VARIANT_NOTES,
+    LuzhanqiRules,
+    option_words,
+)
 from bot.games.luzhanqi.rules import with_options as rules_with_options
 from bot.games.luzhanqi.state import LuzhanqiState, Side, state_from_json, state_to_json
 from bot.games.luzhanqi.view import LuzhanqiView, losses_seen
@@ -54,6 +61,9 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
     key = "luzhanqi"
     title = "Luzhanqi"
     presets = PRESETS
+    variant_notes = VARIANT_NOTES
+    all_option_words = tuple(OPTION_WORDS)
+    option_notes = OPTION_NOTES
     agreed_draws = True
 
     # -- a new game ---------------------------------------------------------------------------

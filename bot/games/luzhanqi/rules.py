@@ -98,6 +98,27 @@ OPTION_WORDS: dict[str, tuple[str, object]] = {
 }
 """10.4's landmine and win options, and R-13's engineer setting, as words typed at /play."""
 
+VARIANT_NOTES: dict[str, str] = {
+    "classic": "variant B: each side gets a hidden random deployment to edit by swaps; "
+    "capture the flag (10.1).",
+    "flip": "variant A: all 50 pieces start face down; each turn flip one or move one of "
+    "yours, and the first flip gives the first player their colour (10.2).",
+    "variant-c": "camps give no protection, engineers run straight, bombs may enter the "
+    "enemy headquarters and take the flag, and landmines exchange (10.3).",
+}
+"""One line on each variant, for ``/rules``."""
+
+OPTION_NOTES: dict[str, str] = {
+    "m1": "spring mine: an engineer clears a landmine, any other attacker dies (10.4).",
+    "m2": "exchange: an engineer clears a landmine, any other attacker dies with it (10.4).",
+    "m3": "bomb mine: every attacker dies with the landmine (10.4).",
+    "w1": "win only by capturing the flag (10.4).",
+    "w2": "win also by removing all 21 movable enemy pieces (10.4).",
+    "turns": "engineers may turn corners on the railroads (R-13).",
+    "straight": "engineers run only straight along the railroads (R-13).",
+}
+"""One line on each option word, for ``/rules``."""
+
 
 def with_options(rules: LuzhanqiRules, words: Sequence[str]) -> LuzhanqiRules:
     """``rules`` changed by option words; refuses unknown and contradicting words."""

@@ -19,7 +19,7 @@ from bot.games.core import (
 from bot.games.marine import actions as act
 from bot.games.marine import moves, play
 from bot.games.marine.pieces import OPENING
-from bot.games.marine.rules import PRESETS, MarineRules
+from bot.games.marine.rules import PRESETS, VARIANT_NOTES, MarineRules
 from bot.games.marine.state import MarineState, in_order, state_from_json, state_to_json
 from bot.games.marine.view import MarineView
 
@@ -29,6 +29,7 @@ class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
     agreed_draws = True
     title = "Marine Game"
     presets = PRESETS
+    variant_notes = VARIANT_NOTES
 
     def new_game(self, rules: MarineRules, seed: int) -> MarineState:
         """§4: the opening position; who plays South (and so moves first) comes from the seed."""

@@ -30,3 +30,8 @@ class MarineRules:
 
 PRESETS: dict[str, MarineRules] = {"classic": MarineRules()}
 """The one way the game is played; the draw limit is data so tests can name it."""
+
+VARIANT_NOTES: dict[str, str] = {
+    "classic": "the one way the game is played, as the rules above say; it has no options.",
+}
+"""One line on each variant, for ``/rules``."""

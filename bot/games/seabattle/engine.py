@@ -22,8 +22,11 @@ from bot.games.seabattle import actions as act
 from bot.games.seabattle import dutchman, salvo, setup, texts
 from bot.games.seabattle.fleet import Ship
 from bot.games.seabattle.rules import (
+    OPTION_NOTES,
+    OPTION_WORDS,
     PRESETS,
     SUBMARINE,
+    VARIANT_NOTES,
     SeaBattleRules,
     option_suggestions,
     with_options,
@@ -44,6 +47,9 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
     key = "seabattle"
     title = "Sea Battle"
     presets = PRESETS
+    variant_notes = VARIANT_NOTES
+    all_option_words = tuple(OPTION_WORDS)
+    option_notes = OPTION_NOTES
 
     def new_game(self, rules: SeaBattleRules, seed: int) -> SeaBattleState:
         return SeaBattleState(rules=rules, seed=seed)

@@ -245,6 +245,45 @@ OPTION_RULES: dict[str, str] = {
 }
 """The clause each option word comes from, named when a combination is refused."""
 
+VARIANT_NOTES: dict[str, str] = {
+    "classic": "10×10, ten ships of 4, 3, 3, 2, 2, 2, 1, 1, 1 and 1 decks that may not "
+    "touch; a hit shoots again.",
+    "corners": "the classic game, but ships may touch at their corners (rule 4.1).",
+    "large": "15×15 with fifteen ships from 5 decks down to 1 that may not touch (rule 4.5).",
+    "milton-bradley": "10×10, five ships of 5, 4, 3, 3 and 2 decks that may touch; one shot "
+    "a turn, hit or miss (rule 4.2).",
+    "16x16": "16×16 with the 15×15 fleet, 3 mines and a minesweeper each (rule 4.7).",
+    "18x18": "18×18 with the 15×15 fleet, 3 mines and a minesweeper each (rule 4.7).",
+    "dutchman": "the Flying Dutchman on 20×20: one ship of 5 to 8 decks (6 unless an option "
+    "says) that may move in secret after each hit (rule 5).",
+}
+"""One line on each variant, for ``/rules``."""
+
+OPTION_NOTES: dict[str, str] = {
+    "corners": "ships may touch at their corners (rule 4.1).",
+    "shapes": "three-deckers may be an L, the four-decker an L, a square or a zigzag; place "
+    "one by all its cells (rule 4.4).",
+    "mines": "each side lays 1 mine: a shot on it makes the shooter disclose one of their "
+    "ship cells, and the turn passes (rule 4.6).",
+    "mines2": "as `mines`, with 2 mines each.",
+    "mines3": "as `mines`, with 3 mines each.",
+    "free-mines": "mines and minesweepers may touch ships and each other (with mines; "
+    "rule 4.6).",
+    "submarine": "adds a one-cell submarine that may touch your ships; sunk, it fires a "
+    "dying shot back (rule 4.8).",
+    **{
+        f"decks{n}": f"the Flying Dutchman has {n} decks (the `dutchman` variant; rule 5.1)."
+        for n in range(5, 9)
+    },
+    "named-hits": "every hit names the ship it struck (rule 4.2).",
+    "salvo": "each turn fire one shot per ship you have afloat, all in one move (rule 4.3).",
+    "equal-rounds": "with salvo: the second player answers a fleet-sinking salvo with a last "
+    "one, and both fleets sunk is a draw (rule 4.3).",
+    "blind-report": "with salvo: a salvo is answered only with the hits each ship took, not "
+    "which cells (rule 4.3).",
+}
+"""One line on each option word, for ``/rules``."""
+
 ALLOWED: dict[Ruleset, frozenset[str]] = {
     Ruleset.CLASSIC: frozenset(
         {"corners", "shapes", "mines", "mines2", "mines3", "free-mines", "submarine"}

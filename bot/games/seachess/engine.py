@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.games.core import Engine, Event, Outcome, Phase, Transition, secrecy
 from bot.games.seachess import actions as act
-from bot.games.seachess.rules import PRESETS, SeachessRules
+from bot.games.seachess.rules import PRESETS, VARIANT_NOTES, SeachessRules
 from bot.games.seachess.state import (
     SeachessState,
     start_position,
@@ -25,6 +25,7 @@ class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
     agreed_draws = True
     title = "Seachess"
     presets = PRESETS
+    variant_notes = VARIANT_NOTES
 
     def new_game(self, rules: SeachessRules, seed: int) -> SeachessState:
         return start_position(rules, seed)

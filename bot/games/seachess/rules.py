@@ -24,3 +24,8 @@ class SeachessRules:
 
 
 PRESETS: dict[str, SeachessRules] = {"standard": SeachessRules()}
+
+VARIANT_NOTES: dict[str, str] = {
+    "standard": "the one way the game is played, as the rules above say; it has no options.",
+}
+"""One line on each variant, for ``/rules``."""

@@ -24,7 +24,10 @@ from bot.games.grid import Cell, cell_name
 from bot.games.warships import actions as act
 from bot.games.warships import board, moves, setup, turns
 from bot.games.warships.rules import (
+    OPTION_NOTES,
+    OPTION_WORDS,
     PRESETS,
+    VARIANT_NOTES,
     WarshipsRules,
     option_suggestions,
     with_words,
@@ -45,6 +48,9 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     agreed_draws = True
     title = "Warships"
     presets = PRESETS
+    variant_notes = VARIANT_NOTES
+    all_option_words = tuple(OPTION_WORDS)
+    option_notes = OPTION_NOTES
 
     def new_game(self, rules: WarshipsRules, seed: int) -> WarshipsState:
         south = random.Random(f"warships:{seed}:south").randrange(2)

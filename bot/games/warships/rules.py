@@ -19,6 +19,21 @@ OPTION_WORDS: dict[str, str] = {
 }
 """Option words players may type at ``/play``, and the rule each one turns on."""
 
+VARIANT_NOTES: dict[str, str] = {
+    "classic": "the rules of the help card, with any optional rules added as options.",
+}
+"""One line on each variant, for ``/rules``."""
+
+OPTION_NOTES: dict[str, str] = {
+    "harder": "moving before an attack shortens its reach by the steps moved (15.1).",
+    "mobility": "missile ships and the landing ship have range 2 (15.2).",
+    "manoeuvres": "up to 12 ships may start in front of the port (15.3).",
+    "maneuvers": "the same as `manoeuvres`.",
+    "quick": "setups are dealt at random and play starts at once (5.5).",
+    "forget": "revealed enemy tokens turn face down again (15.4).",
+}
+"""One line on each option word, for ``/rules``."""
+
 
 @dataclass(frozen=True)
 class WarshipsRules:
