@@ -7,7 +7,7 @@ by mentions, which the bot sends with pings disabled.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.games import ENGINES
 from bot.ratings import Skill
@@ -93,16 +93,24 @@ def leaderboard_text(board: Leaderboard) -> str:
     return "\n".join(lines)
 
 
-def result_line(result: Result) -> str:
-    """One finished game from one player's side: id, game, opponent, result, rating change."""
+def result_line(result: Result, variants: Mapping[int, str]) -> str:
+    """One finished game from one player's side: id, game and variant (from ``variants``,
+    by game id, when known), opponent, result, rating change."""
     change = "unrated" if result.change is None else signed(result.change)
+    variant = variants.get(result.game_id)
+    title = game_title(result.game) + (f" ({variant})" if variant else "")
     return (
-        f"#{result.game_id} {game_title(result.game)} vs {mention(result.opponent_id)}: "
+        f"#{result.game_id} {title} vs {mention(result.opponent_id)}: "
         f"{_VERB[result.score]} ({change}) · <t:{int(result.ended_at)}:d>"
     )
 
 
-def profile_text(user_id: int, standings: Sequence[Standing], recent: Sequence[Result]) -> str:
+def profile_text(
+    user_id: int,
+    standings: Sequence[Standing],
+    recent: Sequence[Result],
+    variants: Mapping[int, str],
+) -> str:
     """Rating, record and streak per game, and the last games."""
     lines = [f"**Profile of {mention(user_id)}**"]
     if not standings and not recent:
@@ -117,7 +125,7 @@ def profile_text(user_id: int, standings: Sequence[Standing], recent: Sequence[R
         lines.append("No rated game yet.")
     if recent:
         lines.append("Last games:")
-        lines.extend(result_line(result) for result in recent)
+        lines.extend(result_line(result, variants) for result in recent)
     return "\n".join(lines)
 
 
@@ -126,14 +134,19 @@ def pages(total: int) -> int:
 
 
 def history_text(
-    user_id: int, game: str | None, results: Sequence[Result], page: int, total: int
+    user_id: int,
+    game: str | None,
+    results: Sequence[Result],
+    page: int,
+    total: int,
+    variants: Mapping[int, str],
 ) -> str:
     """One page of a player's finished games, newest first."""
     which = f" · {game_title(game)}" if game else ""
     lines = [f"**Games of {mention(user_id)}**{which} · page {page + 1} of {pages(total)}"]
     if not results:
         lines.append("No finished game here yet.")
-    lines.extend(result_line(result) for result in results)
+    lines.extend(result_line(result, variants) for result in results)
     return "\n".join(lines)
 
 

@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.client import RefereeBot
 from bot.games import ENGINES
 from bot.presenter import fill_names
+from bot.storage import GameRecord
 from cogs.challenges import GAME_CHOICES
 from cogs.places import place_of
 
@@ -31,6 +32,11 @@ def in_messages(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return [message for message in messages if message]
 
 
+def variant_of(game: GameRecord) -> str:
+    engine = ENGINES[game.game]
+    return engine.variant_name(engine.rules_from_json(game.rules))
+
+
 class Info(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
@@ -45,8 +51,9 @@ class Info(commands.Cog):
             )
             return
         lines = [
-            f"**#{game.id} {ENGINES[game.game].title}** · <@{game.seats[0]}> vs "
-            f"<@{game.seats[1]}> in <#{game.channel_id}> · {fill_names(status, game)}"
+            f"**#{game.id} {ENGINES[game.game].title}** ({variant_of(game)}) · "
+            f"<@{game.seats[0]}> vs <@{game.seats[1]}> in <#{game.channel_id}> · "
+            f"{fill_names(status, game)}"
             for game, status in running[:20]
         ]
         if len(running) > 20:

@@ -18,7 +18,7 @@ from bot.games import ENGINES
 from bot.games.grid import shorten
 from bot.outbox import Lane
 from bot.presenter import presented
-from bot.referee import Report, game_number
+from bot.referee import Report, game_label, game_number
 from bot.storage.postgres_queue import MoveQueue
 from cogs.buttons import BoardButton, MoveButton, ResignButton
 from cogs.courier import Courier, as_file
@@ -246,9 +246,10 @@ class Moves(commands.Cog):
     async def game_choices(
         self, interaction: discord.Interaction, typed: str
     ) -> list[app_commands.Choice[int]]:
-        games = await self.bot.repository.active_games_of(interaction.user.id)
+        user_id = interaction.user.id
+        games = await self.bot.repository.active_games_of(user_id)
         return [
-            app_commands.Choice(name=f"#{g.id} {ENGINES[g.game].title}", value=g.id)
+            app_commands.Choice(name=game_label(g, user_id)[:100], value=g.id)
             for g in games
             if str(g.id).startswith(typed.strip().lstrip("#"))
         ][:25]

@@ -98,7 +98,8 @@ class Records(commands.Cog):
         user_id = (user or interaction.user).id
         standings = await self._records.standings_of(user_id)
         recent, _ = await self._records.history(user_id, None, offset=0, limit=records.RECENT_GAMES)
-        await self._answer(interaction, records.profile_text(user_id, standings, recent))
+        variants = await self.bot.referee.variants_of([r.game_id for r in recent])
+        await self._answer(interaction, records.profile_text(user_id, standings, recent, variants))
 
     @app_commands.command(name="history", description="A player's finished games, page by page.")
     @app_commands.describe(user="Whose games (default: yours)", game="Only this game")
@@ -122,7 +123,8 @@ class Records(commands.Cog):
         )
         pages = records.pages(total)
         page = min(page, pages - 1)
-        content = records.history_text(user_id, game, results, page, total)
+        variants = await self.bot.referee.variants_of([r.game_id for r in results])
+        content = records.history_text(user_id, game, results, page, total, variants)
         if pages == 1:
             return content, None
         word = game or ALL_GAMES

@@ -81,7 +81,7 @@ async def test_games_lists_only_the_games_of_channels_the_asker_can_view(
 
     assert stranger.content == "No game is running in this server. Start one with `/play`."
     assert watcher.content is not None
-    assert watcher.content.startswith(f"**#{game_id} Sea Battle**")
+    assert watcher.content.startswith(f"**#{game_id} Sea Battle** (classic) · ")
     assert f"<#{channel_id}>" in watcher.content
 
 

@@ -20,12 +20,14 @@ from tests.cog_helpers import (
     open_water,
     player,
     png_of,
+    random_ready,
     render_for,
     seat_to_move,
     seen_by,
     ship_cells,
     shoot,
     single_cell_ships,
+    start_game,
     state_of,
     stored_game,
     stored_log,
@@ -242,23 +244,25 @@ async def test_malformed_text_is_refused(
 async def test_two_games_need_the_game_number(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, carol: FakeUser
 ) -> None:
-    """With two games a bare move is ambiguous; ``#<id>`` routes it to one game only."""
+    """With two games a bare move that both could take is refused, the games named with
+    their opponents; ``#<id>`` routes it to one game only."""
     first = await game_in_play(driver, alice, bob)
     second = await game_in_play(driver, alice, carol)
     assert (first.id, second.id) == (1, 2)
+    record = await give_turn_to(driver, 2, alice)
+    one_before = await give_turn_to(driver, 1, alice)
     seq = driver.server.last_seq
 
     await driver.dm(alice, "B5")
 
+    listed = "#1 Sea Battle (classic) vs bob, #2 Sea Battle (classic) vs carol"
     assert [s.content for s in seen_by(driver, alice, seq)] == [
-        "You are in several games: #1 (Sea Battle), #2 (Sea Battle). "
+        f"You are in several games: {listed}. "
         "Say which: write the game number first, like `#1` followed by your move."
     ]
-    assert (await stored_game(driver, 1)).ply == first.ply
-    assert (await stored_game(driver, 2)).ply == second.ply
+    assert (await stored_game(driver, 1)).ply == one_before.ply
+    assert (await stored_game(driver, 2)).ply == record.ply
 
-    record = await give_turn_to(driver, 2, alice)
-    one_before = await stored_game(driver, 1)
     water = open_water(record, 1)[0]
     await driver.dm(alice, f"#2 {water}")
 
@@ -269,20 +273,47 @@ async def test_two_games_need_the_game_number(
 
     ask = await driver.slash(alice, "board")
     assert ask.ephemeral and ask.content is not None
-    assert ask.content.startswith("You are in several games: #1 (Sea Battle), #2 (Sea Battle).")
-    await give_turn_to(driver, 1, alice)
+    assert ask.content.startswith(f"You are in several games: {listed}.")
     suggestions = await driver.autocomplete(alice, "move", focused="text", guild=False, text="")
-    assert suggestions and all(c["value"].startswith(("#1 ", "#2 ")) for c in suggestions)
-    only_two = await driver.autocomplete(alice, "move", focused="text", guild=False, text="#1 B")
-    assert only_two and all(c["value"].startswith("#1 B") for c in only_two)
+    assert suggestions and all(c["value"].startswith("#1 ") for c in suggestions)
     games = await driver.autocomplete(alice, "board", focused="game", game="")
     assert games == [
-        {"name": "#1 Sea Battle", "value": 1},
-        {"name": "#2 Sea Battle", "value": 2},
+        {"name": "#1 Sea Battle (classic) vs bob", "value": 1},
+        {"name": "#2 Sea Battle (classic) vs carol", "value": 2},
     ]
 
     await driver.dm(alice, "#7 B5")
     assert driver.dms_to(alice)[-1].content == "You are not playing in game #7."
+
+
+async def test_a_bare_move_goes_to_the_one_game_that_can_take_it(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, carol: FakeUser
+) -> None:
+    """Where only one of a player's games can take a move, as the player sees them (whose
+    turn it is, which side is still setting up), the move goes there without ``#<id>``."""
+    first = await start_game(driver, alice, bob)
+    second = await start_game(driver, alice, carol)
+    await driver.dm(alice, "random")
+    assert driver.dms_to(alice)[-1].content.startswith("You are in several games: #1 Sea")
+    await random_ready(driver, first.id, alice, bob)
+
+    await driver.dm(alice, "random")
+    await driver.dm(alice, "ready")
+    await random_ready(driver, second.id, carol)
+
+    assert [e.text for e in await stored_log(driver, second.id)][:2] == ["random", "ready"]
+    record = await give_turn_to(driver, 1, alice)
+    other = await stored_game(driver, 2)
+    if player(driver, other, seat_to_move(other)) == alice:
+        await driver.dm(alice, f"#2 {open_water(other, 1)[0]}")
+        other = await stored_game(driver, 2)
+    assert player(driver, other, seat_to_move(other)) == carol
+    water = open_water(record, 1)[0]
+
+    await driver.dm(alice, water)
+
+    assert driver.dms_to(alice)[-1].content.startswith(f"**Sea Battle #1**\n{water}: miss.")
+    assert (await stored_game(driver, 2)).ply == other.ply
 
 
 async def test_dm_from_a_stranger_gets_a_sentence(

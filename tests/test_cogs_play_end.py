@@ -267,7 +267,8 @@ async def test_games_lists_the_running_games_of_the_server(
     listed = await driver.slash(bob, "games")
     assert listed.ephemeral
     assert listed.content == (
-        f"**#1 Sea Battle** · {alice.mention} vs {bob.mention} in <#{driver.channel_id}> · "
+        f"**#1 Sea Battle** (classic) · {alice.mention} vs {bob.mention} "
+        f"in <#{driver.channel_id}> · "
         f"Setting up: waiting for {alice.mention} and {bob.mention}."
     )
 

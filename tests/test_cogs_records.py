@@ -202,9 +202,9 @@ async def test_profile_shows_rating_record_streak_and_last_games(
         f"Sea Battle: **{standing.skill.display}?** · 4 rated · 3W 1L 0D · 3 wins in a row"
     )
     assert lines[2] == "Last games:"
-    assert lines[3].startswith(f"#{last.id} Sea Battle vs {carol.mention}: won (+")
+    assert lines[3].startswith(f"#{last.id} Sea Battle (classic) vs {carol.mention}: won (+")
     assert [line.split(" ")[0] for line in lines[3:]] == ["#4", "#3", "#2", "#1"]
-    assert lines[-1].startswith(f"#1 Sea Battle vs {bob.mention}: lost (−")
+    assert lines[-1].startswith(f"#1 Sea Battle (classic) vs {bob.mention}: lost (−")
 
     empty = await driver.slash(carol, "profile", options={"user": driver.add_user("dave")})
     assert empty.content is not None
@@ -299,5 +299,5 @@ async def test_a_history_button_from_before_a_restart_still_turns_the_page(
     page = driver.message(message.id)
     header, only = page.content.splitlines()
     assert header == f"**Games of {alice.mention}** · page 2 of 2"
-    assert only.startswith(f"#1 Sea Battle vs {bob.mention}: won (+")
+    assert only.startswith(f"#1 Sea Battle (classic) vs {bob.mention}: won (+")
     assert page.custom_ids == [f"history:{alice.id}:all:0", f"history:{alice.id}:all:1"]

@@ -356,8 +356,9 @@ async def test_a_bare_move_in_two_games_is_refused_and_names_both(
     """With two games running the referee cannot guess; `#<id>` then picks the right one."""
     first = await set_fleets(referee, await start_game(referee))
     second = await set_fleets(referee, await start_game(referee, challenger=CAROL, opponent=ALICE))
-    error = await refused(repo, lambda: referee.act(ALICE, "B5"), "You are in several games")
-    assert f"#{first.id}" in str(error) and f"#{second.id}" in str(error)
+    error = await refused(repo, lambda: referee.act(ALICE, "Z99"), "You are in several games")
+    assert f"#{first.id} Sea Battle (classic) vs " in str(error)
+    assert f"#{second.id} Sea Battle (classic) vs " in str(error)
     assert f"`#{first.id}` followed by your move" in str(error), "it shows how to name a game"
     await refused(repo, lambda: referee.board(ALICE), "several games")
     error = await refused(repo, lambda: referee.resign(ALICE), "several games")

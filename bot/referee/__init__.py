@@ -21,7 +21,7 @@ from bot.referee.game_numbers import GAME_NUMBER_FORMAT, game_number
 from bot.referee.moves import DRAW_WORDS, MAX_MOVE_LENGTH, MAX_SAVED_SETUPS, Moves, draw_button
 from bot.referee.queries import Queries, replay
 from bot.referee.reports import GameFault, Notice, RefereeError, Report, StaleMoveError
-from bot.referee.table import STATE_CACHE_SIZE
+from bot.referee.table import STATE_CACHE_SIZE, game_label
 
 __all__ = [
     "DIRECT_MESSAGE",
@@ -39,6 +39,7 @@ __all__ = [
     "Report",
     "StaleMoveError",
     "draw_button",
+    "game_label",
     "game_number",
     "in_seats",
     "replay",

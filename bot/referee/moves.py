@@ -13,8 +13,8 @@ import re
 from bot.games.core import Engine, Phase, View
 from bot.referee.game_numbers import split_game_number
 from bot.referee.reports import Notice, RefereeError, Report, StaleMoveError
-from bot.referee.table import RefereeBase, Table, engine_for
-from bot.storage import LogKind
+from bot.referee.table import RefereeBase, Table, engine_for, several_games
+from bot.storage import GameRecord, LogKind
 
 MAX_MOVE_LENGTH = 600
 """Long enough for a whole saved setup played as one move."""
@@ -35,10 +35,44 @@ class Moves(RefereeBase):
         ``act`` to say, when the move is played."""
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
-        game_id, _ = self._split_prefix(text, game_id)
+        game_id, move = self._split_prefix(text, game_id)
+        if game_id is None:
+            game_id = await self._routed(user_id, move)
         game_id = await self._game_id(user_id, game_id, purpose="move")
         await self._load(game_id, user_id)
         return game_id
+
+    async def _routed(self, user_id: int, move: str) -> int | None:
+        """The game a move that names none is for, among the player's running games: the
+        only one, or the only one that can take it; None when there is no game at all.
+
+        Whether a game can take the move is judged on the player's own view of it alone
+        (``takes``), never on what is hidden from them, so where a move goes tells them
+        nothing new. Several games that could take it are listed, and the move refused.
+        """
+        games = await self.repository.active_games_of(user_id)
+        if len(games) < 2:
+            return games[0].id if games else None
+        takers = [game for game in games if self._takes(game, user_id, move)]
+        if len(takers) == 1:
+            return takers[0].id
+        raise several_games(user_id, takers if len(takers) > 1 else games, "move")
+
+    def _takes(self, game: GameRecord, user_id: int, move: str) -> bool:
+        """Whether ``move`` could be played now in ``game``, as its player sees it: it is
+        theirs to act, and the move is one their view suggests (or a word of the
+        referee's that fits the phase)."""
+        engine = engine_for(game.game)
+        seat = game.seat_of(user_id)
+        view = engine.view(self._state_of(engine, game), seat)
+        if seat is None or seat not in view.movers:
+            return False
+        words = " ".join(move.lower().split())
+        if _SAVED_SETUP_WORD.match(words):
+            return view.phase is Phase.SETUP
+        if words in DRAW_WORDS:
+            return engine.agreed_draws and view.phase is Phase.PLAY
+        return bool(words) and bool(engine.suggestions(view, move, 1))
 
     async def act(
         self,
@@ -59,6 +93,8 @@ class Moves(RefereeBase):
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
         game_id, move = self._split_prefix(text, game_id)
+        if game_id is None:
+            game_id = await self._routed(user_id, move)
         saved = _SAVED_SETUP_WORD.match(move.strip())
         async with self._seated(user_id, game_id, "move") as table:
             engine, state, seat = table.engine, table.state, table.seat

@@ -166,6 +166,16 @@ class Queries(RefereeBase):
         moves = move_list(engine, record, entries, states)
         return Replay(record, who, moments(engine, states, who), moves)
 
+    async def variants_of(self, game_ids: list[int]) -> dict[int, str]:
+        """The variant each of these games was played in, by id (a page of a history)."""
+        variants = {}
+        for game_id in game_ids:
+            record = await self.repository.get_game(game_id)
+            if record is not None:
+                engine = engine_for(record.game)
+                variants[game_id] = engine.variant_name(engine.rules_from_json(record.rules))
+        return variants
+
     async def games_in(self, user_id: int, place: Place) -> list[tuple[GameRecord, str]]:
         """Active games of the server ``place`` is in that the asker may look at (those of
         channels they can view, and their own), with a public one-line status each."""

@@ -25,6 +25,7 @@ from bot.games import ENGINES
 from bot.games.core import Engine, Event, GameError, Outcome, View
 from bot.games.grid import shorten
 from bot.logs import fields
+from bot.names import clean as clean_name
 from bot.ratings import counts_for_rating
 from bot.referee.game_numbers import split_game_number
 from bot.referee.reports import GameFault, Notice, RefereeError, Report
@@ -67,14 +68,7 @@ class RefereeBase:
         if not games:
             raise RefereeError("You have no game running. Start one with `/play` in a server.")
         if len(games) > 1:
-            listed = ", ".join(f"#{g.id} ({engine_for(g.game).title})" for g in games[:10])
-            first = games[0].id
-            how = (
-                f"write the game number first, like `#{first}` followed by your move"
-                if purpose == "move"
-                else f"give the command's `game` option, like `/{purpose} game:{first}`"
-            )
-            raise RefereeError(f"You are in several games: {listed}. Say which: {how}.")
+            raise several_games(user_id, games, purpose)
         return games[0].id
 
     @asynccontextmanager
@@ -271,6 +265,30 @@ class Table:
     engine: Engine
     state: object
     seat: int
+
+
+def game_label(game: GameRecord, user_id: int) -> str:
+    """A game as its player picks it among theirs, by number, game, variant and opponent:
+    ``#13 Marine Game (classic) vs Bob``. The opponent goes by the name the game keeps."""
+    engine = engine_for(game.game)
+    variant = engine.variant_name(engine.rules_from_json(game.rules))
+    seat = game.seat_of(user_id)
+    if seat is None:
+        return f"#{game.id} {engine.title} ({variant})"
+    opponent = clean_name(game.names[1 - seat]) or f"<@{game.seats[1 - seat]}>"
+    return f"#{game.id} {engine.title} ({variant}) vs {opponent}"
+
+
+def several_games(user_id: int, games: list[GameRecord], purpose: str) -> RefereeError:
+    """The refusal of a request that does not say which of ``games`` it is for."""
+    listed = ", ".join(game_label(game, user_id) for game in games[:10])
+    first = games[0].id
+    how = (
+        f"write the game number first, like `#{first}` followed by your move"
+        if purpose == "move"
+        else f"give the command's `game` option, like `/{purpose} game:{first}`"
+    )
+    return RefereeError(f"You are in several games: {listed}. Say which: {how}.")
 
 
 def engine_for(key: str) -> Engine:
