@@ -376,6 +376,55 @@ async def test_a_bare_move_in_two_games_is_refused_and_names_both(
     assert board.game.id == first.id and board.audience == 0
 
 
+def water(game: GameRecord, seat: int) -> str:
+    """A cell of ``seat``'s field with no ship that the other seat has not shot: a miss."""
+    state = state_of(game)
+    ships = {cell for ship in state.sides[seat].ships for cell in ship.cells}
+    size = state.rules.size
+    return next(
+        cell_name((column, row))
+        for row in range(size)
+        for column in range(size)
+        if (column, row) not in ships and (column, row) not in state.shots[other(seat)]
+    )
+
+
+async def test_a_bare_move_goes_where_its_player_sees_it_can_be_played(
+    repo: SqliteRepository, referee: Referee, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Among several games a move goes to the only one that can take it, judged on the
+    player's own views alone: the engine's reading of the hidden state is never asked."""
+    games = [
+        await set_fleets(referee, await start_game(referee)),
+        await set_fleets(referee, await start_game(referee, opponent=CAROL)),
+    ]
+    for game in games:  # Alice (seat 0) to shoot in both
+        if state_of(game).turn != 0:
+            await referee.act(game.seats[1], f"#{game.id} {water(game, 0)}")
+    first, second = [await repo.get_game(game.id) for game in games]
+    assert first is not None and second is not None
+    shot = water(first, 1)
+    first = (await referee.act(ALICE, f"#{first.id} {shot}")).game
+    await referee.act(BOB, f"#{first.id} {water(first, 0)}")
+
+    def hidden(*args: object) -> None:
+        raise AssertionError("routing read the hidden state")
+
+    with monkeypatch.context() as patched:
+        for method in ("parse_action", "legal_actions", "apply"):
+            patched.setattr(E, method, hidden)
+        assert await referee.aim(ALICE, shot) == second.id, "Alice shot it in the first"
+        assert await referee.aim(ALICE, f"#{first.id} {shot}") == first.id
+        either = next(
+            cell_name((column, 9)) for column in range(10) if cell_name((column, 9)) != shot
+        )
+        error = await refused(repo, lambda: referee.aim(ALICE, either), "several games")
+        assert f"#{first.id} Sea Battle (classic)" in str(error)
+        assert f"#{second.id} Sea Battle (classic)" in str(error)
+        await refused(repo, lambda: referee.aim(ALICE, "Z1"), "several games")  # nowhere
+        assert await referee.aim(BOB, "Z1") == first.id  # one game: whatever he wrote
+
+
 async def test_out_of_turn_illegal_and_overlong_moves_change_nothing(
     repo: SqliteRepository, referee: Referee
 ) -> None:

@@ -60,8 +60,8 @@ class Moves(RefereeBase):
 
     def _takes(self, game: GameRecord, user_id: int, move: str) -> bool:
         """Whether ``move`` could be played now in ``game``, as its player sees it: it is
-        theirs to act, and the move is one their view suggests (or a word of the
-        referee's that fits the phase)."""
+        theirs to act, and the move is one their view suggests as it stands, spacing and
+        case aside (or a word of the referee's that fits the phase)."""
         engine = engine_for(game.game)
         seat = game.seat_of(user_id)
         view = engine.view(self._state_of(engine, game), seat)
@@ -72,7 +72,8 @@ class Moves(RefereeBase):
             return view.phase is Phase.SETUP
         if words in DRAW_WORDS:
             return engine.agreed_draws and view.phase is Phase.PLAY
-        return bool(words) and bool(engine.suggestions(view, move, 1))
+        typed = "".join(words.split())
+        return any("".join(s.lower().split()) == typed for s in engine.suggestions(view, move))
 
     async def act(
         self,
