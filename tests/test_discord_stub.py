@@ -278,6 +278,26 @@ async def test_driver_refuses_what_discord_would(
         await driver.slash(alice, "nonexistent")
 
 
+async def test_a_private_channel_is_viewed_only_by_whom_it_allows(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> None:
+    """A channel added after READY reaches the client with its overwrites, so discord.py
+    computes who can view it; the driver refuses what Discord's client would not offer."""
+    channel_id = driver.add_channel("secret", visible_to=[alice])
+    await driver.settle()
+    guild = driver.client.get_guild(driver.guild_id)
+    assert guild is not None
+    channel = guild.get_channel(channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    everyone = guild.default_role
+    assert not channel.permissions_for(everyone).view_channel
+    assert channel.overwrites_for(discord.Object(alice.id)).view_channel is True
+
+    await driver.slash(alice, "counter", channel_id=channel_id)
+    with pytest.raises(PermissionError, match="cannot view"):
+        await driver.slash(bob, "counter", channel_id=channel_id)
+
+
 async def test_an_enforced_nonce_makes_a_resent_message_the_same_message(
     driver: DiscordDriver, alice: FakeUser
 ) -> None:
