@@ -356,6 +356,13 @@ async def test_a_bare_move_in_two_games_is_refused_and_names_both(
     """With two games running the referee cannot guess; `#<id>` then picks the right one."""
     first = await set_fleets(referee, await start_game(referee))
     second = await set_fleets(referee, await start_game(referee, challenger=CAROL, opponent=ALICE))
+    for game in (first, second):  # Alice to shoot in both: her opponent misses once
+        alice = game.seats.index(ALICE)
+        if state_of(game).turn != alice:
+            await referee.act(game.seats[other(alice)], f"#{game.id} {water(game, alice)}")
+    fresh = [await repo.get_game(game.id) for game in (first, second)]
+    assert fresh[0] is not None and fresh[1] is not None
+    first, second = fresh[0], fresh[1]
     error = await refused(repo, lambda: referee.act(ALICE, "Z99"), "You are in several games")
     assert f"#{first.id} Sea Battle (classic) vs " in str(error)
     assert f"#{second.id} Sea Battle (classic) vs " in str(error)
@@ -423,6 +430,11 @@ async def test_a_bare_move_goes_where_its_player_sees_it_can_be_played(
         assert f"#{second.id} Sea Battle (classic)" in str(error)
         await refused(repo, lambda: referee.aim(ALICE, "Z1"), "several games")  # nowhere
         assert await referee.aim(BOB, "Z1") == first.id  # one game: whatever he wrote
+    await referee.act(ALICE, f"#{second.id} {water(second, 1)}")  # a miss: Carol's turn
+    with monkeypatch.context() as patched:
+        for method in ("parse_action", "legal_actions", "apply"):
+            patched.setattr(E, method, hidden)
+        assert await referee.aim(ALICE, "Z1") == first.id, "the one game where she may act"
 
 
 async def test_out_of_turn_illegal_and_overlong_moves_change_nothing(

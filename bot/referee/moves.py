@@ -44,36 +44,29 @@ class Moves(RefereeBase):
 
     async def _routed(self, user_id: int, move: str) -> int | None:
         """The game a move that names none is for, among the player's running games: the
-        only one, or the only one that can take it; None when there is no game at all.
+        only one; else the only one where it is theirs to act; else the only one of those
+        whose view suggests the move. None when there is no game at all.
 
-        Whether a game can take the move is judged on the player's own view of it alone
-        (``takes``), never on what is hidden from them, so where a move goes tells them
-        nothing new. Several games that could take it are listed, and the move refused.
+        Each step is judged on the player's own view of a game alone (whose turn it is is
+        public, and suggestions come from the view), never on what is hidden from them, so
+        where a move goes tells them nothing new. Where several games remain, they are
+        listed and the move refused.
         """
         games = await self.repository.active_games_of(user_id)
         if len(games) < 2:
             return games[0].id if games else None
-        takers = [game for game in games if self._takes(game, user_id, move)]
+        views = [(game, self._own_view(game, user_id)) for game in games]
+        movers = [(game, view) for game, view in views if view.seat in view.movers]
+        if len(movers) == 1:
+            return movers[0][0].id
+        takers = [game for game, view in movers if _suggested(engine_for(game.game), view, move)]
         if len(takers) == 1:
             return takers[0].id
-        raise several_games(user_id, takers if len(takers) > 1 else games, "move")
+        raise several_games(user_id, takers or [game for game, _ in movers] or games, "move")
 
-    def _takes(self, game: GameRecord, user_id: int, move: str) -> bool:
-        """Whether ``move`` could be played now in ``game``, as its player sees it: it is
-        theirs to act, and the move is one their view suggests as it stands, spacing and
-        case aside (or a word of the referee's that fits the phase)."""
+    def _own_view(self, game: GameRecord, user_id: int) -> View:
         engine = engine_for(game.game)
-        seat = game.seat_of(user_id)
-        view = engine.view(self._state_of(engine, game), seat)
-        if seat is None or seat not in view.movers:
-            return False
-        words = " ".join(move.lower().split())
-        if _SAVED_SETUP_WORD.match(words):
-            return view.phase is Phase.SETUP
-        if words in DRAW_WORDS:
-            return engine.agreed_draws and view.phase is Phase.PLAY
-        typed = "".join(words.split())
-        return any("".join(s.lower().split()) == typed for s in engine.suggestions(view, move))
+        return engine.view(self._state_of(engine, game), game.seat_of(user_id))
 
     async def act(
         self,
@@ -166,6 +159,18 @@ class Moves(RefereeBase):
             for move_text in engine.suggestions(view, move):
                 choices.append(f"#{record.id} {move_text}" if prefix_games else move_text)
         return choices[:25]
+
+
+def _suggested(engine: Engine, view: View, move: str) -> bool:
+    """Whether the player's view suggests ``move`` as it stands, spacing and case aside, or
+    it is a word of the referee's that fits the phase the view shows."""
+    words = " ".join(move.lower().split())
+    if _SAVED_SETUP_WORD.match(words):
+        return view.phase is Phase.SETUP
+    if words in DRAW_WORDS:
+        return engine.agreed_draws and view.phase is Phase.PLAY
+    typed = "".join(words.split())
+    return any("".join(s.lower().split()) == typed for s in engine.suggestions(view, move))
 
 
 def _draw_move(table: Table, word: str) -> str:
