@@ -66,6 +66,13 @@ async def started(referee: Referee, key: str, variant: str, moves: int) -> int:
     return game.id
 
 
+async def exported_by_a_player(referee: Referee, game_id: int) -> dict[str, Any]:
+    """A finished game's export as its first player downloads it, through JSON as a file."""
+    record = await referee.repository.get_game(game_id)
+    assert record is not None
+    return json.loads(json.dumps(await referee.export(game_id, record.seats[0])))
+
+
 async def exported(key: str, variant: str, how: str) -> dict[str, Any]:
     """A finished game's export as a file holds it (made once per module, copied per use)."""
     if (key, variant, how) not in _made:
@@ -80,7 +87,7 @@ async def exported(key: str, variant: str, how: str) -> dict[str, Any]:
             else:
                 plies = 2000 if how == "win" else 16
                 game_id = (await play_out(referee, key, variant=variant, max_plies=plies)).id
-            _made[key, variant, how] = json.loads(json.dumps(await referee.export(game_id)))
+            _made[key, variant, how] = await exported_by_a_player(referee, game_id)
         finally:
             await repository.close()
     record = copy.deepcopy(_made[key, variant, how])
@@ -218,7 +225,7 @@ async def test_an_aborted_game_has_no_export(referee: Referee, key: str) -> None
     game_id = await started(referee, key, variant, moves=0)
     await referee.abort(PLAYERS[0], game_id)
     with pytest.raises(RefereeError, match="before its first real move"):
-        await referee.export(game_id)
+        await referee.export(game_id, PLAYERS[0])
 
 
 def _without(path: tuple[Any, ...]) -> Callable[[dict[str, Any]], None]:
@@ -382,7 +389,7 @@ async def test_a_game_against_the_computer_is_verified_with_its_seat(
     """The computer's seat is in the export: it is never the one late on time, and the
     verifier rebuilds a time-out the way the referee decides it."""
     game_id = await computer_game(referee, repo, "marine", "casual")
-    record = json.loads(json.dumps(await referee.export(game_id)))
+    record = await exported_by_a_player(referee, game_id)
     assert record["computer_seat"] == 1
     code, said = run(record, tmp_path, capsys)
     assert code == 0 and "verified." in said, said
