@@ -11,7 +11,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from bot.ai.core import Player, Seen
+from bot.ai.core import Player, Seen, dice_seed_for
 from bot.games import ENGINES
 from bot.games.core import GameError
 from bot.games.marine import moves
@@ -59,7 +59,9 @@ def duel(
         if outcome is not None:
             break
         for seat in sorted(engine.view(state, None).movers):
-            seen = Seen(rules, engine.view(state, seat), tuple(heard[seat]), seed, ply)
+            seen = Seen(
+                rules, engine.view(state, seat), tuple(heard[seat]), dice_seed_for(seed, seat), ply
+            )
             start = time.perf_counter()
             text = by_seat[seat].decide(seen)
             if seat == measured:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import statistics
 import sys
 
-from bot.ai import Seen, player
+from bot.ai import Seen, dice_seed_for, player
 from bot.ai.core import Player
 from bot.games import ENGINES
 from bot.games.core import Phase
@@ -35,7 +35,9 @@ def shots_to_sink(shooter: Player, seed: int) -> int | None:
         if outcome is not None:
             return shots if outcome.winner == 0 else None
         seat = min(engine.view(state, None).movers)
-        seen = Seen(rules, engine.view(state, seat), tuple(heard[seat]), seed, ply)
+        seen = Seen(
+            rules, engine.view(state, seat), tuple(heard[seat]), dice_seed_for(seed, seat), ply
+        )
         text = (shooter if seat == 0 else captain).decide(seen)
         if seat == 1 and text[0].isupper():
             text = "A1"

@@ -13,7 +13,7 @@ import pytest
 
 from benchmarks.ai import duel_report
 from bot.ai import player
-from bot.ai.core import Seen
+from bot.ai.core import Seen, dice_seed_for
 from bot.ai.generic import RandomPlayer
 from bot.ai.luzhanqi_memory import enemy_beliefs
 from bot.ai.luzhanqi_setup import strong_layout
@@ -86,7 +86,9 @@ def test_what_it_believes_of_every_enemy_piece_includes_the_truth(variant: str) 
                 assert chances.get(truth.kind, 0.0) > 0.0, (ply, where, truth.kind, chances)
                 assert abs(sum(chances.values()) - 1.0) < 1e-6
                 narrowed += len(chances) < len(Kind)
-        seen = Seen(rules, ENGINE.view(state, seat), tuple(heard[seat]), seed, ply)
+        seen = Seen(
+            rules, ENGINE.view(state, seat), tuple(heard[seat]), dice_seed_for(seed, seat), ply
+        )
         transition = ENGINE.act(state, seat, players[seat].decide(seen))
         state = transition.state
         for each in (0, 1):

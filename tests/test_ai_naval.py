@@ -15,7 +15,7 @@ import pytest
 
 from benchmarks.ai_duels import Tally, duel
 from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
-from bot.ai import LEVELS, Seen, player
+from bot.ai import LEVELS, Seen, dice_seed_for, player
 from bot.ai.generic import RandomPlayer
 from bot.ai.warships import (
     RESTLESS,
@@ -53,7 +53,9 @@ def _warships_game(options: str, seed: int, plies: int):  # type: ignore[no-unty
         if engine.outcome(state) is not None:
             break
         seat = min(engine.view(state, None).movers)
-        text = players[seat].decide(Seen(rules, engine.view(state, seat), tuple(heard), seed, ply))
+        text = players[seat].decide(
+            Seen(rules, engine.view(state, seat), tuple(heard), dice_seed_for(seed, seat), ply)
+        )
         transition = engine.act(state, seat, text)
         state = transition.state
         heard.extend(event.text for event in transition.for_audience(COMPUTER))
@@ -193,7 +195,7 @@ def _admiral_situation(seed: int) -> Situation:
     admiral = player("warships", "strong")
     for ply in range(6):
         seat = min(engine.view(state, None).movers)
-        seen = Seen(rules, engine.view(state, seat), (), seed, ply)
+        seen = Seen(rules, engine.view(state, seat), (), dice_seed_for(seed, seat), ply)
         if engine.view(state, None).phase is not Phase.SETUP and seat == COMPUTER:
             return Situation(seen, seen.view, seen_by(seen.view, seat))
         state = engine.act(state, seat, admiral.decide(seen)).state

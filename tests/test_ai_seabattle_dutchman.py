@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ai import Seen, player
+from bot.ai import Seen, dice_seed_for, player
 from bot.ai.seabattle_dutchman import CLEARANCE, LATELY, my_shots, their_shots
 from bot.games import ENGINES
 from bot.games.core import Phase
@@ -29,7 +29,7 @@ def test_the_searcher_and_the_captain_play_sensibly(options: str, level: str) ->
                 break
             seat = min(ENGINE.view(state, None).movers)
             view = ENGINE.view(state, seat)
-            seen = Seen(rules, view, tuple(heard[seat]), seed, ply)
+            seen = Seen(rules, view, tuple(heard[seat]), dice_seed_for(seed, seat), ply)
             text = computer.decide(seen)
             if view.owed == (seat, "move"):
                 fired = their_shots(heard[seat], rules.size)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ai import LEVELS, Seen, player
+from bot.ai import LEVELS, Seen, dice_seed_for, player
 from bot.games import ENGINES
 from bot.games.core import GameError
 from bot.games.seabattle.rules import ALLOWED, PRESETS, with_options
@@ -60,7 +60,9 @@ def test_every_move_the_computer_chooses_is_accepted(preset: str, options: str, 
             if engine.outcome(state) is not None:
                 break
             seat = min(engine.view(state, None).movers)
-            seen = Seen(rules, engine.view(state, seat), tuple(heard[seat]), seed, ply)
+            seen = Seen(
+                rules, engine.view(state, seat), tuple(heard[seat]), dice_seed_for(seed, seat), ply
+            )
             text = computer.decide(seen)
             try:
                 transition = engine.act(state, seat, text)

@@ -1,12 +1,18 @@
 """Games against the computer through the referee: started at once, played by the computer
-through the ordinary move path, unrated, resumed after a restart with exactly one move."""
+through the ordinary move path, unrated, resumed after a restart with exactly one move, and
+never handed the game's seed, from which every random secret of the game is rebuilt."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Mapping
+from enum import Enum
 
 import pytest
 
+import bot.computer
+from bot.ai import Player, Seen
 from bot.computer import Computer
 from bot.games import ENGINES
 from bot.games.core import Phase
@@ -138,3 +144,81 @@ async def test_a_rematch_against_the_computer_points_to_play(referee: Referee) -
     await referee.resign(PERSON, report.game.id)
     with pytest.raises(RefereeError, match="use `/play` with me"):
         await referee.rematch(report.game.id, PERSON)
+
+
+GAME_SEED = 0x1D2C_3B4A_5968_7786
+"""A seed no dice, ply or count in a game could equal by chance."""
+
+
+def mentions(value: object, seed: int) -> bool:
+    """Whether ``value`` holds ``seed`` anywhere: as a number, or written in a text."""
+    if isinstance(value, bool | Enum) or value is None:
+        return False
+    if isinstance(value, int):
+        return value == seed
+    if isinstance(value, str):
+        return str(seed) in value or f"{seed:x}" in value.lower()
+    if dataclasses.is_dataclass(value):
+        return any(mentions(getattr(value, f.name), seed) for f in dataclasses.fields(value))
+    if isinstance(value, Mapping):
+        return any(mentions(k, seed) or mentions(v, seed) for k, v in value.items())
+    if isinstance(value, tuple | list | set | frozenset):
+        return any(mentions(item, seed) for item in value)
+    return False
+
+
+class Watched:
+    """A computer player that keeps every argument it was handed."""
+
+    def __init__(self, chosen: Player, handed: list[object]) -> None:
+        self.chosen = chosen
+        self.handed = handed
+
+    def decide(self, seen: Seen) -> str:
+        self.handed.append(seen)
+        return self.chosen.decide(seen)
+
+
+@pytest.mark.parametrize(
+    ("game", "variant"), [*((game, None) for game in GAMES), ("luzhanqi", "flip")]
+)
+async def test_the_computer_is_never_handed_the_games_seed(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch, game: str, variant: str | None
+) -> None:
+    """Not in its view, its told texts, its dice or any argument: its dice are its own."""
+    handed: list[object] = []
+    choose = bot.computer.player
+    monkeypatch.setattr(
+        bot.computer, "player", lambda game, level: Watched(choose(game, level), handed)
+    )
+    referee = Referee(repo, seed_source=lambda: GAME_SEED)
+    table = Table(referee)
+    report = await start(referee, game, variant=variant)
+    game_id = report.game.id
+    await table.after(report)
+    engine, dice = ENGINES[game], random.Random(game)
+    for _ in range(6):
+        record = await repo.get_game(game_id)
+        assert record is not None and record.seed == GAME_SEED
+        view = engine.view(engine.from_json(record.state), 0)
+        if record.end_reason is not None or 0 not in view.movers:
+            break
+        if view.phase is Phase.SETUP:
+            move = "ready" if engine.setup_text(view) or game != "seabattle" else "random"
+        else:
+            moves = [m for m in engine.suggestions(view, "", limit=10**6) if "draw" not in m]
+            move = dice.choice(moves)
+        await table.after(await referee.act(PERSON, move, game_id))
+    assert len(handed) >= 2, "the computer decided too rarely to tell"
+    assert not any(mentions(seen, GAME_SEED) for seen in handed)
+
+
+async def test_the_computers_dice_are_the_same_after_a_restart(
+    repo: SqliteRepository,
+) -> None:
+    """Its dice follow from the game, so a restarted bot decides as the first one would."""
+    first = Referee(repo, seed_source=lambda: GAME_SEED)
+    report = await start(first, "luzhanqi")
+    before = await first.computer_turn(report.game.id)
+    after = await Referee(repo, seed_source=lambda: 7).computer_turn(report.game.id)
+    assert before is not None and before == after

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from bot.ai.core import DEFAULT_LEVEL, LEVELS, Player, Seen
+from bot.ai.core import DEFAULT_LEVEL, LEVELS, Player, Seen, dice_seed_for
 from bot.ai.generic import RandomPlayer
 from bot.ai.luzhanqi import LuzhanqiCommander
 from bot.ai.marine import MarineSearcher
@@ -14,7 +14,7 @@ from bot.ai.seabattle import CasualShooter, DensityShooter
 from bot.ai.seachess import SeachessSearcher
 from bot.ai.warships import WarshipsAdmiral
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Player", "Seen", "player"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Player", "Seen", "dice_seed_for", "player"]
 
 
 STRONG_MARINE_BUDGET = 8_000

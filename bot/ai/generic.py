@@ -22,7 +22,13 @@ def legal_texts(game: str, seen: Seen) -> list[str]:
 
 
 def setup_move(game: str, seen: Seen) -> str:
-    """Confirm the setup once it is complete, else ask the engine for a random legal one."""
+    """Confirm the setup once it is complete, else ask the engine for a random legal one.
+
+    The engine deals it from the game's seed, as it deals a person's: reproducible, since a
+    restarted bot replays the same ``random`` from the log to the same setup, and as secret
+    as a person's, since the seed is drawn by the bot and shown only as a seal until the
+    game ends. The computer never sees the seed; it only asks for the deal.
+    """
     offered = {move for _, move in ENGINES[game].quick_moves(seen.view)}
     return "ready" if "ready" in offered else "random"
 

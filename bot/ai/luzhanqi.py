@@ -21,7 +21,6 @@ Its dice only break near-ties.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -340,7 +339,7 @@ class LuzhanqiCommander:
         assert isinstance(view, LuzhanqiView)
         colour = view.colour
         assert colour is not None
-        wanted = strong_layout(random.Random(f"computer:{seen.seed}:{seen.seat}:deployment"))
+        wanted = strong_layout(seen.setup_dice("deployment"))
         current = tuple(
             p.kind if p is not None else None for p in (view.pieces[s] for s in half(colour))
         )

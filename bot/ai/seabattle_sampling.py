@@ -13,7 +13,7 @@ A fleet is drawn in steps: first a ship through each hit not yet covered (among 
 that pass through it), then the rest biggest first, each uniformly among the lies still
 free; a draw that leaves a ship no room is thrown away. Each draw is weighed so that the
 counts follow how likely each fleet is (``FleetSampler.draw``). The number of draws is
-fixed and the dice come from the game's seed, so the same position gives the same shot.
+fixed and the dice are the seat's own (``Seen.dice``), so the same position gives the same shot.
 """
 
 from __future__ import annotations

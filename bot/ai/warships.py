@@ -19,7 +19,7 @@ clashes and of what has moved: ``warships_memory``). Each legal action is scored
 
 Its setup is built like a careful person's: fast fighting ships and missile ships at the
 exits, the landing ship on a deep field no missile ship can reach over the wall, mines on
-the exposed fields beside it. Its dice come from the game's seed and only break near-ties.
+the exposed fields beside it. Its dice are its own (see `bot.ai.core`) and only break near-ties.
 """
 
 from __future__ import annotations
@@ -493,7 +493,7 @@ class WarshipsAdmiral:
     @staticmethod
     def setup(seen: Seen, view: WarshipsView) -> str:
         shore = view.shore(seen.seat)
-        dice = random.Random(f"computer:{seen.seed}:{seen.seat}:warships-setup")
+        dice = seen.setup_dice("warships")
         plan = planned_setup(shore, dice)
         placed = {
             t.cell: t.kind

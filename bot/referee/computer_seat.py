@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from bot.ai import Seen
+from bot.ai import Seen, dice_seed_for
 from bot.games.core import Engine, Outcome
 from bot.referee.table import STATE_CACHE_SIZE, RefereeBase, engine_for
 from bot.storage import GameRecord, LogKind
@@ -30,7 +30,8 @@ class ComputerSeat(RefereeBase):
         """What the computer's seat knows, when a running game waits for its move.
 
         The computer is handed its seat's view and every text its seat was told so far,
-        exactly what a person in its seat would have; never the state.
+        exactly what a person in its seat would have; never the state, nor the game's seed
+        (from which the person's dealt setup is rebuilt), only dice of its own made from it.
         """
         record = await self.repository.get_game(game_id)
         seat = None if record is None else record.computer_seat
@@ -42,7 +43,8 @@ class ComputerSeat(RefereeBase):
             return None
         heard = await self._heard(engine, record, seat)
         rules = engine.rules_from_json(record.rules)
-        return ComputerTurn(record, Seen(rules, view, heard, record.seed, record.ply))
+        dice_seed = dice_seed_for(record.seed, seat)
+        return ComputerTurn(record, Seen(rules, view, heard, dice_seed, record.ply))
 
     async def _heard(self, engine: Engine, record: GameRecord, seat: int) -> tuple[str, ...]:
         """Every text addressed to ``seat`` so far, rebuilt from the log where not remembered."""
