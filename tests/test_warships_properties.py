@@ -28,7 +28,7 @@ from bot.games.warships.units import Kind
 from renderers.warships import alt_text, render, render_image
 from tests.presented import presented
 from tests.warships_positions import ENGINE as E
-from tests.warships_positions import play_step, random_game
+from tests.warships_positions import play_step, position, random_game
 
 OPTION_SETS = ["", "harder mobility", "quick manoeuvres", "forget"]
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -326,3 +326,45 @@ def test_a_move_tells_the_opponent_and_the_channel_nothing_of_the_movers_hidden_
                 )
             checked += 1
     assert checked > 0
+
+
+CROWD = """
+   D  E  F  G  H
+9  .  cr bs dd .
+8  .  ss CR mn .
+7  ms .  es .  .
+6  .  mw DD ls .
+5  .  .  .  .  .
+"""
+"""South's ships among North's tokens of every type, a few steps out of North's reach."""
+
+
+def _refusal(state: WarshipsState, seat: int, text: str) -> str | None:
+    try:
+        E.act(state, seat, text)
+    except GameError as error:
+        return str(error)
+    return None
+
+
+@pytest.mark.parametrize("options", ["", "harder mobility"])
+def test_a_refused_move_reads_the_same_whatever_the_enemys_hidden_types(options: str) -> None:
+    """§16.1: a refusal names the tokens in the way by field, never an enemy's hidden type."""
+    rng = random.Random(f"refusals {options}")
+    checked = 0
+    rules = E.configure(None, options)
+    for state in [position(CROWD, rules=rules), *sample_states(options, 8)]:
+        if state.phase is not Phase.PLAY or state.turn is None:
+            continue
+        mover = state.turn
+        twin = shuffle_hidden(state, other(mover), rng)
+        assert twin != state
+        ships = [p for p in state.own(mover) if p.kind.is_ship]
+        for piece in rng.sample(ships, min(6, len(ships))):
+            for end in board.ALL_FIELDS:
+                if 0 < board.chebyshev(piece.cell, end) <= 5:
+                    text = f"{cell_name(piece.cell)}-{cell_name(end)}"
+                    refusal = _refusal(state, mover, text)
+                    assert refusal == _refusal(twin, mover, text)
+                    checked += refusal is not None and "enemy token" in refusal
+    assert checked > 0, "no refusal named an enemy token"

@@ -86,10 +86,9 @@ def _check_path(state: WarshipsState, piece: Piece, end: Cell) -> int:
         raise IllegalActionError(
             f"{name} lies in an enemy battery's zone; only missile ships may enter (§11.1)."
         )
-    reach = state.rules.range_of(piece.kind)
     raise IllegalActionError(
-        f"Your {unit} on {cell_name(piece.cell)} cannot get to {name} within {reach} "
-        "step(s): walls, tokens and battery zones are in the way, or it is too far (§8)."
+        f"Your {unit} on {cell_name(piece.cell)} cannot get to {name}: "
+        + moves.blocked(state, piece, end)
     )
 
 
