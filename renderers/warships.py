@@ -4,15 +4,16 @@ The image reads like the printed board: sandy ports behind thick fortification w
 exits with their channel walls, the green island in dotted neutral water, and a red-hatched
 rim on every field a standing battery bars to the enemy. Each player sees their own port at
 the bottom (North's image is turned half round, as North sits at the other end of the
-table); the channel sees South at the bottom. Own tokens show their code and range, enemy
-tokens are blank discs unless the rules let the viewer know them, and the last move's
-fields are ringed. Everything drawn comes from the view, so the image can never show more
-than the view allows (rules/warships.md §16).
+table); the channel sees South at the bottom. Own tokens show their code, enemy tokens are
+blank discs unless the rules let the viewer know them, and the last move's fields are
+ringed. Everything drawn comes from the view, so the image can never show more than the
+view allows (rules/warships.md §16).
 
-Phones show the image about 360 px wide, where a field is some 27 px: so a token fills its
-field, its code is large and bold, and every type has a shape of its own (octagon,
-diamond, hexagon, arrow, capsule, cross, shield, hull, fort, spiked mine), which the
-legend repeats beside each type's name and range.
+Phones show the image 360 px wide. So the board takes the whole width (no axis on the
+right), a token fills its field (28 px on a phone), its code is large and bold, and every
+type has a shape of its own (octagon, diamond, hexagon, arrow, capsule, cross, shield, hull,
+fort, spiked mine). The key is one row: a token of each type in the viewer's colour with
+its range under it; the types' names and the board's marks are in ``/rules``.
 """
 
 from __future__ import annotations
@@ -76,23 +77,28 @@ PALETTE = Palette(
 )
 
 CELL = 36
-MARGIN = 10
-AXIS = 20
-HEADER = 58
+MARGIN = 6
+AXIS = 18
+HEADER = 50
 LEFT = MARGIN + AXIS
 TOP = MARGIN + HEADER + AXIS
 BOARD_BOTTOM = TOP + CELL * board.ROWS
-WIDTH = LEFT + CELL * board.COLUMNS + MARGIN + AXIS // 2
-LOSSES_TOP = BOARD_BOTTOM + AXIS + 8
-LOSS_LINE = 24
-LEGEND_TOP = LOSSES_TOP + 4 * LOSS_LINE + 10
-LEGEND_ROW = 34
-KEY_COLUMNS = 3
-KEY_ROWS = 4
-NOTE_ROW = 26
-NOTES_TOP = LEGEND_TOP + KEY_ROWS * LEGEND_ROW + 6
-NOTE_COUNT = 5
-HEIGHT = NOTES_TOP + NOTE_COUNT * NOTE_ROW + MARGIN
+WIDTH = LEFT + CELL * board.COLUMNS + MARGIN
+"""No axis on the right: every pixel of width the board does not use makes it smaller on a
+phone, which scales the image to its width."""
+CODE_SIZE = 20
+"""A unit's code on its token, in px: 15 px on a 360 px phone."""
+RANGE_SIZE = 18
+"""Each type's range, under its token in the key: 14 px on a phone."""
+MINE_CODE = 15
+"""``MN`` on a mine, smaller than a ship's code: the spiked ball leaves less room."""
+LOSSES_TOP = BOARD_BOTTOM + AXIS + 10
+LOSS_LINE = 22
+KEY_TOP = LOSSES_TOP + 4 * LOSS_LINE
+KEY_STEP = (WIDTH - 2 * MARGIN) // 11
+"""The key: one token of each type, spaced across the width, as the board draws them."""
+KEY_NOTE = KEY_TOP + CELL + RANGE_SIZE + 16
+HEIGHT = KEY_NOTE + 12 + MARGIN
 
 Box = tuple[int, int, int, int]
 
@@ -109,9 +115,9 @@ def _box(cell: Cell, turned: bool) -> Box:
     return x, y, x + CELL, y + CELL
 
 
-@lru_cache(maxsize=8)
-def _board_layer(turned: bool, ranges: tuple[int, ...]) -> Image.Image:
-    """Sea, ports, neutral water, island, walls, axes and legend: the same for every game."""
+@lru_cache(maxsize=16)
+def _board_layer(turned: bool, ranges: tuple[int, ...], colour: str) -> Image.Image:
+    """Sea, ports, neutral water, island, walls, axes and the key in the viewer's colour."""
     image = PALETTE.new_image((WIDTH, HEIGHT), "background")
     draw = ImageDraw.Draw(image)
     ports = board.PORTS[0] | board.PORTS[1]
@@ -149,7 +155,7 @@ def _board_layer(turned: bool, ranges: tuple[int, ...]) -> Image.Image:
         number = str(row + 1 if turned else board.ROWS - row)
         y = TOP + row * CELL + CELL // 2
         PALETTE.text(image, (LEFT - 5, y), number, 15, "muted", "background", "rm")
-    _legend(image, ranges)
+    _key(image, ranges, colour)
     return image
 
 
@@ -282,7 +288,7 @@ def _token(
     if token.kind is Kind.MINE and not own:
         # A mine in the open is a hazard for both sides: drawn dark, rimmed in its colour.
         _shape(Kind.MINE, CELL, "mine", colour).stamp(image, (x0, y0))
-        size = REPLAY_CODE if replay else 13
+        size = REPLAY_CODE if replay else MINE_CODE
         PALETTE.text(
             image, ((x0 + x1) / 2, (y0 + y1) / 2), "MN", size, "text", "mine", "mm", "glyphs"
         )
@@ -290,17 +296,21 @@ def _token(
     _shape(token.kind, CELL, colour, "ink").stamp(image, (x0, y0))
     if token.kind is None:
         return
-    centre_x = (x0 + x1) / 2
-    reach = view.rules.range_of(token.kind)
-    ranged = reach and view.seat == token.owner and not replay
-    code_y = y0 + (13 if ranged else CELL / 2)
-    size = REPLAY_CODE if replay else 17
-    PALETTE.text(image, (centre_x, code_y), token.kind.value, size, "ink", colour, "mm", "glyphs")
-    if ranged:
-        PALETTE.text(image, (centre_x, y0 + 27), str(reach), 13, "ink", colour, "mm", "glyphs")
+    _code(image, (x0, y0), token.kind, colour, replay)
     if token.known and view.phase is not Phase.FINISHED:
         draw = ImageDraw.Draw(image)
         draw.polygon(((x1 - 11, y0 + 1), (x1 - 1, y0 + 1), (x1 - 1, y0 + 11)), PALETTE["accent"])
+
+
+def _code(
+    image: Image.Image, corner: tuple[int, int], kind: Kind, colour: str, replay: bool = False
+) -> None:
+    """A unit's code, large in the middle of its token: its range is in the key below the
+    board, since a digit small enough to share the token could not be read on a phone."""
+    x0, y0 = corner
+    size = REPLAY_CODE if replay else CODE_SIZE
+    middle = (x0 + CELL / 2, y0 + CELL / 2)
+    PALETTE.text(image, middle, kind.value, size, "ink", colour, "mm", "glyphs")
 
 
 def _neutral_count(image: Image.Image, token: TokenView, turned: bool) -> None:
@@ -457,74 +467,35 @@ KEY = (
     Kind.MINE,
     None,
 )
-"""The legend's order: ships by the help card, then batteries, mines and a hidden token."""
+"""The key's order: ships by the help card, then batteries, mines and a hidden token."""
 
-SHORT_NAMES = {
-    Kind.MISSILE_SHIP: "missile",
-    Kind.LANDING_SHIP: "landing",
-    Kind.MINESWEEPER: "sweeper",
-    Kind.BATTERY: "battery",
-}
-"""Names that fit a legend column at a readable size."""
-
-NOTES = (
-    ("zone", "battery zone: closed to the other side"),
-    ("dots", "neutral water"),
-    ("frame", "last move (a yellow X: a field it emptied)"),
-    ("corner", "own token the enemy has identified"),
-    ("badge", "turns ended on neutral water (4: interned)"),
-)
-"""The board's marks, each with a sample."""
+KEY_NOTE_TEXT = "the number under a type is its range; names and marks: /rules"
 
 
-def _legend(image: Image.Image, ranges: tuple[int, ...]) -> None:
-    """Every token type with its shape, code and range (a digit, also on one's own tokens),
-    then the board's marks: the same on every image of one set of rules."""
-    column_width = (WIDTH - 2 * MARGIN) // KEY_COLUMNS
-    sample = 30
+def _key(image: Image.Image, ranges: tuple[int, ...], colour: str) -> None:
+    """One token of each type as the board draws it, in the viewer's colour, with its code
+    and range under the rules in play; the names and the board's marks are in ``/rules``
+    (``Warships.describe``), so the key takes one row and the board keeps the width."""
     for index, kind in enumerate(KEY):
-        column, row = index % KEY_COLUMNS, index // KEY_COLUMNS
-        x = MARGIN + column * column_width
-        y = LEGEND_TOP + row * LEGEND_ROW
-        _shape(kind, sample, "south" if kind is not Kind.MINE else "mine", "ink").stamp(
-            image, (x, y)
-        )
-        if kind is None:
-            label = "type hidden"
-        else:
-            code_colour = "text" if kind is Kind.MINE else "ink"
-            on = "mine" if kind is Kind.MINE else "south"
-            PALETTE.text(
-                image, (x + sample / 2, y + sample / 2), kind.value, 12, code_colour, on, "mm",
-                "glyphs",
-            )  # fmt: skip
-            label = SHORT_NAMES.get(kind, kind.unit.name)
-            reach = ranges[index]
-            label += f" {reach}" if reach else ""
-        PALETTE.text(image, (x + sample + 6, y + sample / 2), label, 15, "text", "background", "lm")
-    draw = ImageDraw.Draw(image)
-    for row, (mark, label) in enumerate(NOTES):
-        y = NOTES_TOP + row * NOTE_ROW
-        box = (MARGIN, y, MARGIN + 22, y + 22)
-        draw.rectangle(box, fill=PALETTE["sea"])
-        if mark == "zone":
-            draw.rectangle(box, outline=PALETTE["zone"], width=2)
-            draw.line((box[0] + 2, box[3] - 8, box[0] + 8, box[3] - 2), PALETTE["zone"], 2)
-        elif mark == "dots":
-            draw.rectangle(box, fill=PALETTE["neutral"])
-            for dx in (5, 11, 17):
-                for dy in (5, 11, 17):
-                    draw.point((box[0] + dx, box[1] + dy), fill=PALETTE["dots"])
-        elif mark == "frame":
-            draw.rectangle(box, outline=PALETTE["accent"], width=3)
-        elif mark == "corner":
-            draw.polygon(
-                ((box[2] - 9, box[1]), (box[2], box[1]), (box[2], box[1] + 9)), PALETTE["accent"]
-            )
-        else:
-            draw.rectangle((box[0], box[3] - 13, box[0] + 11, box[3]), PALETTE["background"])
-            PALETTE.text(image, (box[0] + 6, box[3] - 6), "2", 12, "text", "background", "mm")
-        PALETTE.text(image, (MARGIN + 30, y + 11), label, 15, "muted", "background", "lm")
+        x = MARGIN + index * KEY_STEP + (KEY_STEP - CELL) // 2
+        if kind is Kind.MINE:
+            _shape(kind, CELL, "mine", colour).stamp(image, (x, KEY_TOP))
+            mid = (x + CELL / 2, KEY_TOP + CELL / 2)
+            PALETTE.text(image, mid, "MN", MINE_CODE, "text", "mine", "mm", "glyphs")
+            continue
+        _shape(kind, CELL, colour, "ink").stamp(image, (x, KEY_TOP))
+        if kind is not None:
+            _code(image, (x, KEY_TOP), kind, colour)
+        if ranges[index]:
+            below = (x + CELL / 2, KEY_TOP + CELL + 3)
+            PALETTE.text(image, below, str(ranges[index]), RANGE_SIZE, "text", "background", "mt")
+    PALETTE.text(image, (WIDTH / 2, KEY_NOTE), KEY_NOTE_TEXT, 15, "muted", "background", "mm")
+
+
+def _viewer_colour(view: WarshipsView) -> str:
+    """The viewer's side colour (South's for the channel): the key's tokens wear it."""
+    seat = view.seat if view.seat is not None else view.south
+    return "south" if seat == view.south else "north"
 
 
 def render_image(
@@ -533,7 +504,7 @@ def render_image(
     """The board as a palette image; ``replay`` labels units for a small replay frame."""
     turned = _turned(view)
     ranges = tuple(view.rules.range_of(kind) if kind else 0 for kind in KEY)
-    image = _board_layer(turned, ranges).copy()
+    image = _board_layer(turned, ranges, _viewer_colour(view)).copy()
     draw = ImageDraw.Draw(image)
     _zones(draw, view, turned)
     _manoeuvre_area(draw, view, turned)

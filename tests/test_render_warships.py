@@ -10,12 +10,11 @@ from bot.games.warships.units import Kind
 from bot.games.warships.view import WarshipsView
 from renderers.warships import (
     CELL,
+    CODE_SIZE,
     HEIGHT,
-    KEY_ROWS,
-    LEGEND_ROW,
-    LEGEND_TOP,
-    NOTES_TOP,
+    KEY_TOP,
     PALETTE,
+    RANGE_SIZE,
     SHAPES,
     WIDTH,
     _box,
@@ -24,10 +23,9 @@ from renderers.warships import (
     alt_text,
     losses_text,
     render,
-    render_image,
 )
 from renderers.warships import status as drawing_status
-from tests.samples import save_sample
+from tests.samples import OUTPUT, PHONE_WIDTH, save_sample
 from tests.warships_positions import ENGINE as E
 from tests.warships_positions import f, position, random_game
 
@@ -130,20 +128,38 @@ def test_every_type_has_a_shape_of_its_own() -> None:
     assert len(set(outlines.values())) == len(SHAPES) == len(Kind) + 1  # and "type hidden"
 
 
-def _legend_crop(view: WarshipsView) -> bytes:
-    return _rgb(render(view)).crop((0, LEGEND_TOP, WIDTH, NOTES_TOP)).tobytes()
+def _key_crop(view: WarshipsView) -> Image.Image:
+    return _rgb(render(view)).crop((0, KEY_TOP, WIDTH, HEIGHT))
 
 
-def test_the_legend_lists_each_type_with_its_range_under_the_rules_in_play() -> None:
+def test_the_key_gives_each_types_range_under_the_rules_in_play() -> None:
     classic = E.view(position(DUEL), 0)
     mobility = E.view(position(DUEL, rules=E.configure(None, "mobility")), 0)
-    assert _legend_crop(classic) != _legend_crop(mobility)  # missile and landing: range 2
-    assert _legend_crop(classic) == _legend_crop(E.view(position(DUEL), None))
-    image = render_image(classic)
-    light = bytes([PALETTE["text"]])
-    for row in range(KEY_ROWS):  # each row of the key carries readable labels
-        top = LEGEND_TOP + row * LEGEND_ROW
-        assert image.crop((0, top, WIDTH, top + LEGEND_ROW)).tobytes().count(light) > 150
+    assert _key_crop(classic) != _key_crop(mobility)  # missile and landing: range 2
+    assert _key_crop(classic) == _key_crop(E.view(position(DUEL), None))
+
+
+def test_the_key_wears_the_viewers_colour() -> None:
+    """North's tokens are yellow, so its key is too; South's and the channel's are orange."""
+    sides = ((0, "south", "north"), (1, "north", "south"), (None, "south", "north"))
+    for seat, own, other in sides:
+        counts = _key_crop(E.view(position(DUEL), seat)).getcolors(1 << 16) or []
+        colours = {rgb: count for count, rgb in counts}
+        assert colours.get(PALETTE.rgb(own), 0) > 2000, seat
+        assert PALETTE.rgb(other) not in colours, seat
+
+
+def test_on_a_phone_fields_and_codes_are_large() -> None:
+    """At 360 px wide, a field is 28 px, a code 15 px and a range 14 px; and the image is
+    barely taller than two widths, so the board and its key fit about one screen."""
+    scale = PHONE_WIDTH / WIDTH
+    assert CELL * scale >= 28 and CODE_SIZE * scale >= 15 and RANGE_SIZE * scale >= 14
+    assert HEIGHT <= 2.05 * WIDTH
+
+
+def test_the_phone_sized_samples_are_saved() -> None:
+    _sample("north-0", E.view(position(DUEL), 1))
+    assert (OUTPUT / "phone" / "warships-north-0.png").exists()
 
 
 def test_losses_of_hidden_type_are_written_in_words() -> None:

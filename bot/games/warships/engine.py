@@ -42,6 +42,15 @@ from bot.games.warships.state import (
 from bot.games.warships.units import SHIPS, Kind, Result, clash
 from bot.games.warships.view import LossView, TokenView, WarshipsView
 
+BOARD_KEY = (
+    "BS battleship, MS missile ship, CR cruiser, DD destroyer, SS submarine, ES escort, "
+    "MW minesweeper, LS landing ship, SB shore battery, MN mine; the key under the board "
+    "gives each type's range. A red rim: a field an enemy battery bars; dots: neutral water; "
+    "a yellow frame: the last move (a yellow X: a field it emptied); a yellow corner: your "
+    "token the enemy has identified; a small number: turns ended on neutral water (4 interns)."
+)
+"""What the image's codes and marks mean: the image keeps only a row of tokens for its key."""
+
 
 class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     key = "warships"
@@ -352,7 +361,8 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             "`mine E5` lays a mine next to your minesweeper before your action, "
             "`C5-C7 mine C8` after it; `pass` only when nothing can act; `offer draw`, "
             "`accept draw`.\n"
-            "Options at `/play`: `harder`, `mobility`, `manoeuvres`, `quick`, `forget`."
+            "Options at `/play`: `harder`, `mobility`, `manoeuvres`, `quick`, `forget`.\n"
+            f"**The board image**: {BOARD_KEY}"
         )
 
     def setup_instructions(self, rules: WarshipsRules) -> str:
