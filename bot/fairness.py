@@ -134,6 +134,29 @@ def lasting(text: str) -> bool:
     return text.startswith((SEALED, OPENED))
 
 
+Kept = list[tuple[int, str]]
+"""Channel texts kept as messages of their own, each with its place among a parcel's texts."""
+
+
+def kept_apart(told: Sequence[Sequence[str]]) -> tuple[Kept, Kept]:
+    """The texts the channel keeps as messages of their own among several notices' texts
+    (oldest first): those of the notices before the newest, and those of the newest.
+
+    Each comes with its place among all the texts, which notices added after it leave
+    unchanged, so a message sent again under it is the same message.
+    """
+    earlier: Kept = []
+    newest: Kept = []
+    place = 0
+    for number, texts in enumerate(told):
+        kept = newest if number == len(told) - 1 else earlier
+        for text in texts:
+            if lasting(text):
+                kept.append((place, text))
+            place += 1
+    return earlier, newest
+
+
 def _label(who: str) -> str:
     labels = {"seat0": "{seat0}'s setup", "seat1": "{seat1}'s setup", SEATS: "the seats"}
     return labels.get(who, "the seed")

@@ -20,7 +20,7 @@ import discord
 
 from bot.client import RefereeBot
 from bot.deliverer import AnswerOutOfOrder, Sender, Undeliverable
-from bot.fairness import lasting
+from bot.fairness import Kept, kept_apart
 from bot.games.core import EndReason
 from bot.logs import fields
 from bot.outbox import Lane, Parcel
@@ -149,12 +149,7 @@ class Courier:
         message = await presented(notice)
         try:
             if notice.audience is None:
-                live_message_id = await self.show_in_channel(
-                    game, message, finished=report.finished, nonce=parcel.nonce
-                )
-                if parcel.final:
-                    await self.announce_end(report, live_message_id)
-                await self.keep_in_channel(notice, nonce=parcel.nonce)
+                await self.tell_channel(report, parcel, message)
             elif not await self.already_answered(game, parcel):
                 await self.send_dm(notice, message, nonce=parcel.nonce)
         except (discord.Forbidden, discord.NotFound) as error:
@@ -347,19 +342,34 @@ class Courier:
         await self.bot.repository.set_public_message(game.id, posted.id)
         return posted.id
 
-    async def keep_in_channel(self, notice: Notice, *, nonce: str) -> None:
+    async def tell_channel(self, report: Report, parcel: Parcel, message: Message) -> None:
+        """Show the newest state in the live message, then post what the channel keeps
+        apart: the seals and their opening of every notice in the parcel (changes that came
+        while the previous edit was on its way make one edit, but each seal is posted), and
+        the end's announcement before the texts of the notice that ended the game (the
+        newest: nothing follows an end)."""
+        game = report.game
+        live_message_id = await self.show_in_channel(
+            game, message, finished=report.finished, nonce=parcel.nonce
+        )
+        earlier, newest = kept_apart(parcel.texts)
+        await self.keep_in_channel(game, earlier, nonce=parcel.nonce)
+        if parcel.final:
+            await self.announce_end(report, live_message_id)
+        await self.keep_in_channel(game, newest, nonce=parcel.nonce)
+
+    async def keep_in_channel(self, game: GameRecord, kept: Kept, *, nonce: str) -> None:
         """Post the seals (and their opening) as messages of their own: the live message
         is edited after every move, and a seal must stay where everyone can read it.
 
-        Each carries the parcel's nonce and its place among the texts, so a resent parcel
+        Each carries the parcel's nonce and its place among the parcel's texts, which a
+        retry of the parcel keeps (its claim only grows at the end), so a resent parcel
         posts no seal twice.
         """
-        for index, text in enumerate(notice.texts):
-            if lasting(text):
-                await self.channel(notice.game).send(
-                    f"{title(notice.game)} {fill_names(text, notice.game)}",
-                    nonce=f"K{index}.{nonce}"[:25],
-                )
+        for index, text in kept:
+            await self.channel(game).send(
+                f"{title(game)} {fill_names(text, game)}", nonce=f"K{index}.{nonce}"[:25]
+            )
 
     async def announce_end(self, report: Report, live_message_id: int | None) -> None:
         """A new message for the end, so people are notified; it links the final board.
