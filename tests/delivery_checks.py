@@ -3,8 +3,10 @@
 The expected notices come from replaying the game's log through a fresh referee with the
 game's own seed, so they are exactly what the bot stored with each change. What each
 audience received is read from the loopback Discord: every message in a player's DM
-channel that belongs to the game (DMs and answers to their commands alike), and the
-channel's live message and end announcements.
+channel that belongs to the game (DMs and answers to their commands alike), and in the
+channel the live message and every message of its own (the seals when play begins, the
+end's announcement and the seals' opening): the live message shows only the newest
+state, but each of those is owed to the channel however the changes' edits merged.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ from bot.presenter import fill_names
 from bot.referee import Referee
 from bot.storage import GameRecord, LogEntry, LogKind, SqliteRepository
 from tests.cog_helpers import render_for
-from tests.discord_stub import RemoteDriver, StoredMessage
+from tests.discord_stub import RemoteDriver
+
+ENDED = "🏁 the end's announcement"
+"""Stands for the end's announcement among the channel's posts (its link and rating
+changes are checked elsewhere)."""
 
 
 @dataclass
@@ -27,6 +33,9 @@ class Expected:
 
     seats: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
     channel_newest: list[str] = field(default_factory=list)
+    channel_posts: list[str] = field(default_factory=list)
+    """The channel's messages of their own, in order: each seal (or opening) as posted,
+    and ``ENDED`` where the end is announced, before the final notice's seals."""
 
 
 async def expected_notices(record: GameRecord, log: list[LogEntry]) -> Expected:
@@ -55,8 +64,15 @@ async def expected_notices(record: GameRecord, log: list[LogEntry]) -> Expected:
         for notice in report.notices:
             lines = [line for text in notice.texts for line in lines_of(text, record)]
             if notice.audience is None:  # seals are posted apart from the live message
-                kept = [text for text in notice.texts if not lasting(text)]
-                expected.channel_newest = [line for t in kept for line in lines_of(t, record)]
+                shown = [text for text in notice.texts if not lasting(text)]
+                expected.channel_newest = [line for t in shown for line in lines_of(t, record)]
+                if report.finished:
+                    expected.channel_posts.append(ENDED)
+                expected.channel_posts.extend(
+                    masked(f"{header(record)} {fill_names(text, record)}")
+                    for text in notice.texts
+                    if lasting(text)
+                )
             else:
                 expected.seats[notice.audience].extend(lines)
     return expected
@@ -92,19 +108,26 @@ def told_to_seat(driver: RemoteDriver, record: GameRecord, seat: int) -> list[st
     return lines
 
 
-def announcements(driver: RemoteDriver, record: GameRecord) -> list[StoredMessage]:
-    return [
-        message
-        for message in driver.server.messages_in(record.channel_id)
-        if message.content.startswith(f"🏁 {header(record)} is over.")
-    ]
+def posted_in_channel(driver: RemoteDriver, record: GameRecord) -> list[str]:
+    """The game's messages of their own in its channel, oldest first: everything the bot
+    posted there about the game but its live message (``ENDED`` for the end's)."""
+    posts = []
+    for message in driver.server.messages_in(record.channel_id, include_ephemeral=False):
+        if message.author_id != driver.server.bot_id or message.id == record.public_message_id:
+            continue
+        if message.content.startswith(f"🏁 {header(record)} is over."):
+            posts.append(ENDED)
+        elif message.content.startswith(f"{header(record)} "):
+            posts.append(masked(message.content))
+    return posts
 
 
 async def assert_told_exactly_once_in_order(
     driver: RemoteDriver, record: GameRecord, log: list[LogEntry]
 ) -> None:
     """Each seat got each notice once and in order; the live message shows the newest
-    state; a finished game was announced once, a running one never."""
+    state; the channel got each message of its own once and in order: every seal and
+    opening, and the end's announcement for a finished game, never for a running one."""
     expected = await expected_notices(record, log)
     for seat in (0, 1):
         told = told_to_seat(driver, record, seat)
@@ -116,5 +139,7 @@ async def assert_told_exactly_once_in_order(
     shown = [masked(line) for line in live.content.split("\n")[1:]]
     assert shown == expected.channel_newest, f"game {record.id} live"
     assert live.attachments and live.attachments[-1].data == render_for(record, None)
-    ended = announcements(driver, record)
-    assert len(ended) == (1 if record.end_reason is not None else 0), f"game {record.id} end"
+    posted = posted_in_channel(driver, record)
+    assert posted == expected.channel_posts, f"game {record.id}, channel:\n" + "\n".join(
+        difflib.unified_diff(expected.channel_posts, posted, "expected", "posted", lineterm="")
+    )

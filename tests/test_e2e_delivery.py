@@ -177,6 +177,38 @@ async def test_a_429_on_the_live_edit_never_lets_an_older_board_land_last(
     await assert_told_exactly_once_in_order(driver, final, await world.log(record.id))
 
 
+async def test_seals_of_a_merged_live_edit_are_posted_once_through_a_kill(world: World) -> None:
+    """The live message's edit for the first confirmed fleet is held up while the second
+    is confirmed (play begins, the seals are stored) and the first shot is played: both go
+    out as one edit, which must still post the seals. The bot is killed after Discord took
+    them and before it heard so; the restarted bot posts them no second time."""
+    driver = world.driver
+    await world.accept(world.bob, await world.challenge(world.alice, world.bob))
+    for user in (world.alice, world.bob):
+        await driver.dm(user, "random")
+    dealt = await world.game()
+    live = rf"^/channels/\d+/messages/{dealt.public_message_id}$"
+    edit = driver.server.hold_answer("PATCH", live)
+    send_dm(world, world.alice, "ready")
+    await until(_is_set(edit.reached))
+    send_dm(world, world.bob, "ready")
+    await ply_passes(world, dealt.id, dealt.ply + 1)
+    begun = await world.game()
+    seat, target = next_shot(begun, random.Random(7))
+    send_dm(world, world.seated(begun, int(seat)), target)
+    await ply_passes(world, dealt.id, begun.ply)
+    seals = driver.server.hold_answer("POST", rf"^/channels/{dealt.channel_id}/messages$")
+    edit.released.set()
+    await until(_is_set(seals.reached))
+    await world.bot.kill()
+    seals.released.set()
+
+    await world.bot.start()
+    await all_delivered(world)
+    final = await world.game()
+    await assert_told_exactly_once_in_order(driver, final, await world.log())
+
+
 async def test_a_move_during_start_up_redelivery_is_told_once(world: World) -> None:
     """A backlog waits when the bot is killed; the restarted bot sends it while a new move
     arrives: every notice of both goes out once."""

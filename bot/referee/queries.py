@@ -238,9 +238,11 @@ class Queries(RefereeBase):
         """What a claimed parcel tells its audience, with the board as it stands now.
 
         A player's merged backlog carries every text in order; the channel's live message
-        shows only the newest texts, since it always shows the newest state. Boards are
-        rendered from the view built here, only when the parcel is sent. None when the game
-        no longer exists. The game the claim read with the parcel, if it did, is as new.
+        shows only the newest texts, since it always shows the newest state; the seals the
+        channel keeps as messages of their own are posted from every notice of the parcel
+        (``kept_apart``). Boards are rendered from the view built here, only when the
+        parcel is sent. None when the game no longer exists. The game the claim read with
+        the parcel, if it did, is as new.
         """
         game = parcel.game or await self.repository.get_game(parcel.game_id)
         if game is None:
