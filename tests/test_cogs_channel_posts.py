@@ -12,6 +12,8 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from bot.fairness import OPENED, SEALED
 from bot.storage import GameRecord, GameStatus
 from tests.cog_helpers import (
@@ -122,30 +124,38 @@ async def test_the_seals_merged_with_the_end_come_before_the_announcement_and_th
     assert await repository(driver).outbox.waiting() == 0
 
 
+@pytest.mark.parametrize("taken", [1, 2, 3])
 async def test_a_restart_between_the_posts_of_a_merged_edit_posts_each_once(
-    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, database: Path
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, database: Path, taken: int
 ) -> None:
-    """The seals of the merged edit reached Discord, but the bot stopped before it heard
-    so: the restarted bot sends the merged edit and its posts again, and Discord drops
-    the seals it already has by their nonce."""
+    """The start of play, the first shot and a resignation go out as one edit with three
+    posts: the seals, the end's announcement and the opening. Discord took the first
+    ``taken`` of them, but the bot stopped before it heard so: the restarted bot sends
+    the merged edit and its posts again, and Discord drops those it has by their nonce."""
     begun, held, stop_holding = await setup_edit_held(driver, alice, bob)
     await first_shot_misses(driver, begun)
-    posted = driver.server.hold_answer("POST", rf"^/channels/{driver.channel_id}/messages$")
+    await resign(driver, player(driver, begun, 0))
+    posts = rf"^/channels/{driver.channel_id}/messages$"
     asked_before = len(driver.server.requests)
+    posted = driver.server.hold_answer("POST", posts)
     held.released.set()
+    for _ in range(taken - 1):
+        await reached(posted)
+        earlier, posted = posted, driver.server.hold_answer("POST", posts)
+        earlier.released.set()
     await reached(posted)
-    await driver.close()  # stopped after Discord took the seals, before the release
+    await driver.close()  # stopped after Discord took the post, before the release
     posted.released.set()
     stop_holding()
 
     async with same_world(database, driver) as new:
         await new.settle()
         record = await stored_game(new, begun.id)
-        posts = [
+        sent = [
             r
             for r in new.server.requests[asked_before:]
             if (r.method, r.path) == ("POST", f"/channels/{new.channel_id}/messages")
         ]
-        assert len(posts) == 2  # the seals, and the very same again after the restart
-        assert channel_posts(new, record) == ["sealed"]
+        assert len(sent) == taken + 3  # those taken, then all three again
+        assert channel_posts(new, record) == ["sealed", "end", "opened"]
         assert await repository(new).outbox.waiting() == 0

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from benchmarks.playouts import play_out
-from bot.fairness import digest
+from bot.fairness import OPENED, SEALED, digest, kept_apart
 from bot.games import ENGINES
 from bot.referee import Referee, RefereeError
 from bot.verify import main, verify
@@ -133,3 +133,13 @@ async def test_an_unplayed_flip_game_keeps_its_seals_shut(referee: Referee) -> N
     assert any("Sealed before play" in t for n in begun.notices for t in n.texts)
     ended = await referee.abort(1, begun.game.id)
     assert not any("Seals opened" in t for n in ended.notices for t in n.texts)
+
+
+def test_the_channels_kept_texts_keep_their_places_as_its_merged_notices_grow() -> None:
+    """A channel parcel's seals are posted under their place among its texts: a retry of
+    the parcel, grown by the notices stored meanwhile, must give each the same place."""
+    sealed, opened = f"{SEALED}: `abc`.", f"{OPENED}: salts `def`."
+    begun = (("Both fleets are set.", sealed, "{seat0} to move."),)
+    assert kept_apart(begun) == ([], [(1, sealed)])
+    grown = (*begun, ("{seat0} fires at A1: miss.",), ("{seat1} resigns.", opened))
+    assert kept_apart(grown) == ([(1, sealed)], [(5, opened)])
