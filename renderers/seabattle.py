@@ -322,6 +322,13 @@ def _status(view: SeaBattleView, player: Namer) -> tuple[str, bool]:
     if view.phase is Phase.PLAY:
         if view.turn is None:
             return "", False
+        if view.owed is not None and view.owed[1] == "move":  # §5.4: the captain chooses
+            captain = view.owed[0]
+            if seat is None:
+                return f"{player(captain)}'s captain chooses", False
+            if captain == seat:
+                return "Move or stay", True
+            return "Opponent's captain chooses", False
         if view.owed is not None:  # §4.6-4.7: the game waits for a disclosure
             owing, what = view.owed
             thing = "a ship cell" if what == "ship" else "a mine"
@@ -375,20 +382,43 @@ def _draw_texts(image: Image.Image, geo: Layout, view: SeaBattleView, names: Nam
     if view.phase is Phase.PLAY and view.turn is not None:
         target = 0 if fields[0].owner == other(view.turn) else 1
     titles = _titles(view, _drawn_names(names, _title_room(geo)))
-    for panel, (title, field) in enumerate(zip(titles, fields, strict=True)):
+    for panel, (title, count) in enumerate(zip(titles, field_counts(view), strict=True)):
         left, top = geo.grids[panel]
         baseline = top - AXIS - PANEL_TITLE // 2
         colour = "accent" if panel == target else "text"
         PALETTE.text(image, (left, baseline), title, 24, colour, "background", "lm", face_of(title))
-        if view.phase is not Phase.SETUP:
-            afloat = f"{field.afloat} afloat"
-            if field.decks_lost is not None:  # §5.5
-                afloat = f"{field.decks_lost} deck{'s' if field.decks_lost != 1 else ''} lost"
+        if count is not None:
             PALETTE.text(
-                image, (left + geo.grid_span, baseline), afloat, 20, "muted", "background", "rm"
+                image, (left + geo.grid_span, baseline), count, 20, "muted", "background", "rm"
             )
     if view.phase is Phase.SETUP:
         _draw_setup(image, geo, view, names)
+
+
+def field_counts(view: SeaBattleView) -> tuple[str | None, str | None]:
+    """What each panel's title says of its fleet, in panel order: ships afloat, or the
+    Flying Dutchman's decks lost (§5.5); nothing while, or if, the fleets were never set."""
+    counts: list[str | None] = []
+    for field in panel_fields(view):
+        if not view.fleets_set:
+            counts.append(None)
+        elif field.decks_lost is not None:
+            counts.append(f"{field.decks_lost} deck{'s' if field.decks_lost != 1 else ''} lost")
+        else:
+            counts.append(f"{field.afloat} afloat")
+    return counts[0], counts[1]
+
+
+def setup_line(view: SeaBattleView) -> str | None:
+    """The viewer's setup footer line once every ship is placed (while ships are left,
+    their icons say it): it asks for ``ready`` only when nothing is left to lay."""
+    if view.seat is None or view.phase is not Phase.SETUP or view.to_place:
+        return None
+    if view.ready[view.seat]:
+        return "All ships placed"
+    if any(view.items_left):
+        return "All ships placed; lay the rest"
+    return "All ships placed: send ready"
 
 
 def _ready_word(ready: bool) -> str:
@@ -444,7 +474,7 @@ def _draw_setup(image: Image.Image, geo: Layout, view: SeaBattleView, names: Nam
             PALETTE.text(image, (x, top + 20), label, 20, "text", "background", anchor="lm")
             x += text_width(label, 20) + 24
     else:
-        done = "All ships placed" if view.ready[seat] else "All ships placed: send ready"
+        done = setup_line(view) or ""
         PALETTE.text(image, (MARGIN, top + 20), done, 20, "text", "background", anchor="lm")
     _draw_ready(
         image,
@@ -553,11 +583,12 @@ def alt_text(view: SeaBattleView, names: Names = NO_NAMES) -> str:
     parts = [f"Sea Battle board ({view.variant}, {view.size}x{view.size})."]
     if status:
         parts.append(status + ".")
-    for title, field in zip(_titles(view, player), panel_fields(view), strict=True):
+    titles = _titles(view, player)
+    for title, field, count in zip(titles, panel_fields(view), field_counts(view), strict=True):
         misses, hits = _count(field, Mark.MISS), _count(field, Mark.HIT, Mark.SUNK)
         bits = [f"{title}: {misses + hits} shots taken, {misses} misses", f"{hits} hits"]
-        if view.phase is not Phase.SETUP:
-            bits.append(f"{field.afloat} ships afloat")
+        if count is not None:
+            bits.append(count)
         if field.last_shot is not None:
             bits.append(f"last shot {cell_name(field.last_shot)}")
         parts.append(", ".join(bits) + ".")
@@ -565,6 +596,15 @@ def alt_text(view: SeaBattleView, names: Names = NO_NAMES) -> str:
         if view.to_place:
             lengths = ", ".join(str(kind.length) for kind in view.to_place)
             parts.append(f"Ships still to place, by length: {lengths}.")
+        mines, sweepers = view.items_left
+        if mines or sweepers:
+            left = [f"{mines} mine{'s' if mines != 1 else ''}"] if mines else []
+            if sweepers:
+                left.append(f"{sweepers} minesweeper{'s' if sweepers != 1 else ''}")
+            parts.append(f"{' and '.join(left).capitalize()} still to lay.")
+        line = setup_line(view)
+        if line is not None:
+            parts.append(f"{line}.")
         parts.append(f"You are {_ready_word(view.ready[view.seat])}.")
     return " ".join(parts)[:1024]
 

@@ -257,7 +257,7 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         if view.phase is not Phase.SETUP or view.seat not in view.movers:
             return ()
         moves = [("Random fleet", "random")]
-        if not view.to_place:
+        if not view.to_place and not any(view.items_left):
             moves.append(("Ready", "ready"))
         return tuple(moves)
 

@@ -106,7 +106,8 @@ class SeaBattleView:
     items_left: tuple[int, int] = (0, 0)
     """The viewer's mines and minesweepers still to lay during setup."""
     owed: tuple[int, str] | None = None
-    """§4.6-4.7: a seat owing a disclosure, and of what (``ship`` or ``mine``): public."""
+    """A seat owing a choice, and which: a disclosure (``ship`` or ``mine``, §4.6-4.7), or
+    the Flying Dutchman's captain choosing to move the ship or not (``move``, §5.4): public."""
     choices: tuple[Cell, ...] = ()
     """The cells the viewer may disclose now, if they owe a disclosure."""
     mines: bool = False
@@ -119,6 +120,14 @@ class SeaBattleView:
             return frozenset(seat for seat in (0, 1) if not self.ready[seat])
         return frozenset({self.turn}) if self.turn is not None else frozenset()
 
+    @property
+    def fleets_set(self) -> bool:
+        """Whether both fleets were set, so that a count of ships afloat (or decks lost)
+        means something: a game that ended during setup never had them placed."""
+        if self.phase is Phase.SETUP:
+            return False
+        return self.outcome is None or self.outcome.unplayed is not Phase.SETUP
+
     def text(self) -> str:
         """A text twin of the image: every field as a letter-number grid, then a legend."""
         lines: list[str] = []
@@ -127,11 +136,14 @@ class SeaBattleView:
                 title = f"Field of seat {field.owner}"
             else:
                 title = "Your fleet" if field.owner == self.seat else "Your shots at the enemy"
-            if field.decks_lost is not None:
+            if not self.fleets_set:
+                lines.append(title)
+            elif field.decks_lost is not None:
                 lost = field.decks_lost
                 lines.append(f"{title} ({lost} deck{'s' if lost != 1 else ''} lost)")
             else:
-                lines.append(f"{title} ({field.afloat} ships afloat)")
+                afloat = field.afloat
+                lines.append(f"{title} ({afloat} ship{'s' if afloat != 1 else ''} afloat)")
             lines.append("    " + " ".join(column_letter(c) for c in range(self.size)))
             for row, marks in enumerate(field.marks):
                 lines.append(f"{row + 1:>3} " + " ".join(mark.value for mark in marks))
