@@ -18,7 +18,9 @@ from bot.fairness import OPENED, SEALED
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.grid import cell_name, parse_cell
+from bot.games.seabattle.seeing import field_of
 from bot.games.seabattle.state import SeaBattleState
+from bot.games.seabattle.view import Mark
 from bot.storage import GameRecord, LogEntry, SqliteRepository
 from tests.discord_stub import DiscordDriver, FakeUser, InteractionResult, Sent, StoredMessage
 
@@ -78,16 +80,20 @@ def single_cell_ships(record: GameRecord, seat: int) -> list[str]:
 
 
 def open_water(record: GameRecord, seat: int) -> list[str]:
-    """Cells of ``seat``'s field without a ship and not shot yet: known misses."""
+    """Cells of ``seat``'s field without a ship and not shot yet: known misses. Cells the
+    shooter's board already shows empty are left out: a shot there asks for ``confirm``."""
     state = state_of(record)
     size = state.rules.size
     taken = {cell for ship in state.sides[seat].ships for cell in ship.cells}
     fired = state.shots[1 - seat]
+    shown = None if state.phase is Phase.SETUP else field_of(state, seat, 1 - seat)
     return [
         cell_name((column, row))
         for row in range(size)
         for column in range(size)
-        if (column, row) not in taken and (column, row) not in fired
+        if (column, row) not in taken
+        and (column, row) not in fired
+        and (shown is None or shown.mark((column, row)) is not Mark.CLEAR)
     ]
 
 

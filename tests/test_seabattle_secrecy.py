@@ -113,7 +113,9 @@ def assert_indistinguishable(
             if len(cells) < k or not cells:
                 return
             picked = tuple(rng.sample(cells, k))
-            mover, action = seat, act.Salvo(picked) if one.rules.salvo else act.Shot(picked[0])
+            # ``confirm``: a cell the seat's board shows empty is shot on purpose here.
+            shot = act.Shot(picked[0], confirmed=True)
+            mover, action = seat, act.Salvo(picked) if one.rules.salvo else shot
         elif one.phase is Phase.PLAY:
             mover, action = hidden, rng.choice(list(E.legal_actions(one, hidden)))
         else:

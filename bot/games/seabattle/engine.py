@@ -31,7 +31,7 @@ from bot.games.seabattle.rules import (
     option_suggestions,
     with_options,
 )
-from bot.games.seabattle.seeing import carry_fields, view_of
+from bot.games.seabattle.seeing import carry_fields, field_of, view_of
 from bot.games.seabattle.shooting import disclosable, disclose, shoot
 from bot.games.seabattle.state import (
     SeaBattleState,
@@ -91,8 +91,9 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         size = state.rules.size
         for row in range(size):
             for column in range(size):
-                if (column, row) not in fired:
-                    yield act.Shot((column, row), (column, row) in known_mines)
+                cell = (column, row)
+                if cell not in fired:
+                    yield act.Shot(cell, cell in known_mines or _known_empty(state, seat, cell))
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -125,7 +126,8 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         if isinstance(action, act.Salvo):
             raise IllegalActionError("This game is not Salvo: shoot one cell at a time, like `B5`.")
         if isinstance(action, act.Shot):
-            transition = shoot(state, seat, action.cell, action.confirmed)
+            empty = state.phase is Phase.PLAY and _known_empty(state, seat, action.cell)
+            transition = shoot(state, seat, action.cell, action.confirmed, empty)
             carry_fields(state, transition.state)
             return transition
         return setup.apply_setup(state, seat, action)
@@ -298,6 +300,14 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def from_json(self, data: Mapping[str, Any]) -> SeaBattleState:
         return state_from_json(data)
+
+
+def _known_empty(state: SeaBattleState, seat: int, cell: tuple[int, int]) -> bool:
+    """Whether ``seat``'s own view of the enemy field shows ``cell`` empty, beside a sunk
+    ship (§2.9): read from that view alone, so the answer tells nothing hidden."""
+    if not state.rules.marks_around_sunk or not state.sunk(other(seat)):
+        return False
+    return field_of(state, other(seat), seat).mark(cell) is Mark.CLEAR
 
 
 @lru_cache(maxsize=64)

@@ -29,7 +29,16 @@ def article(noun: str) -> str:
     return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
-def shoot(state: SeaBattleState, seat: int, cell: Cell, confirmed: bool = False) -> Transition:
+def shoot(
+    state: SeaBattleState,
+    seat: int,
+    cell: Cell,
+    confirmed: bool = False,
+    known_empty: bool = False,
+) -> Transition:
+    """One shot at ``cell``. ``known_empty``: the shooter's own view shows the cell empty
+    (beside a sunk ship, §2.9), so the shot is taken only when ``confirmed``, as a shot at
+    a disclosed mine is (§4.7): a shot there is most likely a slip."""
     if state.phase is Phase.SETUP:
         raise IllegalActionError("The game has not started: both fleets must be set first.")
     if state.pending is not None and state.pending.seat == seat:
@@ -39,6 +48,11 @@ def shoot(state: SeaBattleState, seat: int, cell: Cell, confirmed: bool = False)
     name = cell_name(cell)
     if cell in state.shots[seat]:
         raise IllegalActionError(f"You have already shot at {name}; pick another cell.")
+    if known_empty and not confirmed:
+        raise IllegalActionError(
+            f"{name} lies beside a sunk ship, so no ship can be there. "
+            f"To shoot it anyway, write `{name} confirm`."
+        )
     target = other(seat)
     if (target, cell) in state.disclosures and cell in state.sides[target].mines and not confirmed:
         raise IllegalActionError(
