@@ -27,7 +27,7 @@ PLACEMENTS = {  # legal classic fleets on disjoint cells, placed by hand so text
 }
 
 
-EXAMPLES = re.compile(r"`(?:A1 A4|J10|B5|remove B2|#\d+ B5|#<id> B5)`")
+EXAMPLES = re.compile(r"`(?:A1 A4|J10|B5|remove A1|#\d+ B5|#<id> B5)`")
 """The fixed examples of the notation the bot's help texts quote; they name no real ship."""
 
 

@@ -159,29 +159,33 @@ _WORDS: dict[str, SetupAction] = {"random": RandomFleet(), "clear": ClearFleet()
 _SPAN = re.compile(r"([A-Za-z]\s*\d{1,2})\s*(?:[-–—:]|\s|to)\s*([A-Za-z]\s*\d{1,2})", re.I)
 _CELLS = re.compile(r"[A-Za-z]\s*\d{1,2}")
 _LOOKS_LIKE_CELL = re.compile(r"[a-z]\s*\d{1,2}", re.I)
-SETUP_HELP = (
-    "During setup write a ship as its two end cells (`A1 A4`), a one-cell ship as one cell "
-    "(`J10`), a shaped ship as all its cells (`A1 A2 B2`), a mine as `mine C5`, a "
-    "minesweeper as `sweeper C5`, or `random`, `remove B2`, `clear`, `ready`."
-)
 
 
 def parse(
-    text: str, phase: Phase, size: int, *, salvo: bool = False, shapes: bool = False
+    text: str,
+    phase: Phase,
+    size: int,
+    *,
+    salvo: bool = False,
+    shapes: bool = False,
+    setup_help: str = "",
+    salvo_example: str = "A1 B2 C3",
 ) -> Action:
-    """Read one move for the given phase; raises NotationError with a hint otherwise."""
+    """Read one move for the given phase; raises NotationError with a hint otherwise
+    (``setup_help``: the variant's own list of setup moves, for a setup move not read;
+    ``salvo_example``: a salvo of the size the player now fires)."""
     words = text.strip()  # original case, so that refusals quote what the player wrote
     lowered = words.lower()
     if not words:
         raise NotationError("That message is empty: write a move, like `B5`.")
     if phase is Phase.PLAY and salvo:
         if lowered in _WORDS or lowered.startswith("remove"):
-            raise NotationError("The fleets are set; now fire a salvo, like `A1 B2 C3`.")
+            raise NotationError(f"The fleets are set; now fire a salvo, like `{salvo_example}`.")
         parts = _CELLS.findall(words)
         if not parts or _CELLS.sub("", words).strip(" ,;"):
             raise NotationError(
                 f"`{shorten(words)}` is not a salvo: name cells separated by spaces, "
-                "like `A1 B2 C3`."
+                f"like `{salvo_example}`."
             )
         return Salvo(tuple(parse_cell(part, size, size) for part in parts))
     if phase is Phase.PLAY and lowered == "stay":
@@ -210,11 +214,11 @@ def parse(
         parts = [part for part in words[len("fleet") :].split(",") if part.strip()]
         if not parts:
             raise NotationError("Name the fleet's ships after `fleet`, like `fleet A1 A4, J10`.")
-        return PlaceFleet(tuple(_placement(part, size, shapes) for part in parts))
-    return _placement(words, size, shapes)
+        return PlaceFleet(tuple(_placement(part, size, shapes, setup_help) for part in parts))
+    return _placement(words, size, shapes, setup_help)
 
 
-def _placement(text: str, size: int, shapes: bool) -> Placement:
+def _placement(text: str, size: int, shapes: bool, setup_help: str = "") -> Placement:
     """One ship as its end cells (``A1 A4``), for a one-cell ship one cell (``J10``), or as
     three or more cells (``A1 A2 B2``), which is how a shaped ship (§4.4) is named."""
     words = text.strip()
@@ -238,6 +242,6 @@ def _placement(text: str, size: int, shapes: bool) -> Placement:
             parse_cell(span.group(1), size, size), parse_cell(span.group(2), size, size)
         )
     if not _LOOKS_LIKE_CELL.fullmatch(words):
-        raise NotationError(f"`{shorten(words)}` is not a setup move. {SETUP_HELP}")
+        raise NotationError(f"`{shorten(words)}` is not a setup move. {setup_help}".strip())
     cell = parse_cell(words, size, size)  # a cell off the board is refused as such
     return PlaceShip(cell, cell)

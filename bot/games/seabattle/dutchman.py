@@ -125,9 +125,10 @@ def choice_sentence(state: SeaBattleState) -> str:
     pending = state.pending
     assert pending is not None
     left = len(state.sides[pending.seat].ships[0].cells)
+    cells = "its new cell" if left == 1 else f"its {left} new cells, joined by sides or corners,"
     return (
-        f"Move your ship in secret, or leave it (rule 5.4): write `stay`, or `move` and "
-        f"{left} cells joined by sides or corners, like `move {example(left)}`."
+        f"Move your ship in secret, or leave it: write `stay`, or `move` and {cells} "
+        f"like `move {example(left)}`."
     )
 
 

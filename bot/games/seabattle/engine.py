@@ -99,7 +99,16 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def parse_action(self, state: SeaBattleState, seat: int, text: str) -> act.Action:
         rules = state.rules
-        return act.parse(text, state.phase, rules.size, salvo=rules.salvo, shapes=rules.free_form)
+        cells = salvo.salvo_size(state, seat) if rules.salvo and state.phase is Phase.PLAY else 3
+        return act.parse(
+            text,
+            state.phase,
+            rules.size,
+            salvo=rules.salvo,
+            shapes=rules.free_form,
+            setup_help=texts.setup_help(rules),
+            salvo_example=texts.salvo_example(cells),
+        )
 
     def apply(self, state: SeaBattleState, seat: int, action: act.Action) -> Transition:
         transition = self._applied(state, seat, action)

@@ -206,9 +206,15 @@ def _deal(state: SeaBattleState, seat: int) -> Transition:
         dealt = _lay_items(state.rules, fleet, rng)
     dealt = replace(dealt, random_draws=side.random_draws + 1)
     extra = " (and its mines)" if state.rules.mines else ""
+    edit = (
+        "`clear` it and name the ship's cells"
+        if state.rules.dutchman
+        else "edit it (`remove` and a cell of a piece, then place that piece again)"
+    )
+    what = "ship" if state.rules.dutchman else "fleet"
     text = (
-        f"Here is a random fleet{extra}. Write `ready` to confirm it, `random` for another, "
-        "or edit it (`remove B2`, then place that piece again)."
+        f"Here is a random {what}{extra}. Write `ready` to confirm it, `random` for "
+        f"another, or {edit}."
     )
     return _private(state.with_side(seat, dealt), seat, text)
 

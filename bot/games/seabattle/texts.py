@@ -9,20 +9,21 @@ from __future__ import annotations
 from bot.games.grid import cell_name
 from bot.games.seabattle.fleet import describe_kinds
 from bot.games.seabattle.rules import SeaBattleRules, Touching
+from bot.games.words import with_article
 
 
 def describe(rules: SeaBattleRules, variant: str) -> str:
     """The rules summary and move notation for ``/rules``."""
     last = cell_name((rules.size - 1, rules.size - 1))
+    field = with_article(f"{rules.size}×{rules.size} field")
     if rules.dutchman:
         decks = rules.fleet[0].length
         return (
-            f"**Sea Battle ({variant})**: the Flying Dutchman, on a {rules.size}×{rules.size} "
-            f"field, A1 top left to {last} bottom right. Each player has one ship of {decks} "
+            f"**Sea Battle ({variant})**: the Flying Dutchman, on {field}, "
+            f"A1 top left to {last} bottom right. Each player has one ship of {decks} "
             "decks, its cells joined through sides or corners (it may run across, down and "
             "diagonally at once).\n"
-            "**Setup** (by DM, in secret): `random` deals a legal ship, or name all its cells, "
-            f"like `{dutchman_example(decks)}`; `clear` empties the board; `ready` confirms.\n"
+            f"**Setup** (by DM, in secret): {_listed(setup_words(rules), '; ')}.\n"
             "**Play**: name a cell to shoot, like `B5`; any cell, even one shot before, since "
             "the ship moves. A miss passes the turn. A hit destroys the deck there; its "
             "captain may then move the remaining decks in secret (`move` and their new cells, "
@@ -37,19 +38,62 @@ def describe(rules: SeaBattleRules, variant: str) -> str:
     }[rules.touching]
     modules = " ".join(module_sentences(rules))
     return (
-        f"**Sea Battle ({variant})**: a {rules.size}×{rules.size} field, "
+        f"**Sea Battle ({variant})**: {field}, "
         f"A1 top left to {last} bottom right. Fleet: {describe_kinds(rules.fleet)}; "
         f"{shape_sentence(rules)} {spacing}\n"
-        "**Setup** (by DM, in secret): `random` deals a legal fleet; `A1 A4` places a ship "
-        "between two end cells, `J10` a one-cell ship"
-        f"{'; `A1 A2 B2` a shaped ship by all its cells' if rules.shapes else ''}"
-        "; `remove B2` takes a ship back; "
-        "`clear` empties the board; `ready` confirms. `save <name>` keeps your fleet for "
-        "later games and `load <name>` lays it out again.\n"
+        f"**Setup** (by DM, in secret): {_listed(setup_words(rules), '; ')}. "
+        "`save <name>` keeps your fleet for later games and `load <name>` lays it out again.\n"
         f"**Play**: {play_sentence(rules)} The first to sink the whole enemy fleet wins. "
         f"{modules}{' ' if modules else ''}"
         "With several games running, pick one with `#<id> B5`."
     )
+
+
+def setup_words(rules: SeaBattleRules) -> list[tuple[str, str]]:
+    """Every kind of setup move ``rules`` take, each as an example and what it does:
+    the one source of every setup help, so no help offers a move the variant refuses."""
+    if rules.dutchman:
+        return [
+            ("random", "deals a legal ship"),
+            (dutchman_example(rules.fleet[0].length), "places the ship by all its cells"),
+            ("clear", "empties the board"),
+            ("ready", "confirms"),
+        ]
+    words = [("random", "deals a legal fleet")]
+    hulls = [kind.length for i, kind in enumerate(rules.fleet) if i != rules.submarine_kind]
+    longest = max(hulls, default=1)
+    if longest > 1:
+        words.append((f"A1 {cell_name((0, longest - 1))}", "places a ship between two end cells"))
+    if 1 in hulls:
+        words.append((single_example(rules), "places a one-cell ship"))
+    if rules.shapes:
+        words.append(("A1 A2 B2", "places a shaped ship by all its cells"))
+    if rules.mines:
+        words.append(("mine C5", "lays a mine"))
+    if rules.sweepers:
+        words.append(("sweeper D7", "lays a minesweeper"))
+    if rules.submarine:
+        words.append((f"sub {single_example(rules)}", "places the submarine"))
+    words += [
+        ("remove A1", "takes back the piece on A1"),
+        ("clear", "empties the board"),
+        ("ready", "confirms"),
+    ]
+    return words
+
+
+def single_example(rules: SeaBattleRules) -> str:
+    """A one-cell placement: the bottom right corner, as far from the other examples."""
+    return cell_name((rules.size - 1, rules.size - 1))
+
+
+def _listed(words: list[tuple[str, str]], between: str) -> str:
+    return between.join(f"`{example}` {what}" for example, what in words)
+
+
+def setup_help(rules: SeaBattleRules) -> str:
+    """What a setup move that cannot be read is answered with."""
+    return f"During setup: {_listed(setup_words(rules), ', ')}."
 
 
 def shape_sentence(rules: SeaBattleRules) -> str:
@@ -65,7 +109,8 @@ def play_sentence(rules: SeaBattleRules) -> str:
     if rules.salvo:
         return (
             "each turn fire a salvo: name as many cells as you have ships afloat, all in one "
-            "move, like `A1 B2 C3 D4 E5`; every cell is answered, and the turn passes."
+            f"move, like `{salvo_example(len(rules.fleet))}`; every cell is answered, and the "
+            "turn passes."
         )
     if rules.extra_shot:
         return (
@@ -91,9 +136,10 @@ def module_sentences(rules: SeaBattleRules) -> list[str]:
         )
         sentences.append(
             f"Mines: each player lays {rules.mines} mine{'s' if rules.mines != 1 else ''}"
-            f"{sweepers} (`mine C5`, `sweeper D7`); {touch}. A shot on a mine is answered "
-            "`mine`: the shooter discloses one of their own ship cells to the mine's owner "
-            "(`reveal B2`; one not disclosed before, if any), and the turn passes to the owner."
+            f"{sweepers} ({'`mine C5`, `sweeper D7`' if rules.sweepers else '`mine C5`'}); "
+            f"{touch}. A shot on a mine is answered “mine”: the shooter discloses one of their "
+            "own ship cells to the mine's owner (`reveal` and the cell; one not disclosed "
+            "before, if any), and the turn passes to the owner."
         )
     if rules.sweepers:
         sentences.append(
@@ -125,9 +171,13 @@ def module_sentences(rules: SeaBattleRules) -> list[str]:
 def first_shot_prompt(rules: SeaBattleRules, salvo_size: int) -> str:
     """What the first shooter is told when both fleets are set."""
     if rules.salvo:
-        example = " ".join(cell_name((i, i)) for i in range(salvo_size))
-        return f"fire a salvo of {salvo_size} cells, like `{example}`"
+        return f"fire a salvo of {salvo_size} cells, like `{salvo_example(salvo_size)}`"
     return "name a cell, like `B5`"
+
+
+def salvo_example(cells: int) -> str:
+    """A salvo of ``cells`` cells, down the diagonal from A1."""
+    return " ".join(cell_name((i, i)) for i in range(cells))
 
 
 def dutchman_example(decks: int) -> str:
@@ -143,16 +193,16 @@ def setup_instructions(rules: SeaBattleRules) -> str:
             f"like `{dutchman_example(decks)}`. Write `ready` when it is placed. `/rules` has "
             "the full rules."
         )
+    words = [
+        (example, what)
+        for example, what in setup_words(rules)
+        if example not in ("random", "clear", "ready")
+    ]
     return (
         f"Set up your fleet in secret: {describe_kinds(rules.fleet)}"
         + (f", {rules.mines} mine{'s' if rules.mines != 1 else ''}" if rules.mines else "")
         + (f" and {rules.sweepers} minesweeper" if rules.sweepers else "")
-        + ". Press **Random fleet** "
-        "(or write `random`) for a legal fleet, or place ships one by one: `A1 A4` for a "
-        "ship from A1 to A4, `J10` for a one-cell ship"
-        + (", `A1 A2 B2` for a shaped ship, by all its cells" if rules.shapes else "")
-        + (f", `mine C5` for each of your {rules.mines} mines" if rules.mines else "")
-        + (", `sweeper D7` for your minesweeper" if rules.sweepers else "")
-        + (", `sub J10` for your submarine" if rules.submarine else "")
-        + ". Write `ready` when it is complete. `/rules` has the full rules."
+        + ". Press **Random fleet** (or write `random`) for a legal fleet, or place the "
+        f"pieces one by one: {_listed(words, ', ')}. Write `ready` when it is complete. "
+        "`/rules` has the full rules."
     )
