@@ -91,7 +91,7 @@ async def test_the_secret_deployment_by_dm(
 
     flag = "b1" if layout[1] is Kind.FLAG else "d1"
     await driver.dm(user, f"swap {flag} a6")
-    assert "rule 4.2" in driver.dms_to(user)[-1].content
+    assert "one of your two HQs" in driver.dms_to(user)[-1].content
     assert state_of(await stored_game(driver, game.id)).sides[red].layout == layout
 
     await driver.dm(user, "save fortress")

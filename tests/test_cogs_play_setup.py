@@ -128,8 +128,8 @@ async def test_ships_placed_one_by_one_show_the_board_after_each_step(
 # Placements tried after a battleship stands on A1-A4, and a piece of the sentence that
 # must name the rule broken.
 WRONG_PLACEMENTS = [
-    pytest.param("B5", "may not touch, not even at a corner (rule 2.3)", id="touching"),
-    pytest.param("A3 C3", "ships may not overlap (rule 2.3)", id="overlapping"),
+    pytest.param("B5", "may not touch, not even at a corner.", id="touching"),
+    pytest.param("A3 C3", "ships may not overlap.", id="overlapping"),
     pytest.param("K1", "is off the board, which runs from A1 to J10", id="off-board-cell"),
     pytest.param("J9 J11", "is off the board, which runs from A1 to J10", id="off-board-ship"),
     pytest.param("J1 J4", "Your fleet has only 1 battleship (4 cells)", id="too-many"),
@@ -203,7 +203,7 @@ async def test_ready_button_confirms_and_both_fleets_start_play(
     )
     live = live_message(driver, record)
     assert live.content.endswith(
-        f"Both fleets are set. {shooter.mention} shoots first (rule 2.5).\n"
+        f"Both fleets are set. {shooter.mention} shoots first.\n"
         f"{shooter.mention} to move."
     )
     assert len(channel_messages(driver)) == 2  # the challenge and the one live message

@@ -106,9 +106,9 @@ def test_4_1_a_game_starts_from_a_legal_random_deployment_for_each_side() -> Non
 @pytest.mark.parametrize(
     ("kind", "slot_station", "rule"),
     [
-        (Kind.FLAG, "a1", "rule 4.2"),
-        (Kind.LANDMINE, "a3", "rule 4.3"),
-        (Kind.BOMB, "a6", "rule 4.4"),
+        (Kind.FLAG, "a1", "one of your two HQs"),
+        (Kind.LANDMINE, "a3", "your last two ranks"),
+        (Kind.BOMB, "a6", "your front rank"),
     ],
 )
 def test_4_2_to_4_4_a_swap_that_breaks_a_rule_is_refused_naming_it(
@@ -154,7 +154,7 @@ def test_4_1_the_swap_example_players_are_shown_works_for_both_colours(seed: int
 def test_4_1_a_deployment_with_the_wrong_pieces_is_refused() -> None:
     state = new_setup()
     wrong = "deploy " + "9" * 25
-    assert "rule 4.1" in refused(state, wrong, 0)
+    assert "exactly your 25 pieces" in refused(state, wrong, 0)
 
 
 def test_4_5_a_saved_deployment_loads_on_either_colour() -> None:

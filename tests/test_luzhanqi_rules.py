@@ -114,7 +114,7 @@ CAMPED = """
 def test_5_7_a_piece_in_a_camp_cannot_be_attacked() -> None:
     state = position(CAMPED)
     assert "b5" not in targets(state, "b4")
-    assert "rule 5.7" in refused(state, "b4-b5")
+    assert "stands in a camp" in refused(state, "b4-b5")
 
 
 def test_5_7_any_piece_may_enter_an_empty_camp() -> None:
@@ -137,7 +137,7 @@ FROZEN = """
 
 
 def test_5_2_a_piece_on_an_hq_never_moves() -> None:
-    assert "rule 5.2" in refused(position(FROZEN), "b1-b2")
+    assert "can no longer move" in refused(position(FROZEN), "b1-b2")
 
 
 def test_5_2_flags_and_landmines_never_move() -> None:
@@ -158,7 +158,7 @@ def test_5_9_entering_the_enemy_hq_is_legal_and_freezes_the_piece() -> None:
 """)
     after = play(state, "b11-b12").state
     after = play(after, "e12-e11").state
-    assert "rule 5.2" in refused(after, "b12-c12")
+    assert "can no longer move" in refused(after, "b12-c12")
 
 
 def test_r11_no_hq_freezing_in_the_flip_game() -> None:
@@ -176,8 +176,8 @@ BOMB_AT_HQ = """
 def test_5_8_a_bomb_never_enters_the_enemy_hq() -> None:
     state = position(BOMB_AT_HQ.replace("r.", "rB"))
     assert "b12" not in targets(state, "c12")
-    assert "rule 5.8" in refused(state, "c12-b12")
-    assert "rule 5.8" in refused(state, "c12-d12")  # an empty enemy HQ too
+    assert "onto the enemy HQ" in refused(state, "c12-b12")
+    assert "onto the enemy HQ" in refused(state, "c12-d12")  # an empty enemy HQ too
 
 
 def test_c4_a_bomb_takes_the_flag_in_variant_c() -> None:

@@ -98,7 +98,7 @@ async def test_the_deployment_flow_swap_save_load_ready(referee: Referee) -> Non
     assert swapped.to(None) is None and swapped.to(1 - seat) is None  # a secret edit
     layout = state_of(swapped.game).sides[seat].layout
     assert layout == (before[2], before[1], before[0], *before[3:])  # a1 and c1 exchanged
-    with pytest.raises(GameError, match=r"rule 4\.2"):
+    with pytest.raises(GameError, match=r"one of your two HQs"):
         flag = layout.index(Kind.FLAG)
         await referee.act(user, f"swap {'bd'[flag // 2]}1 a6")
     saved = await referee.act(user, "save fortress")

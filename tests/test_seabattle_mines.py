@@ -54,7 +54,7 @@ def mined() -> SeaBattleState:
 def test_4_6_a_mine_touches_no_ship_and_no_other_mine() -> None:
     state = place(E.new_game(MODES["mines"], 0), 0, ALPHA)
     assert "touch one of your ships" in refused(state, 0, "mine E2")  # under the battleship
-    assert "rule 4.6" in refused(state, 0, "mine E2")
+    assert "mines and minesweepers touch nothing" in refused(state, 0, "mine E2")
     state = E.act(state, 0, "mine J10").state
     assert "touch one of your mines" in refused(state, 0, "mine I9")
     assert "already taken" in refused(state, 0, "mine A1")
@@ -72,7 +72,7 @@ def test_4_6_free_mines_may_touch_but_never_overlap() -> None:
 def test_4_6_a_fleet_is_ready_only_with_its_mines_laid() -> None:
     state = place(E.new_game(MODES["mines"], 0), 0, ALPHA)
     assert "Still to lay: 2 mines" in refused(state, 0, "ready")
-    assert "no mines (rule 4.6)" in refused(E.new_game(MODES["classic"], 0), 0, "mine A1")
+    assert "no mines." in refused(E.new_game(MODES["classic"], 0), 0, "mine A1")
 
 
 def test_4_6_a_shot_on_a_mine_spends_it_and_the_shooter_owes_a_ship_cell() -> None:
@@ -83,7 +83,7 @@ def test_4_6_a_shot_on_a_mine_spends_it_and_the_shooter_owes_a_ship_cell() -> No
     )
     assert texts_for(transition.events, None) == [
         f"{name_of(0)} fires at J10: mine! {name_of(0)} discloses one of their ship cells to "
-        f"{name_of(1)} (rule 4.6)."
+        f"{name_of(1)}."
     ]
     assert E.to_move(state) == {0}
     assert "Disclose one of your ship cells" in refused(state, 0, "A5")
@@ -152,8 +152,8 @@ def test_4_7_the_16x16_and_18x18_fields_carry_the_large_fleet_3_mines_and_a_mine
 def test_4_7_a_minesweeper_touches_nothing() -> None:
     state = place(E.new_game(MODES["16x16"], 0), 0, LARGE_FLEET)
     state = E.act(state, 0, "mine A16").state
-    assert "rule 4.7" in refused(state, 0, "sweeper B15")
-    assert "rule 4.7" in refused(
+    assert "touch one of your mines" in refused(state, 0, "sweeper B15")
+    assert "touch one of your" in refused(
         state, 0, "sweeper A8"
     )  # under the carrier? no: row 8 touches row 7
     state = E.act(state, 0, "sweeper P16").state

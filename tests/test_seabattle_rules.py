@@ -135,7 +135,7 @@ def test_2_1_a_fifth_one_deck_ship_is_refused() -> None:
     """§2.1: only four one-deck ships; a fifth is refused with a sentence naming the rule."""
     state = E.act(place(new(), 0, ALPHA), 0, "remove A1").state  # all but the battleship
     message = refused(state, 0, "A10")
-    assert "rule 2.1" in message
+    assert "all of them are placed" in message
     assert "4 torpedo boats" in message
 
 
@@ -143,13 +143,13 @@ def test_2_4_a_shot_typed_during_setup_is_told_the_game_has_not_started() -> Non
     """A complete fleet cannot grow: a cell typed now is taken for a shot fired too early."""
     message = refused(place(new(), 0, ALPHA), 0, "A10")
     assert "has not started" in message and "`ready`" in message
-    assert "rule 2.1" not in message
+    assert "all of them are placed" not in message
 
 
 def test_2_1_a_ship_length_not_in_the_fleet_is_refused() -> None:
     """§2.1: there is no five-deck ship in the classic fleet."""
     message = refused(new(), 0, "A1 A5")
-    assert "5 cells" in message and "rule 2.1" in message
+    assert "5 cells" in message and "No ship in this fleet" in message
 
 
 def test_2_1_ready_with_an_incomplete_fleet_names_what_is_missing() -> None:
@@ -158,7 +158,7 @@ def test_2_1_ready_with_an_incomplete_fleet_names_what_is_missing() -> None:
     state = E.act(state, 0, "remove J1").state
     state = E.act(state, 0, "remove A3").state
     message = refused(state, 0, "ready")
-    assert "rule 2.1" in message
+    assert "not complete" in message
     assert "1 cruiser (3 cells)" in message
     assert "1 torpedo boat (1 cell)" in message
     assert "battleship" not in message and "destroyer" not in message
@@ -167,7 +167,7 @@ def test_2_1_ready_with_an_incomplete_fleet_names_what_is_missing() -> None:
 def test_2_2_a_ship_is_a_straight_line() -> None:
     """§2.2: a ship is a straight horizontal or vertical line; A1 C3 is diagonal."""
     message = refused(new(), 0, "A1 C3")
-    assert "rule 2.2" in message
+    assert "a ship is a straight line" in message
 
 
 # Spacing diagrams: ``#`` ships are placed first, then the ``@`` ship is tried.
@@ -206,7 +206,7 @@ def test_2_3_ships_may_not_overlap() -> None:
     """§2.3: ships do not overlap."""
     state = try_spacing("classic", OVERLAP)
     message = refused(state, 0, OVERLAP_TRY)
-    assert "B1" in message and "overlap" in message and "rule 2.3" in message
+    assert "B1" in message and "ships may not overlap" in message
 
 
 @pytest.mark.parametrize("diagram", [SIDE_TOUCH, CORNER_TOUCH, END_TOUCH])
@@ -215,7 +215,7 @@ def test_2_3_ships_may_not_touch_by_side_or_corner(diagram: str) -> None:
     state = try_spacing("classic", diagram)
     (tried,) = placement_texts(diagram, "@")
     message = refused(state, 0, tried)
-    assert "A1-D1" in message and "rule 2.3" in message
+    assert "A1-D1" in message and "not even at a corner" in message
 
 
 def test_4_1_corner_touching_allowed_side_touching_refused() -> None:
@@ -225,7 +225,7 @@ def test_4_1_corner_touching_allowed_side_touching_refused() -> None:
     assert len(state.sides[0].ships) == 2
     for diagram in (SIDE_TOUCH, END_TOUCH):
         (tried,) = placement_texts(diagram, "@")
-        assert "rule 4.1" in refused(try_spacing("corners", diagram), 0, tried)
+        assert "only at corners" in refused(try_spacing("corners", diagram), 0, tried)
     full = place(new("corners"), 0, CORNERS_FLEET, ready=True)
     assert full.sides[0].ready
     assert fleet_faults(E.presets["corners"], list(diagram_ships(CORNERS_FLEET))) == []
@@ -233,7 +233,7 @@ def test_4_1_corner_touching_allowed_side_touching_refused() -> None:
 
 def test_4_1_corners_fleet_is_refused_by_the_classic_rules() -> None:
     """§2.3 against §4.1: the corner-touching fleet breaks the classic spacing rule."""
-    with pytest.raises(IllegalActionError, match=r"rule 2\.3"):
+    with pytest.raises(IllegalActionError, match=r"not even at a corner"):
         place(new("classic"), 0, CORNERS_FLEET)
 
 

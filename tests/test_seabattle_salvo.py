@@ -55,11 +55,11 @@ def test_4_9_option_words_add_modules_and_name_the_variant() -> None:
 @pytest.mark.parametrize(
     ("variant", "options", "words"),
     [
-        ("classic", "salvo", ["`salvo`", "rule 4.3", "classic game", "rule 4.9"]),
-        ("large", "named-hits", ["`named-hits`", "rule 4.2", "rule 4.9"]),
-        ("milton-bradley", "corners", ["`corners`", "rule 4.1", "Milton Bradley", "rule 4.9"]),
-        ("milton-bradley", "equal-rounds", ["add `salvo`", "rule 4.3"]),
-        ("milton-bradley", "blind-report", ["add `salvo`", "rule 4.3"]),
+        ("classic", "salvo", ["`salvo`", "classic game", "which takes `corners`"]),
+        ("large", "named-hits", ["`named-hits`", "cannot be played"]),
+        ("milton-bradley", "corners", ["`corners`", "Milton Bradley", "which takes"]),
+        ("milton-bradley", "equal-rounds", ["add `salvo`", "a way of playing Salvo"]),
+        ("milton-bradley", "blind-report", ["add `salvo`", "a way of playing Salvo"]),
         ("classic", "torpedoes", ["no option `torpedoes`"]),
     ],
 )

@@ -67,7 +67,7 @@ def test_2_5_first_shot_is_chosen_at_random_and_follows_the_seed() -> None:
     assert "You shoot first" in texts_for(transition.events, first)[0]
     assert "Your opponent shoots first" in texts_for(transition.events, 1 - first)[0]
     assert texts_for(transition.events, None) == [
-        f"Both fleets are set. {name_of(first)} shoots first (rule 2.5)."
+        f"Both fleets are set. {name_of(first)} shoots first."
     ]
 
 

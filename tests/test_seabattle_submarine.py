@@ -58,7 +58,7 @@ def test_4_8_the_submarine_may_touch_its_own_ships_but_not_share_a_cell() -> Non
     assert "`sub J10`" in refused(no_sub, 0, "J10")  # torpedo boats are all placed
     assert "placed" in refused(state, 0, "sub J10")
     empty = E.new_game(MODES["submarine"], 0)
-    assert "no submarine (rule 4.8)" in refused(E.new_game(MODES["classic"], 0), 0, "sub A1")
+    assert "no submarine." in refused(E.new_game(MODES["classic"], 0), 0, "sub A1")
     assert "may not touch" in refused(E.act(empty, 0, "A1 A4").state, 0, "B1 B2")
 
 

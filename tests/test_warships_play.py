@@ -356,7 +356,7 @@ def test_12_1_no_mines_from_neutral_water_or_in_enemy_zones() -> None:
             """
         ),
         "mine F7",
-        "§12.1",
+        "outside enemy battery zones",
     )
     refused(
         position(
@@ -367,7 +367,7 @@ def test_12_1_no_mines_from_neutral_water_or_in_enemy_zones() -> None:
             """
         ),
         "mine H14",
-        "§12.1",
+        "outside enemy battery zones",
     )
 
 

@@ -158,7 +158,7 @@ def test_5_2_setup_outside_the_port_or_on_a_battery_field_is_refused_with_the_ru
     state = E.new_game(E.presets["classic"], 3)
     south = state.south
     own = next(p.cell for p in state.own(south) if p.kind is not Kind.BATTERY)
-    with pytest.raises(IllegalActionError, match=r"§5\.2"):
+    with pytest.raises(IllegalActionError, match=r"not in your port"):
         E.act(state, south, f"swap {cell_name(own)} F5")
     with pytest.raises(IllegalActionError, match="shore-battery field"):
         E.act(state, south, f"swap {cell_name(own)} B4")
@@ -205,13 +205,13 @@ def test_15_3_initial_manoeuvres_allow_up_to_twelve_ships_outside() -> None:
     with pytest.raises(IllegalActionError, match="At most 12"):
         E.act(state, seat, f"swap {cell_name(ships[12])} {cell_name(area[12])}")
     plain = E.new_game(E.presets["classic"], 4)
-    with pytest.raises(IllegalActionError, match=r"§5\.2"):
+    with pytest.raises(IllegalActionError, match=r"not in your port"):
         E.act(plain, plain.south, f"swap {cell_name(ships[0])} F5")
 
 
 def test_15_3_mines_never_start_on_the_manoeuvre_area() -> None:
     state = E.new_game(E.configure(None, "manoeuvres"), 4)
-    with pytest.raises(IllegalActionError, match=r"§5\.3"):
+    with pytest.raises(IllegalActionError, match=r"mines start in the port"):
         E.act(state, state.south, "place mine F5")
 
 

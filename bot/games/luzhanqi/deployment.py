@@ -26,7 +26,7 @@ def check_layout(layout: Layout, colour: Colour) -> None:
     if len(layout) != len(SLOTS) or Counter(layout) != Counter(ARMY):
         raise IllegalActionError(
             "A deployment must place exactly your 25 pieces, one on every post and HQ of "
-            "your half (rule 4.1)."
+            "your half."
         )
     stations = half(colour)
     for slot, kind in enumerate(layout):
@@ -38,17 +38,16 @@ def check_piece(kind: Kind, slot: int, where: int) -> None:
     if kind is Kind.FLAG and slot not in HQ_SLOTS:
         raise IllegalActionError(
             f"Your flag cannot stand on {name(where)}: it must stand on one of your two "
-            "HQs (rule 4.2)."
+            "HQs."
         )
     if kind is Kind.LANDMINE and SLOT_RANKS[slot] > 2:
         raise IllegalActionError(
             f"A landmine cannot stand on {name(where)}: landmines go only on your last two "
-            "ranks (rule 4.3)."
+            "ranks."
         )
     if kind is Kind.BOMB and SLOT_RANKS[slot] == 6:
         raise IllegalActionError(
-            f"A bomb cannot stand on {name(where)}: bombs may not stand on your front rank "
-            "(rule 4.4)."
+            f"A bomb cannot stand on {name(where)}: bombs may not stand on your front rank."
         )
 
 

@@ -55,8 +55,8 @@ def accept_draw(state: LuzhanqiState, seat: int) -> Transition:
     """8.5: the opponent's standing offer accepted; the game ends drawn at once."""
     if state.draw_offer != other(seat):
         raise IllegalActionError("There is no draw offer from your opponent to accept.")
-    mine = "You accepted the draw: the game is drawn (rule 8.5)."
-    theirs = "Your opponent accepted your draw offer: the game is drawn (rule 8.5)."
+    mine = "You accepted the draw: the game is drawn."
+    theirs = "Your opponent accepted your draw offer: the game is drawn."
     texts = (mine, theirs) if seat == 0 else (theirs, mine)
     said = [Event(None, f"{name_of(seat)} accepts the draw.")]
     return end_game(state, Outcome(None, EndReason.RULES, AGREED), said, texts)
@@ -103,7 +103,7 @@ def finish_ply(state: LuzhanqiState, seat: int, said: list[Event]) -> Transition
             new,
             Outcome(None, EndReason.RULES, "neither side can move"),
             said,
-            ("Neither side can move any more: the game is drawn (rule 8.3).",) * 2,
+            ("Neither side can move any more: the game is drawn.",) * 2,
         )
     if not can_move[rival]:  # 8.2
         return end_game(
@@ -111,8 +111,8 @@ def finish_ply(state: LuzhanqiState, seat: int, said: list[Event]) -> Transition
             Outcome(seat, EndReason.RULES, "the opponent had no legal move"),
             said,
             (
-                "Your opponent has no legal move left: you win (rule 8.2)!",
-                "You have no legal move left: you lose (rule 8.2).",
+                "Your opponent has no legal move left: you win!",
+                "You have no legal move left: you lose.",
             ),
         )
     if new.quiet >= new.rules.quiet_limit:  # 8.4 / A11
@@ -120,7 +120,7 @@ def finish_ply(state: LuzhanqiState, seat: int, said: list[Event]) -> Transition
             new,
             Outcome(None, EndReason.RULES, f"{new.quiet} plies without an attack"),
             said,
-            (f"{new.quiet} plies without an attack: the game is drawn (rule 8.4).",) * 2,
+            (f"{new.quiet} plies without an attack: the game is drawn.",) * 2,
         )
     return Transition(new, tuple(said))
 

@@ -170,7 +170,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
                     else f"not on your half, which is {half_ranks(colour)}"
                 )
                 raise IllegalActionError(
-                    f"{name(where)} is {what}: swap two of your own pieces (rule 4.1)."
+                    f"{name(where)} is {what}: swap two of your own pieces."
                 )
         if first == second:
             raise IllegalActionError("Name two different stations to swap.")
@@ -223,7 +223,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         return Transition(
             new,
             (
-                Event(red, "Both armies are deployed. You play Red and move first (rule 4.6)."),
+                Event(red, "Both armies are deployed. You play Red and move first."),
                 Event(other(red), "Both armies are deployed. You play Blue; Red moves first."),
                 Event(None, f"Both armies are deployed. {name_of(red)} plays Red and moves first."),
             ),

@@ -40,11 +40,10 @@ def immobility(board: Board, start: Station, colour: Colour, rules: LuzhanqiRule
     if piece.colour is not colour or piece.kind is None:
         return f"The piece on {name(start)} is not yours."
     if not piece.kind.movable:
-        return f"Your {piece.kind.title} on {name(start)} never moves (rule 5.2)."
+        return f"Your {piece.kind.title} on {name(start)} never moves."
     if rules.hq_freezes and start in HQS:
         return (
-            f"Your {piece.kind.title} on {name(start)} stands on an HQ and can no longer move "
-            "(rule 5.2)."
+            f"Your {piece.kind.title} on {name(start)} stands on an HQ and can no longer move."
         )
     return None
 
@@ -100,7 +99,7 @@ def entry_refusal(
         and owner_of(target) is not mine
         and not rules.bomb_enters_enemy_hq
     ):
-        return f"A bomb may not move onto the enemy HQ {spot} (rule 5.8)."
+        return f"A bomb may not move onto the enemy HQ {spot}."
     if defender is None:
         return None
     if not defender.face_up:
@@ -108,7 +107,7 @@ def entry_refusal(
     if defender.colour is mine:
         return f"Your own piece stands on {spot}."
     if rules.camps_protect and target in CAMPS:
-        return f"The enemy piece on {spot} stands in a camp and cannot be attacked (rule 5.7)."
+        return f"The enemy piece on {spot} stands in a camp and cannot be attacked."
     if defender.kind is Kind.FLAG:
         if piece.kind is Kind.BOMB and not rules.bomb_takes_flag:
             return "A bomb may not attack the flag (rule A6)."

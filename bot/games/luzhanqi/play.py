@@ -24,6 +24,7 @@ from bot.games.luzhanqi.clash import Removal, resolve
 from bot.games.luzhanqi.endings import end_game, finish_ply
 from bot.games.luzhanqi.pieces import Kind, Piece
 from bot.games.luzhanqi.state import LastMove, LuzhanqiState
+from bot.games.words import with_article
 
 
 def _colour(state: LuzhanqiState, seat: int) -> Colour:
@@ -44,9 +45,9 @@ def flip_piece(state: LuzhanqiState, seat: int, where: Station) -> Transition:
     new = replace(new, quiet=0, last=LastMove(where, None))
     what = f"{piece.colour.value} {piece.kind.title}"
     said = [
-        Event(seat, f"You flipped {name(where)}: a {what}."),
-        Event(other(seat), f"Your opponent flipped {name(where)}: a {what}."),
-        Event(None, f"{name_of(seat)} flips {name(where)}: a {what}."),
+        Event(seat, f"You flipped {name(where)}: {with_article(what)}."),
+        Event(other(seat), f"Your opponent flipped {name(where)}: {with_article(what)}."),
+        Event(None, f"{name_of(seat)} flips {name(where)}: {with_article(what)}."),
     ]
     if state.red_seat is None:
         colour = _colour(new, seat)
@@ -74,7 +75,7 @@ def move_piece(state: LuzhanqiState, seat: int, start: Station, target: Station)
     if defender is None:
         new = with_board(state, {start: None, target: mover})
         new = replace(new, quiet=state.quiet + 1, last=LastMove(start, target))
-        public = f"a {mover.kind.title} " if rules.flip else ""
+        public = f"{with_article(mover.kind.title)} " if rules.flip else ""
         said = [
             Event(seat, f"You moved your {mover.kind.title} {step}."),
             Event(other(seat), f"Your opponent moved {public}{step}."),
@@ -92,7 +93,7 @@ def move_piece(state: LuzhanqiState, seat: int, start: Station, target: Station)
     new = replace(new, quiet=0, last=LastMove(start, target, clash.removal))
     result = clash.removal.value
     if rules.flip:  # A12: everything is public
-        fight = f"{mover.kind.title} attacks a {defender.kind.title}, {step}: {result}."
+        fight = f"{mover.kind.title} attacks {with_article(defender.kind.title)}, {step}: {result}."
         said = [
             Event(seat, f"Your {fight}"),
             Event(other(seat), f"Your opponent's {fight}"),
@@ -143,13 +144,13 @@ def marshal_news(before: LuzhanqiState, after: LuzhanqiState) -> tuple[LuzhanqiS
             Event(
                 owner,
                 f"Your field marshal has fallen, so your flag on {name(flag)} is shown to "
-                "your opponent (rule 7).",
+                "your opponent.",
             )
         )
         news.append(
             Event(
                 other(owner),
-                f"The enemy field marshal has fallen: their flag stands on {name(flag)} (rule 7).",
+                f"The enemy field marshal has fallen: their flag stands on {name(flag)}.",
             )
         )
     return after, news

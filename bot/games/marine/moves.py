@@ -67,10 +67,10 @@ def check(at: Position, side: int, move: Move) -> tuple[Piece, Corner | None]:
         if move.end not in HEX_NEIGHBOURS[move.start]:
             raise IllegalActionError(
                 f"A U-boat moves to a neighbouring hex only; {move.end} is not next to "
-                f"{move.start} (§5.3)."
+                f"{move.start}."
             )
         if move.end in at:
-            raise IllegalActionError(f"Hex {move.end} already holds a U-boat (§3.3).")
+            raise IllegalActionError(f"Hex {move.end} already holds a U-boat.")
         return piece, None
     assert piece.kind is not Kind.U_BOAT  # corners hold battleships only
     reach = ship_destinations(at, move.start)
@@ -83,14 +83,14 @@ def _refuse_ship(at: Position, move: ShipMove) -> NoReturn:
     """Say which part of §5.2 a battleship move breaks."""
     start, end = move.start, move.end
     if end == start:
-        raise IllegalActionError("A cruiser or destroyer must leave its corner (§5.2).")
+        raise IllegalActionError("A cruiser or destroyer must leave its corner.")
     if end in at:
         raise IllegalActionError(
-            f"Corner {end} is occupied; pieces never move onto another (§5.4)."
+            f"Corner {end} is occupied; pieces never move onto another."
         )
     middles = [m for m in CORNER_NEIGHBOURS[start] if end in CORNER_NEIGHBOURS[m]]
     if middles:
         raise IllegalActionError(
-            f"The way from {start} to {end} passes corner {middles[0]}, which is occupied (§5.2)."
+            f"The way from {start} to {end} passes corner {middles[0]}, which is occupied."
         )
-    raise IllegalActionError(f"Corner {end} is not one or two hex sides from {start} (§5.2).")
+    raise IllegalActionError(f"Corner {end} is not one or two hex sides from {start}.")

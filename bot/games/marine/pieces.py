@@ -7,6 +7,7 @@ from enum import Enum
 
 from bot.games.marine import board
 from bot.games.marine.board import Point
+from bot.games.words import with_article
 
 
 class Kind(Enum):
@@ -42,7 +43,7 @@ class Piece:
     def __post_init__(self) -> None:
         fits = board.is_corner(self.point) if self.kind.is_battleship else board.is_hex(self.point)
         if not fits or self.side not in (0, 1):
-            raise ValueError(f"a {self.kind.noun} cannot stand on {self.point!r}")
+            raise ValueError(f"{with_article(self.kind.noun)} cannot stand on {self.point!r}")
 
     def describe(self) -> str:
         """``South destroyer on 46``."""

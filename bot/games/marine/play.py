@@ -22,6 +22,7 @@ from bot.games.marine.actions import Move
 from bot.games.marine.board import BATTLESHIP_HARBOURS, U_BOAT_HARBOURS
 from bot.games.marine.pieces import SIDE_NAMES, Piece, where
 from bot.games.marine.state import LastMove, MarineState
+from bot.games.words import with_article
 
 HARBOUR = "reached the enemy harbour"
 STUCK = "the opponent had no legal move"
@@ -84,16 +85,16 @@ def draw(state: MarineState, seat: int, *, offer: bool) -> Transition:
 
 
 ENDINGS = {
-    HARBOUR: "a piece reached the enemy harbour (§7.1)",
-    STUCK: "the player to move had no legal move (§7.2)",
-    AGREED: "the players agreed to a draw (§8.1)",
+    HARBOUR: "a piece reached the enemy harbour",
+    STUCK: "the player to move had no legal move",
+    AGREED: "the players agreed to a draw",
 }
 
 
 def finish(state: MarineState, said: Sequence[Event], outcome: Outcome) -> Transition:
     """The game ends at once; everyone is told why."""
     new = replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome, draw_offer=None)
-    why = ENDINGS.get(outcome.detail, f"{outcome.detail} (§8.2)")
+    why = ENDINGS.get(outcome.detail, outcome.detail)
     over = f"The game is over: {why}."
     return Transition(new, (*said, Event(0, over), Event(1, over), Event(None, over)))
 
@@ -112,7 +113,7 @@ def _news(seat: int, piece: Piece, last: LastMove) -> list[Event]:
 
     mine = f"You moved your {noun} {route}."
     theirs = f"Your opponent moved their {noun} {route}."
-    public = f"{name_of(seat)} ({side}) moved a {noun} {route}."
+    public = f"{name_of(seat)} ({side}) moved {with_article(noun)} {route}."
     if enemy:
         mine += f" It took {lost(enemy, 'the enemy')}."
         theirs += f" It took {lost(enemy, 'your')}."
@@ -120,7 +121,7 @@ def _news(seat: int, piece: Piece, last: LastMove) -> list[Event]:
         public += f" It took {lost(enemy, owner)}."
     if suicide:
         hunter = taking.PREDATOR[piece.kind].noun
-        mine += f" Your {noun} was taken on arrival by an enemy {hunter} (§6)."
-        theirs += f" Their {noun} was taken on arrival by your {hunter} (§6)."
-        public += f" The {noun} was taken on arrival by a {hunter}."
+        mine += f" Your {noun} was taken on arrival by an enemy {hunter}."
+        theirs += f" Their {noun} was taken on arrival by your {hunter}."
+        public += f" The {noun} was taken on arrival by {with_article(hunter)}."
     return [Event(seat, mine), Event(other(seat), theirs), Event(None, public)]

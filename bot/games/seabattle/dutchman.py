@@ -37,14 +37,14 @@ def check_group(size: int, decks: int, cells: Sequence[Cell]) -> tuple[Cell, ...
         raise IllegalActionError("You named a cell twice: the ship's decks are all different.")
     if len(cells) != decks:
         raise IllegalActionError(
-            f"The Flying Dutchman has {decks} decks here: name {decks} cells (rule 5.1)."
+            f"The Flying Dutchman has {decks} decks here: name {decks} cells."
         )
     if not all(0 <= c < size and 0 <= r < size for c, r in cells):
         raise IllegalActionError("The ship must lie on the board.")
     if not king_connected(cells):
         raise IllegalActionError(
             "The ship's cells must form one group, each joined to another by a side or a "
-            "corner (rule 5.2)."
+            "corner."
         )
     return reading_order(cells)
 
@@ -141,7 +141,7 @@ def decide(state: SeaBattleState, seat: int, cells: tuple[Cell, ...] | None) -> 
     shooter hears the same either way."""
     pending = state.pending
     if pending is None or pending.what != MOVE or pending.seat != seat:
-        raise IllegalActionError("Your ship may move only just after it is hit (rule 5.4).")
+        raise IllegalActionError("Your ship may move only just after it is hit.")
     side = state.sides[seat]
     now = side.ships[0].cells
     if cells is not None:

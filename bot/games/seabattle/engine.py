@@ -123,7 +123,7 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
         if isinstance(action, act.Stay | act.MoveShip):
             if not state.rules.dutchman or state.phase is not Phase.PLAY:
                 raise IllegalActionError(
-                    "Only the Flying Dutchman moves, just after a hit (rule 5.4)."
+                    "Only the Flying Dutchman moves, just after a hit."
                 )
             cells = action.cells if isinstance(action, act.MoveShip) else None
             return dutchman.decide(state, seat, cells)

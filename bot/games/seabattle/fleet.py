@@ -10,6 +10,7 @@ from functools import lru_cache
 from bot.games.core import IllegalActionError
 from bot.games.grid import Cell, cell_name, neighbours
 from bot.games.seabattle.rules import SeaBattleRules, ShipKind, Touching
+from bot.games.words import with_article
 
 
 @dataclass(frozen=True)
@@ -100,12 +101,12 @@ def allowed_shapes(rules: SeaBattleRules, length: int) -> frozenset[str]:
 
 
 def check_shape(rules: SeaBattleRules, cells: tuple[Cell, ...]) -> None:
-    """Raise, naming the rule, if ``cells`` are not a shape this fleet's ships may take."""
+    """Raise, saying why, if ``cells`` are not a shape this fleet's ships may take."""
     if rules.dutchman:
         if not king_connected(cells):
             raise IllegalActionError(
                 "The ship's cells must form one group, each joined to another by a side or a "
-                "corner (rule 5.2)."
+                "corner."
             )
         return
     shape = shape_name(cells)
@@ -114,14 +115,14 @@ def check_shape(rules: SeaBattleRules, cells: tuple[Cell, ...]) -> None:
     if not rules.shapes:
         raise IllegalActionError(
             f"{' '.join(cell_name(c) for c in cells)} is not a straight line: a ship is a "
-            "straight line (rule 2.2). List a ship by its two end cells, like `A1 A4`."
+            "straight line. List a ship by its two end cells, like `A1 A4`."
         )
     allowed = " or ".join(sorted(allowed_shapes(rules, len(cells))))
     raise IllegalActionError(
         f"A ship of {len(cells)} cells here must be {allowed}, and "
         f"{' '.join(cell_name(c) for c in cells)} is "
-        + ("not joined by sides" if shape == "other" else f"a {shape}")
-        + " (rule 4.4)."
+        + ("not joined by sides" if shape == "other" else with_article(shape))
+        + "."
     )
 
 
@@ -131,7 +132,7 @@ def line_between(start: Cell, end: Cell) -> tuple[Cell, ...]:
     if c1 != c2 and r1 != r2:
         raise IllegalActionError(
             f"{cell_name(start)} and {cell_name(end)} are not in one row or column: "
-            "a ship is a straight line (rule 2.2)."
+            "a ship is a straight line."
         )
     if c1 == c2:
         return tuple((c1, r) for r in range(r1, r2 + 1))
@@ -172,7 +173,7 @@ def spacing_zone(rules: SeaBattleRules, cells: Iterable[Cell]) -> set[Cell]:
 def check_new_ship(
     rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Cell, ...], submarine: bool = False
 ) -> int:
-    """Which fleet entry a new ship on ``cells`` becomes; raises naming the rule it breaks.
+    """Which fleet entry a new ship on ``cells`` becomes; raises saying which rule it breaks.
 
     The §4.8 submarine is placed only when asked for (``sub J10``): a one-cell ship is a
     torpedo boat otherwise."""
@@ -187,8 +188,7 @@ def check_new_ship(
     if len(cells) not in lengths:
         listed = ", ".join(str(n) for n in lengths)
         raise IllegalActionError(
-            f"No ship in this fleet has {len(cells)} cells; the ships have {listed} cells "
-            "(rule 2.1)."
+            f"No ship in this fleet has {len(cells)} cells; the ships have {listed} cells."
         )
     if not free:
         same = [
@@ -198,8 +198,7 @@ def check_new_ship(
         ]
         hint = " The submarine is placed as `sub J10`." if rules.submarine else ""
         raise IllegalActionError(
-            f"Your fleet has only {describe_kinds(same)}, and all of them are placed "
-            f"(rule 2.1).{hint}"
+            f"Your fleet has only {describe_kinds(same)}, and all of them are placed.{hint}"
         )
     if len(set(cells)) != len(cells):
         twice = next(cell_name(c) for c in cells if cells.count(c) > 1)
@@ -212,7 +211,7 @@ def check_new_ship(
 def _check_submarine(rules: SeaBattleRules, ships: Sequence[Ship], cells: tuple[Cell, ...]) -> int:
     kind = rules.submarine_kind
     if kind is None:
-        raise IllegalActionError("This game has no submarine (rule 4.8).")
+        raise IllegalActionError("This game has no submarine.")
     if len(cells) != 1:
         raise IllegalActionError("The submarine is one cell: write `sub J10`.")
     if any(ship.kind == kind for ship in ships):
@@ -232,7 +231,7 @@ def check_spacing(
             owner = taken[cell]
             raise IllegalActionError(
                 f"{cell_name(cell)} is already taken by your {rules.fleet[owner.kind].name} on "
-                f"{owner.span}: ships may not overlap (rule 2.3)."
+                f"{owner.span}: ships may not overlap."
             )
     if kind is not None and kind == rules.submarine_kind:
         return
@@ -242,9 +241,9 @@ def check_spacing(
         if neighbour.kind == rules.submarine_kind:
             continue
         rule = (
-            "ships may not touch, not even at a corner (rule 2.3)"
+            "ships may not touch, not even at a corner"
             if rules.touching is Touching.NONE
-            else "ships may touch only at corners (rule 4.1)"
+            else "ships may touch only at corners"
         )
         raise IllegalActionError(
             f"That ship would touch your {rules.fleet[neighbour.kind].name} on "

@@ -16,6 +16,7 @@ from bot.games.core import IllegalActionError
 from bot.games.grid import Cell, cell_name, neighbours
 from bot.games.seabattle.fleet import Ship
 from bot.games.seabattle.rules import SeaBattleRules
+from bot.games.words import with_article
 
 
 @dataclass(frozen=True)
@@ -57,17 +58,16 @@ def check_item(
     mines: Iterable[Cell],
     sweepers: Iterable[Cell],
 ) -> None:
-    """Raise, naming the rule, if a mine or minesweeper may not lie on ``cell`` (§4.6, §4.7):
+    """Raise, saying why, if a mine or minesweeper may not lie on ``cell`` (§4.6, §4.7):
     never on another piece, and unless mines are free, touching no ship and no mine (and,
     for a minesweeper, no other minesweeper)."""
     name = cell_name(cell)
     ship_cells, mine_cells, sweeper_cells = set(ships), set(mines), set(sweepers)
     if cell in ship_cells | mine_cells | sweeper_cells:
-        raise IllegalActionError(f"{name} is already taken: pieces may not overlap (rule 4.6).")
+        raise IllegalActionError(f"{name} is already taken: pieces may not overlap.")
     if rules.free_mines:
         return
     zone = touching(rules, cell)
-    rule = "rule 4.6" if what == MINE and not sweeper_cells & zone else "rule 4.7"
     for cells, things in (
         (ship_cells, "ships"),
         (mine_cells, "mines"),
@@ -75,8 +75,8 @@ def check_item(
     ):
         if zone & cells:
             raise IllegalActionError(
-                f"A {what} on {name} would touch one of your {things}: mines and minesweepers "
-                f"touch nothing ({rule})."
+                f"{with_article(what).capitalize()} on {name} would touch one of your {things}: "
+                "mines and minesweepers touch nothing."
             )
 
 

@@ -3,7 +3,7 @@
 Every preset is a frozen ``SeaBattleRules`` value stored with the game, so a game keeps
 its rules even if the presets change later. Optional modules are turned on by option
 words typed at ``/play`` (``corners shapes``), checked against the combinations §4.9
-allows, so a refused combination is refused with the rule that forbids it.
+allows, so a refused combination is refused with a sentence saying what is allowed.
 """
 
 from __future__ import annotations
@@ -229,58 +229,41 @@ OPTION_WORDS: dict[str, tuple[str, Any]] = {
 }
 """Option words typed at ``/play``, each the rules setting it turns on."""
 
-OPTION_RULES: dict[str, str] = {
-    "corners": "4.1",
-    "shapes": "4.4",
-    "mines": "4.6",
-    "mines2": "4.6",
-    "mines3": "4.6",
-    "free-mines": "4.6",
-    "submarine": "4.8",
-    **{f"decks{n}": "5.1" for n in range(5, 9)},
-    "named-hits": "4.2",
-    "salvo": "4.3",
-    "equal-rounds": "4.3",
-    "blind-report": "4.3",
-}
-"""The clause each option word comes from, named when a combination is refused."""
-
 VARIANT_NOTES: dict[str, str] = {
     "classic": "10×10, ten ships of 4, 3, 3, 2, 2, 2, 1, 1, 1 and 1 decks that may not "
     "touch; a hit shoots again.",
-    "corners": "the classic game, but ships may touch at their corners (rule 4.1).",
-    "large": "15×15 with fifteen ships from 5 decks down to 1 that may not touch (rule 4.5).",
+    "corners": "the classic game, but ships may touch at their corners.",
+    "large": "15×15 with fifteen ships from 5 decks down to 1 that may not touch.",
     "milton-bradley": "10×10, five ships of 5, 4, 3, 3 and 2 decks that may touch; one shot "
-    "a turn, hit or miss (rule 4.2).",
-    "16x16": "16×16 with the 15×15 fleet, 3 mines and a minesweeper each (rule 4.7).",
-    "18x18": "18×18 with the 15×15 fleet, 3 mines and a minesweeper each (rule 4.7).",
+    "a turn, hit or miss.",
+    "16x16": "16×16 with the 15×15 fleet, 3 mines and a minesweeper each.",
+    "18x18": "18×18 with the 15×15 fleet, 3 mines and a minesweeper each.",
     "dutchman": "the Flying Dutchman on 20×20: one ship of 5 to 8 decks (6 unless an option "
-    "says) that may move in secret after each hit (rule 5).",
+    "says) that may move in secret after each hit.",
 }
 """One line on each variant, for ``/rules``."""
 
 OPTION_NOTES: dict[str, str] = {
-    "corners": "ships may touch at their corners (rule 4.1).",
+    "corners": "ships may touch at their corners.",
     "shapes": "three-deckers may be an L, the four-decker an L, a square or a zigzag; place "
-    "one by all its cells (rule 4.4).",
+    "one by all its cells.",
     "mines": "each side lays 1 mine: a shot on it makes the shooter disclose one of their "
-    "ship cells, and the turn passes (rule 4.6).",
+    "ship cells, and the turn passes.",
     "mines2": "as `mines`, with 2 mines each.",
     "mines3": "as `mines`, with 3 mines each.",
-    "free-mines": "mines and minesweepers may touch ships and each other (with mines; "
-    "rule 4.6).",
+    "free-mines": "mines and minesweepers may touch ships and each other (with mines).",
     "submarine": "adds a one-cell submarine that may touch your ships; sunk, it fires a "
-    "dying shot back (rule 4.8).",
+    "dying shot back.",
     **{
-        f"decks{n}": f"the Flying Dutchman has {n} decks (the `dutchman` variant; rule 5.1)."
+        f"decks{n}": f"the Flying Dutchman has {n} decks (the `dutchman` variant)."
         for n in range(5, 9)
     },
-    "named-hits": "every hit names the ship it struck (rule 4.2).",
-    "salvo": "each turn fire one shot per ship you have afloat, all in one move (rule 4.3).",
+    "named-hits": "every hit names the ship it struck.",
+    "salvo": "each turn fire one shot per ship you have afloat, all in one move.",
     "equal-rounds": "with salvo: the second player answers a fleet-sinking salvo with a last "
-    "one, and both fleets sunk is a draw (rule 4.3).",
+    "one, and both fleets sunk is a draw.",
     "blind-report": "with salvo: a salvo is answered only with the hits each ship took, not "
-    "which cells (rule 4.3).",
+    "which cells.",
 }
 """One line on each option word, for ``/rules``."""
 
@@ -303,30 +286,29 @@ _RULESET_NAMES = {
 
 
 def check_combination(rules: SeaBattleRules) -> None:
-    """Raise a GameError naming the clause that forbids ``rules``' set of modules."""
+    """Raise a GameError saying why ``rules``' set of modules may not be played (§4.9)."""
     allowed = ALLOWED[rules.ruleset]
     for word in rules.options:
         if word not in allowed:
-            clause = OPTION_RULES[word]
             others = ", ".join(f"`{w}`" for w in sorted(allowed)) or "no option"
             raise GameError(
-                f"`{word}` (rule {clause}) cannot be played in {_RULESET_NAMES[rules.ruleset]}, "
-                f"which takes {others} (rule 4.9)."
+                f"`{word}` cannot be played in {_RULESET_NAMES[rules.ruleset]}, "
+                f"which takes {others}."
             )
     if rules.dutchman and (len(rules.fleet) != 1 or not 5 <= rules.fleet[0].length <= 8):
-        raise GameError("The Flying Dutchman is one ship of 5 to 8 decks (rule 5.1).")
+        raise GameError("The Flying Dutchman is one ship of 5 to 8 decks.")
     if rules.ruleset is Ruleset.MINEFIELD and rules.mines != 3:
-        raise GameError("The 16x16 and 18x18 games lay 3 mines each (rule 4.7).")
+        raise GameError("The 16x16 and 18x18 games lay 3 mines each.")
     if rules.free_mines and not rules.mines:
-        raise GameError("`free-mines` is a way of playing mines: add `mines` too (rule 4.6).")
+        raise GameError("`free-mines` is a way of playing mines: add `mines` too.")
     if (rules.equal_rounds or rules.blind_report) and not rules.salvo:
         word = "equal-rounds" if rules.equal_rounds else "blind-report"
-        raise GameError(f"`{word}` is a way of playing Salvo: add `salvo` too (rule 4.3).")
+        raise GameError(f"`{word}` is a way of playing Salvo: add `salvo` too.")
 
 
 def with_options(rules: SeaBattleRules, words: Sequence[str]) -> SeaBattleRules:
     """``rules`` with each option word's module turned on; unknown words and combinations
-    §4.9 does not allow are refused with a sentence naming the rule."""
+    §4.9 does not allow are refused with a sentence saying what is allowed."""
     chosen: dict[str, str] = {}
     for word in words:
         key = word.strip().lower()

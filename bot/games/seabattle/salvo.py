@@ -68,7 +68,7 @@ def fire(state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> Transitio
     if len(cells) != k:
         raise IllegalActionError(
             f"Your salvo must name exactly {k} cell{'s' if k != 1 else ''}, one for each ship "
-            f"you have afloat (rule 4.3); you named {len(cells)}."
+            f"you have afloat; you named {len(cells)}."
         )
     repeated = [cell_name(c) for c in cells if c in state.shots[seat]]
     if repeated:
@@ -111,7 +111,7 @@ def fire(state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> Transitio
                 Event(
                     seat,
                     f"{mine} That was their last ship; they fire one last salvo "
-                    "(equal rounds, rule 4.3).",
+                    "(equal rounds).",
                 ),
                 Event(
                     target,

@@ -26,6 +26,7 @@ from bot.games.seabattle.fleet import (
 from bot.games.seabattle.mines import MINE, SWEEPER, blocked_for_ships, check_item, touching
 from bot.games.seabattle.rules import SeaBattleRules
 from bot.games.seabattle.state import SeaBattleState, Side
+from bot.games.words import with_article
 
 
 def placement_of(
@@ -145,8 +146,7 @@ def _add(rules: SeaBattleRules, side: Side, piece: act.Placement) -> tuple[Side,
         count, have = (rules.mines, side.mines) if mine else (rules.sweepers, side.sweepers)
         what = MINE if mine else SWEEPER
         if count == 0:
-            rule = "4.6" if mine else "4.7"
-            raise IllegalActionError(f"This game has no {what}s (rule {rule}).")
+            raise IllegalActionError(f"This game has no {what}s.")
         if len(have) >= count:
             raise IllegalActionError(
                 f"You have laid all your {what}s ({count}); `remove` one to move it."
@@ -154,7 +154,7 @@ def _add(rules: SeaBattleRules, side: Side, piece: act.Placement) -> tuple[Side,
         check_item(rules, what, piece.cell, ship_cells, side.mines, side.sweepers)
         laid = (*have, piece.cell)
         side = replace(side, mines=laid) if mine else replace(side, sweepers=laid)
-        return side, f"Laid a {what} on {cell_name(piece.cell)}."
+        return side, f"Laid {with_article(what)} on {cell_name(piece.cell)}."
     if isinstance(piece, act.PlaceSub):
         cells: tuple[Cell, ...] = (piece.cell,)
     elif isinstance(piece, act.PlaceShape):
@@ -171,7 +171,7 @@ def _add(rules: SeaBattleRules, side: Side, piece: act.Placement) -> tuple[Side,
     if near:
         raise IllegalActionError(
             f"That ship would touch your mine or minesweeper near {cell_name(min(near))}: "
-            "mines and minesweepers touch nothing (rule 4.6)."
+            "mines and minesweepers touch nothing."
         )
     kind = check_new_ship(rules, side.ships, cells, isinstance(piece, act.PlaceSub))
     ship = Ship(kind, cells)
@@ -240,8 +240,8 @@ def _ready(state: SeaBattleState, seat: int) -> Transition:
     missing = [rules.fleet[i] for i in unplaced_kinds(rules, side.ships)]
     if missing:
         raise IllegalActionError(
-            f"Your fleet is not complete: still to place {describe_kinds(missing)} "
-            "(rule 2.1). Or write `random` for a whole fleet."
+            f"Your fleet is not complete: still to place {describe_kinds(missing)}. "
+            "Or write `random` for a whole fleet."
         )
     if not is_complete(rules, side):
         raise IllegalActionError(f"{_items_left(rules, side)} Or write `random` for a whole fleet.")
@@ -265,7 +265,7 @@ def _ready(state: SeaBattleState, seat: int) -> Transition:
                 f"{texts.first_shot_prompt(rules, new.afloat(first))}.",
             ),
             Event(other(first), "Both fleets are set. Your opponent shoots first."),
-            Event(None, f"Both fleets are set. {name_of(first)} shoots first (rule 2.5)."),
+            Event(None, f"Both fleets are set. {name_of(first)} shoots first."),
         ),
     )
 
@@ -274,10 +274,10 @@ def _items_left(rules: SeaBattleRules, side: Side) -> str:
     parts = []
     if len(side.mines) < rules.mines:
         left = rules.mines - len(side.mines)
-        parts.append(f"{left} mine{'s' if left != 1 else ''} (`mine C5`, rule 4.6)")
+        parts.append(f"{left} mine{'s' if left != 1 else ''} (`mine C5`)")
     if len(side.sweepers) < rules.sweepers:
         left = rules.sweepers - len(side.sweepers)
-        parts.append(f"{left} minesweeper{'s' if left != 1 else ''} (`sweeper C5`, rule 4.7)")
+        parts.append(f"{left} minesweeper{'s' if left != 1 else ''} (`sweeper C5`)")
     return "Still to lay: " + " and ".join(parts) + "."
 
 

@@ -20,13 +20,9 @@ from bot.games.core import (
 from bot.games.grid import Cell, cell_name
 from bot.games.seabattle.mines import Pending
 from bot.games.seabattle.state import SeaBattleState
+from bot.games.words import article, with_article
 
 SHIP, MINE = "ship", "mine"
-
-
-def article(noun: str) -> str:
-    """``a`` or ``an`` for a ship's name."""
-    return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
 def shoot(
@@ -57,7 +53,7 @@ def shoot(
     if (target, cell) in state.disclosures and cell in state.sides[target].mines and not confirmed:
         raise IllegalActionError(
             f"{name} is the mine your opponent disclosed to you: shooting it sets it off and you "
-            f"must disclose a ship cell (rule 4.7). To shoot it anyway, write `{name} confirm`."
+            f"must disclose a ship cell. To shoot it anyway, write `{name} confirm`."
         )
     new = replace(state, log=(*state.log, (seat, cell)))
     defence = state.sides[target]
@@ -134,7 +130,6 @@ def _struck(state: SeaBattleState, seat: int, cell: Cell, what: str) -> Transiti
     name = cell_name(cell)
     owed = SHIP if what == MINE else MINE
     shooter, defender = name_of(seat), name_of(target)
-    rule = "rule 4.6" if what == MINE else "rule 4.7"
     if not disclosable(state, seat, owed):
         new = replace(state, turn=target)
         return Transition(
@@ -149,7 +144,7 @@ def _struck(state: SeaBattleState, seat: int, cell: Cell, what: str) -> Transiti
                     f"Your opponent shot at {name} and struck your {what}; they have "
                     "no mine to disclose. Your turn.",
                 ),
-                Event(None, f"{shooter} fires at {name}: {what}. {defender} shoots next ({rule})."),
+                Event(None, f"{shooter} fires at {name}: {what}. {defender} shoots next."),
             ),
         )
     new = replace(state, turn=seat, pending=Pending(owed, seat, target))
@@ -166,7 +161,7 @@ def _struck(state: SeaBattleState, seat: int, cell: Cell, what: str) -> Transiti
             Event(
                 None,
                 f"{shooter} fires at {name}: {what}! {shooter} discloses "
-                f"{thing.replace('your', 'their')} to {defender} ({rule}).",
+                f"{thing.replace('your', 'their')} to {defender}.",
             ),
         ),
     )
@@ -193,9 +188,8 @@ def owed_sentence(state: SeaBattleState) -> str:
     choices = disclosable(state, pending.seat, pending.what)
     thing = "one of your ship cells" if pending.what == SHIP else "one of your mines"
     listed = ", ".join(cell_name(cell) for cell in choices)
-    rule = "rule 4.6" if pending.what == SHIP else "rule 4.7"
     return (
-        f"Disclose {thing} to your opponent ({rule}): write `reveal {cell_name(choices[0])}`, "
+        f"Disclose {thing} to your opponent: write `reveal {cell_name(choices[0])}`, "
         f"or pick one from `/move`'s suggestions. You may name: {listed}."
     )
 
@@ -229,7 +223,7 @@ def disclose(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
             ),
             Event(
                 target,
-                f"Your opponent disclosed a {thing}: {name}. "
+                f"Your opponent disclosed {with_article(thing)}: {name}. "
                 + ("Your turn." if pending.then == target else "They shoot next.")
                 + (
                     " A shot there will hit."
@@ -239,7 +233,7 @@ def disclose(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
             ),
             Event(
                 None,
-                f"{name_of(seat)} has disclosed a {thing} to {name_of(target)}. "
+                f"{name_of(seat)} has disclosed {with_article(thing)} to {name_of(target)}. "
                 f"{mover} shoots next.",
             ),
         ),

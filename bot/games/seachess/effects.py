@@ -26,6 +26,7 @@ from bot.games.seachess.board import (
 from bot.games.seachess.moves import castling_squares, reloads
 from bot.games.seachess.pieces import COLOURS, MAX_COUNT, Kind, Piece, Submerged, fresh
 from bot.games.seachess.position import Position, attacked
+from bot.games.words import with_article
 
 
 class Barred(Exception):
@@ -180,7 +181,7 @@ def _move(
     moved = piece
     if promotion is not None:
         moved = fresh(promotion, seat)
-        text += f", promoted to a {promotion.noun}"
+        text += f", promoted to {with_article(promotion.noun)}"
         author += f"={promotion.value}"
     elif kind is Kind.TORPEDO_BOAT:
         facing = facing_of(start, end)

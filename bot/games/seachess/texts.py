@@ -50,7 +50,7 @@ def explain(known: Position, seat: int, action: act.Action) -> str:
     carrier = known.airborne[seat]
     if carrier is not None and not isinstance(action, act.Strike | act.Land):
         return (
-            f"Your aircraft is airborne: only it may act (§3.7). Strike a piece on its ring "
+            f"Your aircraft is airborne: only it may act. Strike a piece on its ring "
             f"with `air {name(carrier)}x…`, or write `land`."
         )
     match action:
@@ -84,7 +84,7 @@ def explain(known: Position, seat: int, action: act.Action) -> str:
             )
         case act.Plant(sq):
             if known.sub_at(sq, seat) is not None:
-                return f"Your own submarine is under {name(sq)}: no mine may go on it (§4.1)."
+                return f"Your own submarine is under {name(sq)}: no mine may go on it."
             return f"You have no loaded cruiser on {name(sq)}."
         case act.Dive(start, end):
             piece = known.at.get(start)
@@ -93,7 +93,7 @@ def explain(known: Position, seat: int, action: act.Action) -> str:
             if piece.count < 2:
                 return (
                     f"Your submarine on {name(start)} has been visible for {piece.count} of "
-                    "your turns; it may dive after 2 (§5.2)."
+                    "your turns; it may dive after 2."
                 )
             return f"Your submarine cannot dive from {name(start)} to {name(end)}."
         case act.Steer(start, end) | act.Emerge(start, end):

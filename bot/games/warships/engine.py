@@ -149,7 +149,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         shore = state.shore(seat)
         if cell not in board.SETUP_FIELDS[shore]:
             setup.check_field(state.rules, shore, cell, Kind.MINE)
-            raise IllegalActionError(f"Mines start in your port, not on {cell_name(cell)} (§5.3).")
+            raise IllegalActionError(f"Mines start in your port, not on {cell_name(cell)}.")
         if cell in state.at:
             raise IllegalActionError(f"{cell_name(cell)} is taken; pick an empty port field.")
         placed = {**_layout(state, seat), cell: Kind.MINE}
@@ -191,8 +191,8 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         return Transition(
             new,
             (
-                Event(first, "Both fleets are set. You move first (§5.1)."),
-                Event(other(first), "Both fleets are set. Your opponent moves first (§5.1)."),
+                Event(first, "Both fleets are set. You move first."),
+                Event(other(first), "Both fleets are set. Your opponent moves first."),
                 Event(None, f"Both fleets are set. {name_of(first)} moves first."),
             ),
         )
@@ -212,7 +212,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         if isinstance(action, act.Pass):
             if next(iter(turns.main_actions(state, seat)), None) is not None:
                 raise IllegalActionError(
-                    "You may pass only when none of your ships can act (§6.3)."
+                    "You may pass only when none of your ships can act."
                 )
             said = (
                 Event(seat, "You pass."),

@@ -28,17 +28,17 @@ def check_field(rules: WarshipsRules, shore: Shore, cell: Cell, kind: Kind) -> N
     """Refuse a token on a field the setup rules do not give it, naming the rule."""
     name = cell_name(cell)
     if cell in board.BATTERY_FIELDS[shore]:
-        raise IllegalActionError(f"{name} is a shore-battery field; batteries stand there (§5.2).")
+        raise IllegalActionError(f"{name} is a shore-battery field; batteries stand there.")
     if cell in board.SETUP_FIELDS[shore]:
         return
     if rules.manoeuvres and cell in board.MANOEUVRE_AREAS[shore]:
         if kind is Kind.MINE:
             raise IllegalActionError(
-                f"A mine cannot start on {name}: mines start in the port or in reserve (§5.3)."
+                f"A mine cannot start on {name}: mines start in the port or in reserve."
             )
         return
-    where = "your port or your initial-manoeuvre area (§15.3)" if rules.manoeuvres else (
-        "your port (§5.2)"
+    where = "your port or your initial-manoeuvre area" if rules.manoeuvres else (
+        "your port"
     )
     raise IllegalActionError(f"{name} is not in {where}.")
 
@@ -52,14 +52,14 @@ def check_layout(rules: WarshipsRules, shore: Shore, layout: Layout, *, whole: b
         unit = kind.unit
         if counts[kind] > unit.count or (whole and counts[kind] != unit.count):
             raise IllegalActionError(
-                f"A fleet has exactly {unit.count} × {unit.name}, not {counts[kind]} (§4)."
+                f"A fleet has exactly {unit.count} × {unit.name}, not {counts[kind]}."
             )
     if counts[Kind.MINE] > MINE_COUNT:
-        raise IllegalActionError(f"A side has only {MINE_COUNT} mines (§3).")
+        raise IllegalActionError(f"A side has only {MINE_COUNT} mines.")
     outside = sum(1 for cell in layout if cell not in board.PORTS[shore])
     if outside > MANOEUVRE_LIMIT:
         raise IllegalActionError(
-            f"At most {MANOEUVRE_LIMIT} ships may start outside the port, not {outside} (§15.3)."
+            f"At most {MANOEUVRE_LIMIT} ships may start outside the port, not {outside}."
         )
 
 

@@ -26,7 +26,8 @@ from bot.games.warships import actions as act
 from bot.games.warships import board, moves
 from bot.games.warships.combat import Clash, resolve
 from bot.games.warships.state import Cause, LastAction, Loss, Piece, WarshipsState
-from bot.games.warships.units import Kind, article
+from bot.games.warships.units import Kind
+from bot.games.words import article
 
 QUIET_LIMIT = 200
 """§14.4: turns in a row (100 of each player) with no token removed and no mine laid."""
@@ -57,9 +58,9 @@ def own_ship(state: WarshipsState, seat: int, cell: Cell) -> Piece:
     if piece is None or piece.owner != seat:
         raise IllegalActionError(f"You have no ship on {name}.")
     if piece.kind is Kind.BATTERY:
-        raise IllegalActionError(f"Your shore battery on {name} never moves or acts (§11.3).")
+        raise IllegalActionError(f"Your shore battery on {name} never moves or acts.")
     if piece.kind is Kind.MINE:
-        raise IllegalActionError(f"Your mine on {name} never moves (§12.2).")
+        raise IllegalActionError(f"Your mine on {name} never moves.")
     return piece
 
 
@@ -75,16 +76,16 @@ def _check_path(state: WarshipsState, piece: Piece, end: Cell) -> int:
     name, unit = cell_name(end), _unit(piece)
     enemy = other(piece.owner)
     if end == piece.cell:
-        raise IllegalActionError("A move must end on a different field (§8.1).")
+        raise IllegalActionError("A move must end on a different field.")
     if not board.is_field(end):
-        raise IllegalActionError(f"{name} is the island, not a field (§2.3).")
+        raise IllegalActionError(f"{name} is the island, not a field.")
     if end in state.at:
-        raise IllegalActionError(f"{name} is taken; ships never share a field (§8.2 c).")
+        raise IllegalActionError(f"{name} is taken; ships never share a field.")
     if end in state.guarded_exits[enemy]:
-        raise IllegalActionError(f"{name} is an enemy exit that a battery still guards (§11.2).")
+        raise IllegalActionError(f"{name} is an enemy exit that a battery still guards.")
     if end in state.zones[enemy] and piece.kind is not Kind.MISSILE_SHIP:
         raise IllegalActionError(
-            f"{name} lies in an enemy battery's zone; only missile ships may enter (§11.1)."
+            f"{name} lies in an enemy battery's zone; only missile ships may enter."
         )
     raise IllegalActionError(
         f"Your {unit} on {cell_name(piece.cell)} cannot get to {name}: "
@@ -111,9 +112,9 @@ def move(state: WarshipsState, seat: int, piece: Piece, action: act.Move) -> Tra
 
 def attack(state: WarshipsState, seat: int, piece: Piece, action: act.Attack) -> Transition:
     if piece.kind is Kind.LANDING_SHIP:
-        raise IllegalActionError("The landing ship never attacks; it may only move (§7).")
+        raise IllegalActionError("The landing ship never attacks; it may only move.")
     if action.defuse and piece.kind is not Kind.MINESWEEPER:
-        raise IllegalActionError("Only a minesweeper can defuse a mine (§12.4).")
+        raise IllegalActionError("Only a minesweeper can defuse a mine.")
     steps = _check_path(state, piece, action.via) if action.via else 0
     origin = action.origin
     target = state.at.get(action.target)
@@ -122,14 +123,14 @@ def attack(state: WarshipsState, seat: int, piece: Piece, action: act.Attack) ->
         raise IllegalActionError(f"There is no enemy token on {tname}.")
     if origin in board.NEUTRAL or action.target in board.NEUTRAL:
         raise IllegalActionError(
-            "Units on neutral water can neither attack nor be attacked (§13.1)."
+            "Units on neutral water can neither attack nor be attacked."
         )
     if target.kind is Kind.BATTERY and (action.defuse or piece.kind is not Kind.MISSILE_SHIP):
-        raise IllegalActionError("Only a missile ship can take out a shore battery (§9.3).")
+        raise IllegalActionError("Only a missile ship can take out a shore battery.")
     mover = replace(piece, cell=origin)
     if action.target not in moves.targets(state, mover, origin, steps, defuse=action.defuse):
         raise IllegalActionError(
-            f"{tname} is out of reach of your {_unit(piece)} from {cell_name(origin)} (§9.1)."
+            f"{tname} is out of reach of your {_unit(piece)} from {cell_name(origin)}."
         )
     outcome = resolve(piece.kind, target.kind, defuse=action.defuse)
     emptied: list[Cell] = []
@@ -209,17 +210,17 @@ def draw(state: WarshipsState, seat: int, *, offer: bool) -> Transition:
     if state.draw_offer != other(seat):
         raise IllegalActionError("There is no draw offer from your opponent to accept.")
     said = (Event(None, f"{name_of(seat)} accepts the draw."),)
-    return _finish(state, seat, said, Outcome(None, EndReason.RULES, "agreed to a draw (§14.4)"))
+    return _finish(state, seat, said, Outcome(None, EndReason.RULES, "agreed to a draw"))
 
 
 def lay_mine(state: WarshipsState, seat: int, cell: Cell) -> tuple[WarshipsState, list[Event]]:
     name = cell_name(cell)
     if state.sides[seat].reserve <= 0:
-        raise IllegalActionError("You have no mines left in reserve (§12.1).")
+        raise IllegalActionError("You have no mines left in reserve.")
     if cell not in moves.mine_fields(state, seat):
         raise IllegalActionError(
             f"A mine cannot go on {name}: it must be an empty field one step from one of your "
-            "minesweepers, neither on neutral water, and outside enemy battery zones (§12.1)."
+            "minesweepers, neither on neutral water, and outside enemy battery zones."
         )
     side = state.sides[seat]
     new = state.with_pieces([*state.pieces, Piece(cell, seat, Kind.MINE, laid=True)])
@@ -279,10 +280,10 @@ def end_turn(
         events.append(
             Event(
                 seat,
-                f"Your {_unit(piece)} on {name} was interned: four turns on neutral water (§13.2).",
+                f"Your {_unit(piece)} on {name} was interned: four turns on neutral water.",
             )
         )
-        events.append(Event(other(seat), f"The token on {name} was interned (§13.2)."))
+        events.append(Event(other(seat), f"The token on {name} was interned."))
         events.append(Event(None, f"The token on {name} was interned."))
     new = replace(
         state.with_pieces(pieces),
@@ -298,9 +299,9 @@ def end_turn(
         new = replace(new, last=LastAction(seat))
     decided = _decided(new)
     if decided is None and new.passes >= 2:
-        decided = Outcome(None, EndReason.RULES, "both players passed (§6.3)")
+        decided = Outcome(None, EndReason.RULES, "both players passed")
     if decided is None and new.quiet >= QUIET_LIMIT:
-        decided = Outcome(None, EndReason.RULES, "200 turns without a loss or a mine (§14.4)")
+        decided = Outcome(None, EndReason.RULES, "200 turns without a loss or a mine")
     if decided is not None:
         return _finish(new, seat, events, decided)
     return Transition(new, tuple(events))
@@ -318,18 +319,18 @@ def _decided(state: WarshipsState) -> Outcome | None:
         and len(state.guarded_exits[other(seat)]) == len(board.EXITS[0])
     ]
     if len(stuck) == 2:
-        return Outcome(None, EndReason.RULES, "neither side can open an enemy exit (§14.3)")
+        return Outcome(None, EndReason.RULES, "neither side can open an enemy exit")
     if stuck:
         return Outcome(other(stuck[0]), EndReason.RULES, "the enemy has no missile ship left")
     return None
 
 
 ENDINGS = {
-    "agreed to a draw (§14.4)": "the players agreed to a draw (§14.4)",
-    "landed in the enemy port": "a landing ship reached the enemy port (§14.1)",
-    "destroyed the enemy landing ship": "a landing ship was lost (§14.2)",
+    "agreed to a draw": "the players agreed to a draw",
+    "landed in the enemy port": "a landing ship reached the enemy port",
+    "destroyed the enemy landing ship": "a landing ship was lost",
     "the enemy has no missile ship left": (
-        "a side has no missile ship left while both enemy exits stay guarded (§14.3)"
+        "a side has no missile ship left while both enemy exits stay guarded"
     ),
 }
 """The end as told to everyone; ``Outcome.detail`` stays short for the winner's status line."""

@@ -86,7 +86,3 @@ CLASH: dict[tuple[Kind, Kind], Result] = {
 
 def clash(attacker: Kind, defender: Kind) -> Result:
     return CLASH.get((attacker, defender), Result.FORBIDDEN)
-
-
-def article(noun: str) -> str:
-    return "an" if noun[:1].lower() in "aeiou" else "a"
