@@ -87,13 +87,21 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
             yield from (act.Salvo(cells) for cells in salvo.sample_salvos(state, seat))
             return
         fired = state.shots[seat]
-        known_mines = {cell for who, cell in state.disclosures if who != seat}
+        # A known mine (§4.7) and a cell shown empty (§2.9) are shot only with ``confirm``.
+        asked = {cell for who, cell in state.disclosures if who != seat}
         size = state.rules.size
+        if _may_show_empty(state, seat):
+            shown = field_of(state, other(seat), seat)
+            asked |= {
+                (column, row)
+                for row in range(size)
+                for column in range(size)
+                if shown.mark((column, row)) is Mark.CLEAR
+            }
         for row in range(size):
             for column in range(size):
-                cell = (column, row)
-                if cell not in fired:
-                    yield act.Shot(cell, cell in known_mines or _known_empty(state, seat, cell))
+                if (column, row) not in fired:
+                    yield act.Shot((column, row), (column, row) in asked)
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -314,9 +322,14 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 def _known_empty(state: SeaBattleState, seat: int, cell: tuple[int, int]) -> bool:
     """Whether ``seat``'s own view of the enemy field shows ``cell`` empty, beside a sunk
     ship (§2.9): read from that view alone, so the answer tells nothing hidden."""
-    if not state.rules.marks_around_sunk or not state.sunk(other(seat)):
+    if not _may_show_empty(state, seat):
         return False
     return field_of(state, other(seat), seat).mark(cell) is Mark.CLEAR
+
+
+def _may_show_empty(state: SeaBattleState, seat: int) -> bool:
+    """Whether ``seat``'s board can show any cell empty: only around a sunk ship (§2.9)."""
+    return state.rules.marks_around_sunk and bool(state.sunk(other(seat)))
 
 
 @lru_cache(maxsize=64)
