@@ -15,26 +15,34 @@ that layer and adds only the marks and the texts that change.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.games.core import EndReason, Phase, other
-from bot.games.grid import Cell, cell_name, column_letter
+from bot.games.core import Phase, other
+from bot.games.grid import Cell, column_letter
 from bot.games.seabattle.view import FieldView, Mark, SeaBattleView
 from renderers.common import (
     NO_NAMES,
     Names,
     face_of,
     player_label,
-    player_text,
     text_width,
 )
 from renderers.png import encode_png
 from renderers.seabattle_layers import field_layer
 from renderers.seabattle_marks import PALETTE, hull_sprite, mark_sprite
+from renderers.seabattle_words import (
+    Namer,
+    field_counts,
+    field_titles,
+    header_status,
+    panel_fields,
+    ready_word,
+    setup_line,
+)
+from renderers.seabattle_words import alt_text as alt_text
 
 MARGIN = 20
 HEADER = 52
@@ -152,16 +160,6 @@ def layout_for(view: SeaBattleView) -> Layout:
     setup = view.phase is Phase.SETUP and view.seat is not None
     return layout(view.size, setup, view.blind_report, view.mines)
 
-
-def panel_fields(view: SeaBattleView) -> tuple[FieldView, FieldView]:
-    """The fields as drawn left to right: a player's own fleet first, else seat order."""
-    if view.seat is None:
-        return view.fields
-    return view.fields[view.seat], view.fields[other(view.seat)]
-
-
-Namer = Callable[[int], str]
-"""A seat's name as one output can show it: fitted to the image, or whole for alt text."""
 
 NAME_WIDTH = 210
 """The most a player's name may take in the header, in px at 24 px."""
@@ -310,63 +308,9 @@ def _draw_field(image: Image.Image, geo: Layout, panel: int, field: FieldView) -
 # -- texts --------------------------------------------------------------------------------
 
 
-def _status(view: SeaBattleView, player: Namer) -> tuple[str, bool]:
-    """The header line from the viewer's side, and whether it calls the viewer to act."""
-    seat = view.seat
-    if view.phase is Phase.SETUP:
-        if seat is None:
-            return "Fleets are being placed", False
-        if view.ready[seat]:
-            return "Waiting for your opponent", False
-        return "Place your ships", True
-    if view.phase is Phase.PLAY:
-        if view.turn is None:
-            return "", False
-        if view.owed is not None and view.owed[1] == "move":  # §5.4: the captain chooses
-            captain = view.owed[0]
-            if seat is None:
-                return f"{player(captain)}'s captain chooses", False
-            if captain == seat:
-                return "Move or stay", True
-            return "Opponent's captain chooses", False
-        if view.owed is not None:  # §4.6-4.7: the game waits for a disclosure
-            owing, what = view.owed
-            thing = "a ship cell" if what == "ship" else "a mine"
-            if seat is None:
-                return f"{player(owing)} discloses {thing}", False
-            if owing == seat:
-                return f"Disclose {thing}", True
-            return "Opponent discloses", False
-        shots = "" if view.salvo_size is None else f": salvo of {view.salvo_size}"
-        if seat is None:
-            return f"{player(view.turn)} to shoot{shots}", False
-        if view.turn == seat:
-            return f"Your turn{shots}", True
-        return "Opponent's turn", False
-    outcome = view.outcome
-    if outcome is None or outcome.reason is EndReason.ABORTED:
-        return "Game aborted" if outcome else "Game over", False
-    how = {EndReason.RESIGNATION: " by resignation", EndReason.TIMEOUT: " on time"}.get(
-        outcome.reason, ""
-    )
-    if outcome.winner is None:
-        return "Draw", False
-    if seat is None:
-        return f"{player(outcome.winner)} wins{how}", False
-    if outcome.winner == seat:
-        return f"You win{how}!", True
-    return f"You lose{how}", False
-
-
-def _titles(view: SeaBattleView, player: Namer) -> tuple[str, str]:
-    if view.seat is None:
-        return f"{player(0)}'s fleet", f"{player(1)}'s fleet"
-    return "Your fleet", "Your shots"
-
-
 def _draw_texts(image: Image.Image, geo: Layout, view: SeaBattleView, names: Names) -> None:
     player = _drawn_names(names)
-    status, urgent = _status(view, player)
+    status, urgent = header_status(view, player)
     PALETTE.text(
         image,
         (geo.width - MARGIN, HEADER_BASELINE),
@@ -381,7 +325,7 @@ def _draw_texts(image: Image.Image, geo: Layout, view: SeaBattleView, names: Nam
     target = None
     if view.phase is Phase.PLAY and view.turn is not None:
         target = 0 if fields[0].owner == other(view.turn) else 1
-    titles = _titles(view, _drawn_names(names, _title_room(geo)))
+    titles = field_titles(view, _drawn_names(names, _title_room(geo)))
     for panel, (title, count) in enumerate(zip(titles, field_counts(view), strict=True)):
         left, top = geo.grids[panel]
         baseline = top - AXIS - PANEL_TITLE // 2
@@ -393,36 +337,6 @@ def _draw_texts(image: Image.Image, geo: Layout, view: SeaBattleView, names: Nam
             )
     if view.phase is Phase.SETUP:
         _draw_setup(image, geo, view, names)
-
-
-def field_counts(view: SeaBattleView) -> tuple[str | None, str | None]:
-    """What each panel's title says of its fleet, in panel order: ships afloat, or the
-    Flying Dutchman's decks lost (§5.5); nothing while, or if, the fleets were never set."""
-    counts: list[str | None] = []
-    for field in panel_fields(view):
-        if not view.fleets_set:
-            counts.append(None)
-        elif field.decks_lost is not None:
-            counts.append(f"{field.decks_lost} deck{'s' if field.decks_lost != 1 else ''} lost")
-        else:
-            counts.append(f"{field.afloat} afloat")
-    return counts[0], counts[1]
-
-
-def setup_line(view: SeaBattleView) -> str | None:
-    """The viewer's setup footer line once every ship is placed (while ships are left,
-    their icons say it): it asks for ``ready`` only when nothing is left to lay."""
-    if view.seat is None or view.phase is not Phase.SETUP or view.to_place:
-        return None
-    if view.ready[view.seat]:
-        return "All ships placed"
-    if any(view.items_left):
-        return "All ships placed; lay the rest"
-    return "All ships placed: send ready"
-
-
-def _ready_word(ready: bool) -> str:
-    return "ready" if ready else "placing ships"
 
 
 def _draw_setup(image: Image.Image, geo: Layout, view: SeaBattleView, names: Names) -> None:
@@ -510,12 +424,12 @@ def _draw_ready(
     the fields are stacked)."""
     if geo.grids[0][0] == geo.grids[1][0]:
         text = "   ".join(
-            f"{name}: {_ready_word(done)}" for name, done in zip(who, ready, strict=True)
+            f"{name}: {ready_word(done)}" for name, done in zip(who, ready, strict=True)
         )
         PALETTE.text(image, (MARGIN, y), text, 18, "text", "background", "lm")
         return
     for column, (name, done) in enumerate(zip(who, ready, strict=True)):
-        text = f"{name}: {_ready_word(done)}"
+        text = f"{name}: {ready_word(done)}"
         colour = "text" if done else "muted"
         left = geo.grids[column][0] - AXIS
         PALETTE.text(image, (left, y), text, 20, colour, "background", "lm")
@@ -570,46 +484,3 @@ def render(view: SeaBattleView, names: Names = NO_NAMES) -> bytes:
     return encode_png(render_image(view, names))
 
 
-def alt_text(view: SeaBattleView, names: Names = NO_NAMES) -> str:
-    """A short description for screen readers (Discord allows 1024 characters).
-
-    The full cell-by-cell twin is ``view.text()``; this says what the picture is about.
-    """
-
-    def player(seat: int) -> str:
-        return player_text(names, seat)
-
-    status, _ = _status(view, player)
-    parts = [f"Sea Battle board ({view.variant}, {view.size}x{view.size})."]
-    if status:
-        parts.append(status + ".")
-    titles = _titles(view, player)
-    for title, field, count in zip(titles, panel_fields(view), field_counts(view), strict=True):
-        misses, hits = _count(field, Mark.MISS), _count(field, Mark.HIT, Mark.SUNK)
-        bits = [f"{title}: {misses + hits} shots taken, {misses} misses", f"{hits} hits"]
-        if count is not None:
-            bits.append(count)
-        if field.last_shot is not None:
-            bits.append(f"last shot {cell_name(field.last_shot)}")
-        parts.append(", ".join(bits) + ".")
-    if view.phase is Phase.SETUP and view.seat is not None:
-        if view.to_place:
-            lengths = ", ".join(str(kind.length) for kind in view.to_place)
-            parts.append(f"Ships still to place, by length: {lengths}.")
-        mines, sweepers = view.items_left
-        if mines or sweepers:
-            left = [f"{mines} mine{'s' if mines != 1 else ''}"] if mines else []
-            if sweepers:
-                left.append(f"{sweepers} minesweeper{'s' if sweepers != 1 else ''}")
-            parts.append(f"{' and '.join(left).capitalize()} still to lay.")
-        line = setup_line(view)
-        if line is not None:
-            parts.append(f"{line}.")
-        parts.append(f"You are {_ready_word(view.ready[view.seat])}.")
-    return " ".join(parts)[:1024]
-
-
-def _count(field: FieldView, *marks: Mark) -> int:
-    """How many cells carry any of ``marks`` (``tuple.count`` compares in C, without
-    hashing each cell's mark as a ``Counter`` would)."""
-    return sum(row.count(mark) for row in field.marks for mark in marks)
