@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from bot.announcements import CALLED_OFF, aborted, called_off, resigned, timed_out
 from bot.games.core import EndReason, Engine, Event, Outcome, other
+from bot.games.words import with_article
 
 Ended = tuple[Outcome, tuple[Event, ...]]
 """An end's outcome and what each audience is told of it."""
@@ -70,6 +71,6 @@ def remade(
     if logged.reason is EndReason.TIMEOUT:
         late = late_seats(engine, state, computer_seat)
         if not late or late[0] != seat:
-            raise ValueError(f"a {kind} cannot be: seat{seat} is not to move")
+            raise ValueError(f"{with_article(kind)} cannot be: seat{seat} is not to move")
         return timed_out(late)
     raise ValueError("the rules end a game with a move, never with an end entry of their own")

@@ -40,6 +40,7 @@ from bot.exports import Action, Export, Unreadable, read
 from bot.fairness import SEATS, opened_events, play_begins, sealed_events
 from bot.games import ENGINES
 from bot.games.core import Engine, Event, GameError, Outcome
+from bot.games.words import with_article
 
 SHOWN = 20
 """The problems printed at most; the first is usually the cause of the rest."""
@@ -187,8 +188,9 @@ class Replay:
         outcome, self.state = concluded(engine, self.state, outcome)
         if outcome != logged:
             self.problems.append(
-                f"ply {action.ply}: the log ends the game {_ending(logged)}, but a "
-                f"{KINDS[logged.reason]} by seat{action.seat} ends it {_ending(outcome)}"
+                f"ply {action.ply}: the log ends the game {_ending(logged)}, but "
+                f"{with_article(KINDS[logged.reason])} by seat{action.seat} "
+                f"ends it {_ending(outcome)}"
             )
         return told + engine.epilogue(self.state)
 

@@ -22,6 +22,7 @@ from bot.games.seachess.moves import castling_squares
 from bot.games.seachess.pieces import LOADED_KINDS, MAX_COUNT, Kind, Piece, Submerged, fresh
 from bot.games.seachess.position import Position, in_check
 from bot.games.seachess.rules import SeachessRules
+from bot.games.words import with_article
 
 STATE_VERSION = 1
 BACK_RANK = "CSDAKDST"
@@ -250,9 +251,9 @@ def _validate_pieces(at: dict[int, Piece]) -> None:
         if not 0 <= each.facing < 4 or not 0 <= each.count <= MAX_COUNT:
             raise _bad("a piece has an impossible facing or count")
         if each.loaded and each.kind not in LOADED_KINDS:
-            raise _bad(f"a {each.kind.noun} is loaded")
+            raise _bad(f"{with_article(each.kind.noun)} is loaded")
         if each.count and each.kind is not Kind.SUBMARINE:
-            raise _bad(f"a {each.kind.noun} counts visible turns")
+            raise _bad(f"{with_article(each.kind.noun)} counts visible turns")
         if each.kind is Kind.BOAT:
             ahead = (rank_of(sq) - START_RANK[each.owner]) * FORWARD[each.owner]
             if ahead < 0 or rank_of(sq) == LAST_RANK[each.owner]:

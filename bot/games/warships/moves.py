@@ -13,7 +13,8 @@ from bot.games.core import other
 from bot.games.grid import Cell, cell_name
 from bot.games.warships import board
 from bot.games.warships.state import Piece, WarshipsState
-from bot.games.warships.units import Kind, article
+from bot.games.warships.units import Kind
+from bot.games.words import with_article
 
 
 def may_enter(state: WarshipsState, seat: int, kind: Kind, cell: Cell) -> bool:
@@ -168,10 +169,10 @@ def _barriers_named(state: WarshipsState, seat: int, cells: set[Cell]) -> str:
     if batteries:
         parts.append(
             f"the zone{'s' if len(batteries) > 1 else ''} of the enemy "
-            f"batter{'ies' if len(batteries) > 1 else 'y'} on {_listed(batteries)} (§11.1)"
+            f"batter{'ies' if len(batteries) > 1 else 'y'} on {_listed(batteries)}"
         )
     if exits:
-        parts.append(f"the guarded enemy exit {_listed(exits)} (§11.2)")
+        parts.append(f"the guarded enemy exit {_listed(exits)}")
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 
@@ -186,24 +187,24 @@ def blocked(state: WarshipsState, piece: Piece, end: Cell) -> str:
     """
     reach = state.rules.range_of(piece.kind)
     unit = piece.kind.unit.name
-    most = f"{article(unit)} {unit} moves at most {reach} step{'s' if reach > 1 else ''}"
+    most = f"{with_article(unit)} moves at most {reach} step{'s' if reach > 1 else ''}"
     start, seat = piece.cell, piece.owner
     if board.chebyshev(start, end) > reach:
-        return f"too far; {most} (§8.1)."
+        return f"too far; {most}."
     barred = set(state.guarded_exits[other(seat)])
     if piece.kind is not Kind.MISSILE_SHIP:
         barred |= state.zones[other(seat)]
     anywhere = _crossed(start, end, lambda cell: True, reach)
     if anywhere is None:
         around = _distances(start, lambda cell: True, len(board.ALL_FIELDS))[end]
-        return f"walls are in the way: round them it takes {around} steps, and {most} (§8.2 b)."
+        return f"walls are in the way: round them it takes {around} steps, and {most}."
     past_tokens = _crossed(start, end, lambda cell: cell not in barred, reach)
     if past_tokens is not None:
-        return f"blocked by {_tokens_named(state, seat, past_tokens)} (§8.2 c)."
+        return f"blocked by {_tokens_named(state, seat, past_tokens)}."
     past_barriers = _crossed(start, end, lambda cell: cell not in state.at, reach)
     if past_barriers is not None:
         return f"blocked by {_barriers_named(state, seat, past_barriers)}."
     tokens = _tokens_named(state, seat, anywhere)
     barriers = _barriers_named(state, seat, anywhere & barred)
-    both = [part for part in (f"{tokens} (§8.2 c)" if tokens else "", barriers) if part]
+    both = [part for part in (tokens if tokens else "", barriers) if part]
     return "blocked by " + "; and by ".join(both) + "."
