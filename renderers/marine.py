@@ -1,6 +1,6 @@
 """Marine Game boards as images: one ``MarineView`` in, PNG bytes out.
 
-The image reads like the hex board of rules/marine-game.md §2.2, North at the top: twenty
+The image reads like the hex board of Marine Game rules §2.2, North at the top: twenty
 lettered hexes of sea whose sides are the battleships' paths, every corner a small numbered
 station, the two U-boat harbours tinted in their owners' colours and the four battleship-
 harbour corners drawn as squares. Pieces are naval symbols in their side's colour, each with

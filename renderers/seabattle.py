@@ -3,7 +3,7 @@
 The image shows two fields side by side. A player sees "Your fleet" (their ships and the
 enemy's shots at them) and "Your shots" (what they have learnt of the enemy field); the
 channel sees both fields as shot grids. Everything drawn comes from the view, so the image
-can never show more than the view allows (rules/sea-battle.md §3).
+can never show more than the view allows (Sea Battle rules §3).
 
 Discord shrinks images to about 400 px wide on phones, so cells are large, markers are
 thick, and every mark differs by shape as well as colour (dot = miss, X = hit, hull = ship,

@@ -7,7 +7,7 @@ missing corners are not drawn at all. Small badges show what is aboard (a torped
 aircraft, and to its owner a cruiser's mine) and a submarine's visible count. A player's own
 mines and submerged submarines are drawn; the opponent's never are: each submerged enemy
 submarine appears only as a "surfaces on move N" line below the board. Black sees the board
-from its own side. Everything drawn comes from the view (rules/seachess.md §9.2).
+from its own side. Everything drawn comes from the view (Seachess rules §9.2).
 """
 
 from __future__ import annotations

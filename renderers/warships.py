@@ -7,7 +7,7 @@ the bottom (North's image is turned half round, as North sits at the other end o
 table); the channel sees South at the bottom. Own tokens show their code, enemy tokens are
 blank discs unless the rules let the viewer know them, and the last move's fields are
 ringed. Everything drawn comes from the view, so the image can never show more than the
-view allows (rules/warships.md §16).
+view allows (Warships rules §16).
 
 Phones show the image 360 px wide. So the board takes the whole width (no axis on the
 right), a token fills its field (28 px on a phone), its code is large and bold, and every

@@ -1,4 +1,4 @@
-"""The computer in the Flying Dutchman (rules/sea-battle.md §5): a searcher and a captain.
+"""The computer in the Flying Dutchman (Sea Battle rules §5): a searcher and a captain.
 
 One ship of 5 to 8 decks, joined through sides or corners, moves in secret only just after
 it is hit. So the misses since the last hit still hold (the ship has not moved since), and

@@ -1,4 +1,4 @@
-"""The Marine Game, the hex game of cruisers, destroyers and U-boats: rules/marine-game.md."""
+"""The Marine Game, the hex game of cruisers, destroyers and U-boats: docs/rules/marine-game.md."""
 
 from bot.games.marine.engine import MarineGame
 

@@ -1,4 +1,4 @@
-"""The Marine Game board (rules/marine-game.md §2) as data: 20 hexes, 58 corners, 77 sides.
+"""The Marine Game board (Marine Game rules §2) as data: 20 hexes, 58 corners, 77 sides.
 
 One table is written out by hand: the 20 hex centres in doubled-height coordinates, exactly
 as §2.4 prints them. Everything else is derived from it with the formulas of §2.3 (each

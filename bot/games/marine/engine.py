@@ -1,4 +1,4 @@
-"""The Marine Game rule engine (rules/marine-game.md), behind the common engine contract."""
+"""The Marine Game rule engine (docs/rules/marine-game.md), behind the common engine contract."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where pieces may go (rules/marine-game.md §3, §5), on any board position.
+"""Where pieces may go (Marine Game rules §3, §5), on any board position.
 
 A position is a mapping from each occupied point to its piece. Both the state and the view
 carry one, so the referee's checks and the autocomplete of a player's view share this code.

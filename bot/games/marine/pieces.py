@@ -1,4 +1,4 @@
-"""The Marine Game's pieces (rules/marine-game.md §1.2, §3) and its opening setup (§4)."""
+"""The Marine Game's pieces (Marine Game rules §1.2, §3) and its opening setup (§4)."""
 
 from __future__ import annotations
 

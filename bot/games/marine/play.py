@@ -1,4 +1,4 @@
-"""A Marine Game turn (rules/marine-game.md §5-§9): the move, its takings, the end checks,
+"""A Marine Game turn (Marine Game rules §5-§9): the move, its takings, the end checks,
 and what the mover, the opponent and the channel are told about it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Marine Game variants as data: one preset, the rules of rules/marine-game.md."""
+"""Marine Game variants as data: one preset, the rules of docs/rules/marine-game.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Taking (rules/marine-game.md §6): the circle cruiser > destroyer > U-boat > cruiser.
+"""Taking (Marine Game rules §6): the circle cruiser > destroyer > U-boat > cruiser.
 
 Only the piece that moved triggers anything, and only at its destination (R-9). It takes
 every enemy piece of its prey type within reach (R-8) and is itself taken when an enemy of

@@ -1,4 +1,4 @@
-"""What an audience knows of a Marine Game: everything (rules/marine-game.md §9).
+"""What an audience knows of a Marine Game: everything (Marine Game rules §9).
 
 The game has no hidden element, so every seat and the channel get the same board; the view
 still is the only door, so renderers, texts and autocomplete are written once, against it.

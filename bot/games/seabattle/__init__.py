@@ -1,4 +1,4 @@
-"""Sea Battle (Battleship): rules/sea-battle.md."""
+"""Sea Battle (Battleship): docs/rules/sea-battle.md."""
 
 from bot.games.seabattle.engine import SeaBattle
 

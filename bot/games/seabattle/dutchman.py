@@ -1,4 +1,4 @@
-"""The Flying Dutchman (rules/sea-battle.md §5): one ship of 5 to 8 decks on a 20x20 field,
+"""The Flying Dutchman (Sea Battle rules §5): one ship of 5 to 8 decks on a 20x20 field,
 joined through sides or corners, that its captain may move in secret after every hit.
 
 Any cell may be shot again (§5.3), since the ship moves; a hit destroys the deck on that

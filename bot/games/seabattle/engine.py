@@ -1,4 +1,4 @@
-"""The Sea Battle rule engine (rules/sea-battle.md), behind the common engine contract."""
+"""The Sea Battle rule engine (docs/rules/sea-battle.md), behind the common engine contract."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fleet geometry: ship shapes, spacing and random placement (rules/sea-battle.md §2.2-2.4)."""
+"""Fleet geometry: ship shapes, spacing and random placement (Sea Battle rules §2.2-2.4)."""
 
 from __future__ import annotations
 

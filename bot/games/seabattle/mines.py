@@ -1,4 +1,4 @@
-"""Mines and minesweepers (rules/sea-battle.md §4.6, §4.7): where they may lie, what a
+"""Mines and minesweepers (Sea Battle rules §4.6, §4.7): where they may lie, what a
 shot on one does, and the disclosures they force.
 
 A shot on a mine makes the shooter disclose one of their own ship cells to the mine's

@@ -1,4 +1,4 @@
-"""Sea Battle variants as data (rules/sea-battle.md §2, §4 and §5).
+"""Sea Battle variants as data (Sea Battle rules §2, §4 and §5).
 
 Every preset is a frozen ``SeaBattleRules`` value stored with the game, so a game keeps
 its rules even if the presets change later. Optional modules are turned on by option

@@ -1,4 +1,4 @@
-"""Salvo (rules/sea-battle.md §4.3): a turn is k shots named at once, answered together.
+"""Salvo (Sea Battle rules §4.3): a turn is k shots named at once, answered together.
 
 k is the number of the shooter's ships afloat at the start of the turn. With *equal
 rounds* a fleet sunk by the first player's salvo is answered by the second player's last

@@ -1,4 +1,4 @@
-"""What each audience may know of a Sea Battle game (rules/sea-battle.md §3), built into
+"""What each audience may know of a Sea Battle game (Sea Battle rules §3), built into
 the views that renderers, messages and autocomplete see."""
 
 from __future__ import annotations

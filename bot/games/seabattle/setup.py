@@ -1,4 +1,4 @@
-"""Sea Battle setup (rules/sea-battle.md §2.4, §4.4, §4.6, §4.7): each player lays out a
+"""Sea Battle setup (Sea Battle rules §2.4, §4.4, §4.6, §4.7): each player lays out a
 fleet, and its mines and minesweepers when the rules have them, in secret, then confirms it.
 """
 

@@ -1,4 +1,4 @@
-"""One shot at a time (rules/sea-battle.md §2.6-2.8, §4.2, §4.6, §4.7): its answer, who
+"""One shot at a time (Sea Battle rules §2.6-2.8, §4.2, §4.6, §4.7): its answer, who
 shoots next, the disclosures mines and minesweepers force, and the end of the game.
 """
 

@@ -1,4 +1,4 @@
-"""What one audience may know of a Sea Battle game (rules/sea-battle.md §3).
+"""What one audience may know of a Sea Battle game (Sea Battle rules §3).
 
 Views are the only thing renderers, messages and autocomplete ever see.
 """

@@ -1,4 +1,4 @@
-"""The Seachess board (rules/seachess.md §1): 12 files × 12 ranks minus 16 missing corners.
+"""The Seachess board (Seachess rules §1): 12 files × 12 ranks minus 16 missing corners.
 
 Squares are small integers, ``rank * 12 + file`` with both counted from 0, so ``a1`` is 0 and
 ``l12`` is 143. Every geometric question the rules ask (rays, knight leaps, the carrier's

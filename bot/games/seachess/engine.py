@@ -1,4 +1,4 @@
-"""The Seachess rule engine (rules/seachess.md), behind the common engine contract."""
+"""The Seachess rule engine (docs/rules/seachess.md), behind the common engine contract."""
 
 from __future__ import annotations
 

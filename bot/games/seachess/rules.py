@@ -1,4 +1,4 @@
-"""Seachess variants as data. The rules text has one variant, played as rules/seachess.md says."""
+"""Seachess variants as data. The rules text has one variant, as docs/rules/seachess.md plays it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Warships (Manewry Morskie): rules/warships.md."""
+"""Warships (Manewry Morskie): docs/rules/warships.md."""
 
 from bot.games.warships.engine import Warships
 

@@ -1,4 +1,4 @@
-"""The 12×18 Warships board as data (rules/warships.md §2).
+"""The 12×18 Warships board as data (Warships rules §2).
 
 Fields are ``(column, row)`` counted from 0, so ``A1`` is ``(0, 0)`` in the south-west corner
 and row numbers grow northwards. North's half is the point image of South's (§2.1), so only

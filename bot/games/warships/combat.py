@@ -1,4 +1,4 @@
-"""How a clash ends (rules/warships.md §4.1, §9.4, §11.3, §12.3, §12.4)."""
+"""How a clash ends (Warships rules §4.1, §9.4, §11.3, §12.3, §12.4)."""
 
 from __future__ import annotations
 

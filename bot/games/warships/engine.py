@@ -1,4 +1,4 @@
-"""The Warships rule engine (rules/warships.md), behind the common engine contract."""
+"""The Warships rule engine (docs/rules/warships.md), behind the common engine contract."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where a unit may go and what it may hit (rules/warships.md §8, §9, §11, §12.1).
+"""Where a unit may go and what it may hit (Warships rules §8, §9, §11, §12.1).
 
 Every test here reads only public facts (token positions, batteries) and the mover's own
 types, so a refusal never tells a player anything about the enemy's hidden types (§16.1).

@@ -1,4 +1,4 @@
-"""Setting up a side (rules/warships.md §5, §15.3): legality with the rule named, random deals."""
+"""Setting up a side (Warships rules §5, §15.3): legality with the rule named, random deals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One turn of play (rules/warships.md §6–§14): the action, mines, and the end-of-turn checks.
+"""One turn of play (Warships rules §6–§14): the action, mines, and the end-of-turn checks.
 
 Each function takes a state and returns a ``Transition``; refusals are ``IllegalActionError``
 sentences that name the rule and use only public facts and the mover's own types (§16.1).

@@ -1,4 +1,4 @@
-"""The help card (rules/warships.md §4): unit types, counts, ranges, and who destroys whom."""
+"""The help card (Warships rules §4): unit types, counts, ranges, and who destroys whom."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What one audience may know of a Warships game (rules/warships.md §16).
+"""What one audience may know of a Warships game (Warships rules §16).
 
 Views are the only thing renderers, messages and autocomplete ever see: an enemy token whose
 type the viewer may not know carries ``kind=None``.
