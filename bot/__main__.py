@@ -74,9 +74,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def settle_memory() -> None:
     """Set what was built at start (modules, classes, caches) aside from the garbage
-    collector: a full collection walks every object it tracks on the event loop, and
-    measured with 10,000 live games (``benchmarks/scale.py``) that walk over everything
-    loaded at start took a third of the longest stall."""
+    collector: a full collection walks every object it tracks on the event loop, and that
+    walk was a large part of the longest stall (docs/performance/scale.md)."""
     gc.collect()
     gc.freeze()
 

@@ -2,7 +2,7 @@
 
 In WAL mode every commit appends to the write-ahead log, and SQLite by default copies the
 log back into the database file (a checkpoint) inside whichever commit pushes the log past
-1,000 pages: that move then pays 2-4.5 ms more, about one move in a hundred. The
+1,000 pages, and that move pays for the copying (docs/performance/moves.md). The
 repository's connection turns that off, and this checkpointer does the copying instead,
 every ``CHECKPOINT_SECONDS``, in PASSIVE mode (it never waits for or blocks a reader or
 the writer). Writers go on appending while it copies, and once it has caught up SQLite

@@ -191,13 +191,9 @@ _drawing: ThreadPoolExecutor | None = None
 def drawing() -> ThreadPoolExecutor:
     """The thread boards are drawn and encoded on, made on first use.
 
-    Drawing there leaves the event loop free to answer players: a report's boards drawn on
-    the loop itself kept it busy 5-9 ms at a stretch, and a backlog of reminders and losses
-    on time after an outage stalled it for over 100 ms. One thread, not one per board:
-    drawing is mostly Python and holds the interpreter lock, and Pillow lets go of it
-    around each of a board's hundreds of small stamps, so boards drawn side by side hand
-    the lock to each other at every stamp. Three threads made a move cost 1.8 ms more
-    processor time than boards drawn one after another.
+    Drawing there leaves the event loop free to answer players. One thread, not one per
+    board: drawing holds the interpreter lock, so boards drawn side by side only hand it
+    to each other and cost more (docs/performance/scale.md).
     """
     global _drawing
     if _drawing is None:

@@ -222,11 +222,11 @@ class Sprite:
     def stamp(self, target: Image.Image, xy: tuple[int, int]) -> None:
         """Paste the sprite through its mask, its top left at ``xy`` plus its offset.
 
-        ``Image.paste`` checks modes, sizes and loading on every call, which measured
-        several times the copying itself for a board's hundreds of small stamps (a replay
-        draws thousands). A sprite and its mask are "P" and "L" and loaded, and a board is
-        a "P" image of its own, so the check is made once per board by ``_pasted_onto``
-        and the pixels go straight to Pillow's core paste, which clips at the edges.
+        ``Image.paste`` checks modes, sizes and loading on every call, which costs more than
+        the copying for small stamps (docs/performance/moves.md). A sprite and its mask are
+        "P" and "L" and loaded, and a board is a "P" image of its own, so the check is made once
+        per board by ``_pasted_onto`` and the pixels go straight to Pillow's core paste,
+        which clips at the edges.
         """
         x, y = xy[0] + self.offset[0], xy[1] + self.offset[1]
         pixels = _pasted_onto(target)

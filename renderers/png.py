@@ -2,12 +2,12 @@
 
 A board is a "P" image of a few dozen colours, written here as an 8-bit palette PNG: each
 row gets filter byte 0 (none, as Pillow's writer chooses for palette images), and the
-chunks are put together by hand. Pillow's own writer deflates row by row through a filter
-stage and took 1-2 ms a board (most of a move's drawing).
+chunks are put together by hand, since Pillow's own writer (row by row through a filter
+stage) cost most of a move's drawing.
 
 Deflating is still the largest part of drawing a board, and most of it is repeated work: a
-shot changes one cell of one field, yet every board of the move used to be deflated whole
-(0.2-0.35 ms for a 502×1250 board with ISA-L). So the rows are cut into bands of about
+shot changes one cell of one field, yet every board of the move used to be deflated whole.
+So the rows are cut into bands of about
 ``PNG_BAND_BYTES``, and each band is deflated on its own, by a fresh zlib deflater that ends on
 a byte boundary without closing the stream. A band's compressed bytes then depend on its
 own rows only, so they can be kept by content (``DeflatedBands``) and put together with
@@ -15,7 +15,8 @@ other bands' in any order: the bands of a move's board that did not change since
 move (the headers, the legend, the other field, most rows of the field shot at) are looked
 up instead of deflated again. The result is a valid zlib stream whatever was kept, and the
 same image always gives the same bytes, so two boards are equal exactly when their pixels
-are (the hidden-information tests compare image bytes).
+are (the hidden-information tests compare image bytes). The measurements behind this are
+in docs/performance/moves.md.
 """
 
 from __future__ import annotations
@@ -31,18 +32,12 @@ from isal import isal_zlib
 from PIL import Image
 
 PNG_DEFLATE_LEVEL = 1
-"""zlib's deflate level for the bands. ISA-L (the `isal` package, which still computes the
-checksums) deflated a whole 502×1250 board three times as fast (0.24 ms against 0.78 at
-zlib's level 1), but its output for the same rows is not always the same: about one board
-in 200,000, drawn while other boards were, came out with other (valid) back-references.
-The same image must give the same bytes, and since only changed bands are deflated, zlib
-costs a move about 0.15 ms more; files are some 9 % larger than ISA-L's."""
+"""zlib's deflate level for the bands: zlib, not the faster ISA-L, because the same image
+must give the same bytes and ISA-L's output is not always the same (docs/performance/moves.md)."""
 
 PNG_BAND_BYTES = 32768
-"""About how many bytes of rows one band holds (whole rows, at least one). Measured on
-Sea Battle games of 300 shots, a 502×1250 board: 16-row bands deflated in 0.16 ms a
-board, 32-row ones in 0.13 and 64-row ones in 0.11 (whole: 0.30); files are as small as
-one stream's, and the header every band's Huffman codes need grows with the band count."""
+"""About how many bytes of rows one band holds (whole rows, at least one): smaller bands
+deflate more often, larger ones are looked up less often (docs/performance/moves.md)."""
 
 PNG_BANDS_KEPT = 4096
 """Deflated bands kept (the least recently used go first): about 1-2 KB each, so some

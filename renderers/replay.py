@@ -3,7 +3,7 @@
 A replay is drawn by the game's own board renderer, frame by frame, from views only (what
 one audience knew after each move), so it can show no more than that audience was shown.
 GIF is the format Discord animates inline for everyone (APNG shows as a still); animated
-WebP was measured against it in ``benchmarks/replays.py`` and lost on time by far.
+WebP is far slower to encode (docs/performance/records.md).
 
 Every board of one game is drawn in its renderer's fixed palette, so the frames share one
 global colour table (no frame carries its own) and nothing is quantised. A replay shows
@@ -97,7 +97,7 @@ def animate(frames: Sequence[Image.Image]) -> bytes:
     written once, as the global colour table. Each later frame is drawn over the one before
     (disposal 1) and keeps only the rectangle that changed, its unchanged pixels the one
     transparent index. Pillow's own animated writer does the same but maps every frame
-    onto the palette again (measured: nearly half the encoding time), so the file is put
+    onto the palette again (docs/performance/records.md), so the file is put
     together here from its GIF header and frame writers.
     """
     sized = same_size(frames)

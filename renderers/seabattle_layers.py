@@ -42,8 +42,8 @@ def field_layer(cell: int, size: int, field: FieldView) -> Image.Image:
 
     A field that differs in a few cells from one drawn lately on the same ground (where
     its ships lie, and its flags) is that field's layer with those cells repainted
-    (``_repainted``): drawing an 18x18 field whole took 0.2-0.3 ms, about a move's
-    share of the drawing.
+    (``_repainted``), as drawing a large field whole is a move's whole share of the
+    drawing (docs/performance/moves.md).
     """
     layer = _from_recent(cell, size, field)
     if layer is None:

@@ -104,10 +104,9 @@ class NewGame:
 class StoredState(Mapping[str, Any]):
     """A game's state as stored: its JSON text, decoded on first use.
 
-    Most reads of a game never look at its state: the referee keeps each game's decoded
-    state per ply, and the outbox reads a game for its ply, seats and names. A long game's
-    state runs to 15 KB of JSON, and decoding it on every read cost a Flying Dutchman
-    move about 0.7 ms (the game is read to be moved, then once per audience told of it).
+    Most reads of a game never look at its state (the referee keeps each game's decoded
+    state per ply), and decoding a long game's on every read was a move's cost of its own
+    (docs/performance/moves.md).
     """
 
     __slots__ = ("_data", "_text")
@@ -413,10 +412,10 @@ def moved(
 def dump(data: Mapping[str, Any]) -> str:
     """A JSON column's text: compact and key-sorted, so equal data is stored alike.
 
-    Written by ``orjson``: a move stores its game's whole state, and the standard library
-    took 0.1-0.4 ms to write a long game's (600 shots, 7-16 KB), orjson a tenth of that.
-    Its text is the standard library's ``separators=(",", ":"), sort_keys=True`` for
-    ASCII data; other characters it writes as UTF-8 rather than ``\\u`` escapes.
+    Written by ``orjson``, as a move stores its game's whole state and the standard library
+    writes it ten times slower (docs/performance/moves.md). Its text is the standard
+    library's ``separators=(",", ":"), sort_keys=True`` for ASCII data; other
+    characters it writes as UTF-8 rather than ``\\u`` escapes.
     """
     plain = data if isinstance(data, dict) else dict(data)  # a state read from the store
     return orjson.dumps(plain, option=orjson.OPT_SORT_KEYS).decode()

@@ -2,11 +2,9 @@
 loop's own thread.
 
 A move reads its game, stores itself in one transaction and releases its notices once
-they are sent: SQLite does each in a few hundredths of a millisecond, while a trip to
-aiosqlite's thread and back (queueing the call, waking the thread, waking the loop again)
-took 0.12 ms at the median on a 2-core machine, and three a move cost the whole move
-about 0.25 ms of its 3. So those statements run here, where they block the loop for less
-than a trip to the thread would have cost it.
+they are sent: SQLite does each faster than a trip to aiosqlite's thread and back, so those
+statements run here, where they block the loop for less than the trip would have cost it
+(docs/performance/moves.md).
 
 Nothing here may wait: the connection's busy timeout is zero. When another process holds
 the file's write lock (a backup, an operator's shell), ``BEGIN IMMEDIATE`` fails at once

@@ -82,10 +82,9 @@ class SeaBattleState:
 
     @cached_property
     def named_log(self) -> tuple[str, ...]:
-        """The log as stored, each shot as one string (``"0B7"``). A move stores its game's
-        whole state, and writing a long game's 600 shots anew took 0.1-0.3 ms a move (the
-        collector, woken by the pairs' lists, most of it), so the engine hands each state
-        the log of the one before, with the new shots added (``carry_named_log``)."""
+        """The log as stored, each shot as one string (``"0B7"``). Writing a long game's
+        shots anew each move cost it (docs/performance/moves.md), so the engine hands each
+        state the log of the one before, with the new shots added (``carry_named_log``)."""
         return tuple(_logged(shot) for shot in self.log)
 
     @cached_property
