@@ -5,7 +5,7 @@ destroyer, ``U`` U-boat) followed by the point (a corner number, or a hex letter
 U-boat). Upper case is South (seat 0, who moves first), lower case North (seat 1), e.g.
 ``"C41 D46 UQ / d35 um"``; a ``/`` may separate the sides for the eye. Pieces a position
 does not place count as already taken, so every state is one the rules could reach.
-``view.text()`` draws any of them as the hex diagram of rules/marine-game.md §2.2.
+``view.text()`` draws any of them as the hex diagram of Marine Game rules §2.2.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Named Sea Battle positions written as text diagrams, and helpers that set them up.
 
-Diagrams look like the one in rules/sea-battle.md §1.2: a header of column letters, then one
+Diagrams look like the one in Sea Battle rules §1.2: a header of column letters, then one
 line per row starting with its number. ``.`` is sea; any other character is a ship cell, and
 the cells of one ship are a side-connected group of the same character. Using a second
 character (``=``, ``@``) lets a diagram show ships that touch (§4.1, §4.2) or a ship that a

@@ -1,4 +1,4 @@
-"""The board data of docs/rules/luzhanqi.md section 2, checked against the rules' own counts."""
+"""The board data of Luzhanqi rules §2, checked against the rules' own counts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Luzhanqi's clashes and how a game ends (docs/rules/luzhanqi.md §6 to §9): who beats whom,
+"""Luzhanqi's clashes and how a game ends (Luzhanqi rules §6 to §9): who beats whom,
 landmines, what a clash tells each audience, the lost flag, no moves left, quiet plies
 and draws by agreement.
 """

@@ -1,4 +1,4 @@
-"""Luzhanqi before the first move (docs/rules/luzhanqi.md §4, §10.2): each side's secret
+"""Luzhanqi before the first move (Luzhanqi rules §4, §10.2): each side's secret
 deployment and its swaps, and the flip game's face-down deal and flips.
 """
 

@@ -1,4 +1,4 @@
-"""One test per clause of docs/rules/luzhanqi.md, on named positions drawn as text diagrams:
+"""One test per clause of the Luzhanqi rules, on named positions drawn as text diagrams:
 moving, turn order and notation. Clashes and the end are in ``test_luzhanqi_clashes``,
 deployment and the flip game in ``test_luzhanqi_deployment``.
 

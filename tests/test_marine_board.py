@@ -1,4 +1,4 @@
-"""The Marine Game board of rules/marine-game.md §2, checked against its printed tables."""
+"""The Marine Game board (Marine Game rules §2), checked against its printed tables."""
 
 from __future__ import annotations
 

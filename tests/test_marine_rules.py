@@ -1,4 +1,4 @@
-"""One test per clause of rules/marine-game.md, on named positions (tests/marine_positions.py).
+"""One test per clause of the Marine Game rules, on named positions (tests/marine_positions.py).
 
 Every taking and suicide combination of §6 has its own position: each mover type taking, being
 taken, and both at once, plus the examples the specification gives.

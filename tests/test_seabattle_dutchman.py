@@ -1,4 +1,4 @@
-"""Rule tests for the Flying Dutchman (rules/sea-battle.md §5.1-5.5), on named positions
+"""Rule tests for the Flying Dutchman (Sea Battle rules §5.1-5.5), on named positions
 typed in the engine's notation."""
 
 from __future__ import annotations

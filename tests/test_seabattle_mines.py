@@ -1,4 +1,4 @@
-"""Rule tests for mines (rules/sea-battle.md §4.6) and minesweepers with the 16x16 and 18x18
+"""Rule tests for mines (Sea Battle rules §4.6) and minesweepers with the 16x16 and 18x18
 fields (§4.7), on named positions typed in the engine's notation."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One test per clause of rules/sea-battle.md, on named positions drawn as text diagrams:
+"""One test per clause of the Sea Battle rules, on named positions drawn as text diagrams:
 the field, the fleet and its secret placement. Shooting, what each player sees and the
 variants' play are in ``test_seabattle_shooting``.
 

@@ -1,4 +1,4 @@
-"""Rule tests for shaped ships (rules/sea-battle.md §4.4), on named positions typed in the
+"""Rule tests for shaped ships (Sea Battle rules §4.4), on named positions typed in the
 engine's own notation: a shaped ship is placed by naming all its cells."""
 
 from __future__ import annotations

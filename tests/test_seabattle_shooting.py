@@ -1,4 +1,4 @@
-"""Sea Battle in play (rules/sea-battle.md §2.5 to §4): shots and their answers, sinking,
+"""Sea Battle in play (Sea Battle rules §2.5 to §4): shots and their answers, sinking,
 the marks around a sunk ship, what each player sees, turns and notation, and the
 Milton Bradley and large-field variants.
 """

@@ -1,4 +1,4 @@
-"""Rule tests for the submarine (rules/sea-battle.md §4.8): placed next to its own ships,
+"""Rule tests for the submarine (Sea Battle rules §4.8): placed next to its own ships,
 its dying shot on the shooter's own field, the chains with mines and submarines, and the
 draw when both fleets go down together."""
 

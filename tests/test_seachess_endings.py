@@ -1,4 +1,4 @@
-"""How a Seachess game ends and what is told (rules/seachess.md §7, §8, §9): check, mate
+"""How a Seachess game ends and what is told (Seachess rules §7, §8, §9): check, mate
 and stalemate on the true position, the draws, and each audience's texts.
 """
 

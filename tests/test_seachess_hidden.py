@@ -1,4 +1,4 @@
-"""Seachess's hidden moves (rules/seachess.md §4, §5, §7.3): mines planted under cruisers and
+"""Seachess's hidden moves (Seachess rules §4, §5, §7.3): mines planted under cruisers and
 submarines diving, surfacing and giving check unseen, on named positions.
 """
 

@@ -1,4 +1,4 @@
-"""One test per clause of rules/seachess.md, on named positions drawn as small diagrams:
+"""One test per clause of the Seachess rules, on named positions drawn as small diagrams:
 the board, the pieces and castling. Mines and submarines are in ``test_seachess_hidden``,
 check, mate, draws and what each audience is told in ``test_seachess_endings``.
 """

@@ -1,4 +1,4 @@
-"""How a Warships game ends (rules/warships.md §13, §14, §6.3): neutral-water internment,
+"""How a Warships game ends (Warships rules §13, §14, §6.3): neutral-water internment,
 landing, lost ships, passes, quiet turns and draws by agreement.
 """
 

@@ -1,4 +1,4 @@
-"""Warships in play (rules/warships.md §8, §9, §11, §12): moving, attacking, batteries and
+"""Warships in play (Warships rules §8, §9, §11, §12): moving, attacking, batteries and
 mines, one test per clause on named positions drawn as small diagrams.
 """
 

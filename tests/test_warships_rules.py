@@ -1,4 +1,4 @@
-"""One test per clause of rules/warships.md, on named positions drawn as small diagrams:
+"""One test per clause of the Warships rules, on named positions drawn as small diagrams:
 the board, the unit table, setup, the optional rules, notation and the texts. Movement,
 attacks and mines are in ``test_warships_play``, how a game ends in ``test_warships_endings``.
 """
