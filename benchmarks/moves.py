@@ -31,10 +31,10 @@ from typing import Any
 
 from bot.games import ENGINES
 from bot.games.core import Phase
-from bot.outbox import Lane
 from bot.presenter import presented_all
 from bot.referee import Notice, Referee
 from bot.storage import PostgresRepository, SqliteRepository
+from bot.storage.outbox import Lane
 
 STORAGE_CALLS = ("append", "get_game", "active_games_of")
 

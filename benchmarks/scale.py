@@ -43,7 +43,6 @@ from pathlib import Path
 from bot.__main__ import settle_memory
 from bot.copy_database import copy_database
 from bot.games import ENGINES
-from bot.outbox import Lane
 from bot.presenter import presented, presented_all
 from bot.referee import Notice, Referee, Report
 from bot.storage import (
@@ -53,6 +52,7 @@ from bot.storage import (
     SqliteRepository,
     open_repository,
 )
+from bot.storage.outbox import Lane
 from bot.timekeeping import HOUR, Deadlines, Swept, Timekeeper
 
 GAME = "seabattle"

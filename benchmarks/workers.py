@@ -52,10 +52,10 @@ from benchmarks.processor_share import ProcessorShare, ShareUnavailable
 from bot.deliverer import SEATS_AND_CHANNEL, Deliverer
 from bot.games import ENGINES
 from bot.games.core import Phase
-from bot.outbox import Lane, Parcel
 from bot.presenter import presented
 from bot.referee import Referee, Report
 from bot.storage import PostgresRepository, SqliteRepository
+from bot.storage.outbox import Lane, Parcel
 from bot.storage.postgres_queue import QueuedMove
 from bot.worker import MoveWorker
 

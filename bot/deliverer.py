@@ -28,8 +28,8 @@ from typing import Protocol
 from weakref import WeakValueDictionary
 
 from bot.logs import fields
-from bot.outbox import Lane, Outbox, Parcel
 from bot.referee import Referee, Report
+from bot.storage.outbox import Lane, Outbox, Parcel
 
 log = logging.getLogger("referee.deliverer")
 

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 
 from bot.games import ENGINES
 from bot.ratings import Skill
-from bot.results import Leaderboard, Result, Score, Standing
 from bot.storage import GameRecord
+from bot.storage.results import Leaderboard, Result, Score, Standing
 
 HISTORY_PAGE = 10
 """Games per page of ``/history``."""

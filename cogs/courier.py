@@ -23,11 +23,11 @@ from bot.deliverer import AnswerOutOfOrder, Sender, Undeliverable
 from bot.fairness import Kept, kept_apart
 from bot.games.core import EndReason
 from bot.logs import fields
-from bot.outbox import Lane, Parcel
 from bot.presenter import Message, fill_names, presented, title
 from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
+from bot.storage.outbox import Lane, Parcel
 from cogs.buttons import BoardButton, MoveButton, RematchButton, ReplayButton
 from cogs.replies import PLACEHOLDER, responding
 

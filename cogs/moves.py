@@ -16,9 +16,9 @@ from bot.client import RefereeBot
 from bot.deliverer import SEATS_AND_CHANNEL
 from bot.games import ENGINES
 from bot.games.grid import shorten
-from bot.outbox import Lane
 from bot.presenter import presented
 from bot.referee import Report, game_label, game_number
+from bot.storage.outbox import Lane
 from bot.storage.postgres_queue import MoveQueue
 from cogs.buttons import BoardButton, MoveButton, ResignButton
 from cogs.courier import Courier, as_file

@@ -20,7 +20,7 @@ from bot import records
 from bot.client import RefereeBot
 from bot.games import ENGINES
 from bot.presenter import board_drawn, fill_names
-from bot.results import Records as RecordStore
+from bot.storage.results import Records as RecordStore
 from cogs.challenges import GAME_CHOICES
 from cogs.places import place_of
 from cogs.replies import answering_errors, tell

@@ -18,9 +18,9 @@ from discord.ext import commands
 
 from bot.client import RefereeBot
 from bot.deliverer import SEATS_AND_CHANNEL, AnswerOutOfOrder, Sender
-from bot.outbox import Lane, Parcel
 from bot.presenter import presented
 from bot.referee import Report
+from bot.storage.outbox import Lane, Parcel
 from bot.storage.postgres_queue import QueuedMove
 from bot.worker import AT_ONCE, STANDBY_SECONDS, MoveWorker
 from cogs.courier import Courier, as_file, or_missing, quick_view

@@ -17,9 +17,9 @@ from benchmarks.workers import Load, deliver, planned_moves, start_games
 from bot.deliverer import Deliverer
 from bot.games import ENGINES
 from bot.games.core import Phase
-from bot.outbox import Parcel
 from bot.referee import Referee, Report
 from bot.storage import SqliteRepository
+from bot.storage.outbox import Parcel
 
 ROOT = Path(__file__).resolve().parent.parent
 

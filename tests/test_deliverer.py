@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from bot.deliverer import Backoff, Deliverer, Undeliverable
-from bot.outbox import Lane, Parcel
 from bot.referee import Referee, Report
 from bot.storage import PostgresRepository, SqliteRepository
+from bot.storage.outbox import Lane, Parcel
 from tests.conftest import fresh_schema
 from tests.test_referee import ALICE, BOB, start_game
 

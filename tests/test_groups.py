@@ -1,4 +1,4 @@
-"""Group commit for both stores (``bot.groups``): calls made while a trip of their kind
+"""Group commit for both stores (``bot.storage.groups``): calls made while a trip of their kind
 is on its way go together in the next one, each keeps its own answer, and one call's fault
 fails no other."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.groups import Group
-from bot.outbox import Lane, audience_code
 from bot.referee import Referee
 from bot.storage import SqliteRepository
+from bot.storage.groups import Group
+from bot.storage.outbox import Lane, audience_code
 from tests.test_referee import start_game
 
 

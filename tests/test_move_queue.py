@@ -17,8 +17,8 @@ import pytest
 
 from bot.deliverer import Deliverer
 from bot.games.core import GameError
-from bot.outbox import Parcel
 from bot.referee import Referee, RefereeError, Report
+from bot.storage.outbox import Parcel
 from bot.storage.postgres import PostgresRepository
 from bot.storage.postgres_queue import Held, MoveQueue, QueuedMove
 from bot.worker import LATE_LOOK_SECONDS, MoveWorker

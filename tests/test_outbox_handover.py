@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from bot.deliverer import Deliverer
-from bot.outbox import Handover, Lane, Parcel
 from bot.referee import Referee
 from bot.storage import LogKind, PostgresRepository, SqliteRepository
+from bot.storage.outbox import Handover, Lane, Parcel
 from tests.conftest import fresh_schema
 from tests.test_deliverer import Transport
 from tests.test_referee import set_fleets, start_game, state_of
@@ -167,7 +167,7 @@ async def test_a_lane_with_notices_waiting_gets_nothing_handed(database: str) ->
 
 KILLED_AFTER_STORING = """
 import asyncio, os, signal, sys
-from bot.outbox import Lane
+from bot.storage.outbox import Lane
 from bot.referee import Referee
 from bot.storage import PostgresRepository, SqliteRepository
 

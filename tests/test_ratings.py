@@ -19,10 +19,8 @@ from bot.games import ENGINES
 from bot.games.core import EndReason, Outcome, other
 from bot.games.grid import cell_name
 from bot.games.seabattle.state import SeaBattleState
-from bot.outbox import Lane
 from bot.ratings import PROVISIONAL_SIGMA, Skill, counts_for_rating, rate
 from bot.referee import GameFault, Referee, Report
-from bot.results import Score
 from bot.storage import (
     Ending,
     GameRecord,
@@ -30,6 +28,8 @@ from bot.storage import (
     LogKind,
     SqliteRepository,
 )
+from bot.storage.outbox import Lane
+from bot.storage.results import Score
 from tests.storage.helpers import old_database
 
 E = ENGINES["seabattle"]

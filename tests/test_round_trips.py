@@ -41,9 +41,9 @@ lock over and releases it when committed (``MoveQueue.claim_held``)."""
 
 TELLING_THREE_AUDIENCES = 1
 """A worker's statements to deliver a move's three notices: only the releases, which also
-say whether each lane is empty, and go together (``bot.groups``). The
+say whether each lane is empty, and go together (``bot.storage.groups``). The
 move's own call claimed the notices and the store handed them to their lanes with the
-game as stored, for the board (``bot.outbox.Handover``)."""
+game as stored, for the board (``bot.storage.outbox.Handover``)."""
 
 SQLITE_TRIPS_PER_MOVE = 0
 """Trips to the SQLite thread for one move through the referee and the deliverer: none.

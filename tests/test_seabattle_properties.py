@@ -35,7 +35,7 @@ from bot.games.core import (
 )
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.state import SeaBattleState
-from bot.storage.interface import dump
+from bot.storage.records import dump
 from tests.seabattle_playouts import GAME_SEEDS, PRESETS, full_game, walk_play
 from tests.seabattle_positions import ENGINE as E
 from tests.seabattle_positions import MODES, fleet_faults, random_ready_game, side_faults

@@ -17,10 +17,10 @@ import asyncpg
 import pytest
 
 from bot.games.core import GameError
-from bot.outbox import Lane
 from bot.referee import Referee, RefereeError, Report, replay
 from bot.storage import GameStatus, LogKind
 from bot.storage import postgres_schema as schema
+from bot.storage.outbox import Lane
 from bot.storage.postgres import SCHEMA_VERSION, PostgresRepository
 from tests.test_referee import ALICE, BOB, GUILD, E, random_move, set_fleets, start_game, state_of
 

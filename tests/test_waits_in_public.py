@@ -16,7 +16,7 @@ import pytest
 from bot.announcements import tidings
 from bot.games import ENGINES
 from bot.games.core import Phase
-from bot.storage.interface import in_public
+from bot.storage.records import in_public
 
 VARIANTS = [(key, variant) for key, engine in ENGINES.items() for variant in engine.presets]
 PLIES = 80

@@ -12,7 +12,6 @@ from bot.announcements import status_line
 from bot.exports import FORMAT as EXPORT_FORMAT
 from bot.games import ENGINES
 from bot.games.core import Engine, View
-from bot.outbox import Parcel
 from bot.referee.access import DIRECT_MESSAGE, Place, may_see
 from bot.referee.reports import Notice, RefereeError, Report
 from bot.referee.table import RefereeBase, engine_for
@@ -27,6 +26,7 @@ from bot.replays import (
     states_of,
 )
 from bot.storage import GameRecord, LogEntry
+from bot.storage.outbox import Parcel
 
 _UNPLAYED = (
     "Game #{game_id} ended before its first real move, so what was hidden stays hidden: "

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.games.core import GameError, View
-from bot.results import Result
 from bot.storage import GameRecord
+from bot.storage.results import Result
 
 
 class RefereeError(GameError):

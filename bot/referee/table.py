@@ -29,8 +29,8 @@ from bot.names import clean as clean_name
 from bot.ratings import counts_for_rating
 from bot.referee.game_numbers import split_game_number
 from bot.referee.reports import GameFault, Notice, RefereeError, Report
-from bot.results import Result
 from bot.storage import Ending, GameRecord, LogKind, Repository, StaleGameError, Tidings
+from bot.storage.results import Result
 
 log = logging.getLogger("referee.referee")
 STATE_CACHE_SIZE = 1024

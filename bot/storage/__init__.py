@@ -4,7 +4,10 @@ database holds its games."""
 import time
 from pathlib import Path
 
-from bot.storage.interface import (
+from bot.storage.interface import Repository
+from bot.storage.outbox import Inbox, Lane, Outbox, Parcel
+from bot.storage.postgres import PostgresRepository
+from bot.storage.records import (
     COMPUTER_SEAT,
     OPEN_TO_ANYONE,
     WAIT_BATCH,
@@ -18,12 +21,10 @@ from bot.storage.interface import (
     LogKind,
     NewGame,
     OpenChallengeError,
-    Repository,
     StaleGameError,
     Tidings,
     Wait,
 )
-from bot.storage.postgres import PostgresRepository
 from bot.storage.sqlite import SqliteRepository
 from bot.storage.sqlite_schema import (
     AWAITING_FORFEIT,
@@ -58,10 +59,14 @@ __all__ = [
     "Ending",
     "GameRecord",
     "GameStatus",
+    "Inbox",
+    "Lane",
     "LogEntry",
     "LogKind",
     "NewGame",
     "OpenChallengeError",
+    "Outbox",
+    "Parcel",
     "PostgresRepository",
     "Repository",
     "SqliteRepository",

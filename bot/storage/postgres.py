@@ -19,12 +19,15 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot import results
 from bot.fairness import Seal
-from bot.outbox import Claimed, Tidings, audience_code, audience_of, handed_parcels, told_of
 from bot.ratings import Skill
 from bot.storage import postgres_schema as schema
-from bot.storage.interface import (
+from bot.storage import results
+from bot.storage.outbox import Claimed, audience_code, audience_of, handed_parcels, told_of
+from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
+from bot.storage.postgres_queue import MoveQueue, held_claim
+from bot.storage.queries import RUNNING_COMPUTER_GAMES, SharedQueries, numbered
+from bot.storage.records import (
     COMPUTER_SEAT,
     ChallengeRecord,
     ChallengeStatus,
@@ -36,15 +39,13 @@ from bot.storage.interface import (
     NewGame,
     OpenChallengeError,
     StaleGameError,
+    Tidings,
     challenge_of,
     dump,
     game_of,
     in_public,
     moved,
 )
-from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
-from bot.storage.postgres_queue import MoveQueue, held_claim
-from bot.storage.queries import RUNNING_COMPUTER_GAMES, SharedQueries, numbered
 
 SCHEMA_VERSION = 1 + len(schema.MIGRATIONS)
 

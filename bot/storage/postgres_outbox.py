@@ -1,11 +1,11 @@
-"""The outbox and the inbox of ``bot.outbox`` kept in the shared PostgreSQL database.
+"""The outbox and the inbox of ``bot.storage.outbox`` kept in the shared PostgreSQL database.
 
 They keep the same promises as the SQLite ones, for any number of bot processes at once:
 a claim marks a lane's oldest notices in one transaction, and locks them with
 ``FOR UPDATE SKIP LOCKED``, so while one process claims or releases a lane another passes
 it by instead of taking its notices out of order or twice.
 
-Releases are grouped (``bot.groups``): a move tells three audiences, and
+Releases are grouped (``bot.storage.groups``): a move tells three audiences, and
 each release would be a statement and a commit of its own. So while one release is on its
 way, the releases made meanwhile (by any lane of any game) go together after it, in one
 statement: a lone release goes at once, and a busy process sends a handful for one.
@@ -18,21 +18,20 @@ from collections.abc import Sequence
 
 import asyncpg
 
-from bot.groups import Group
-from bot.outbox import (
+from bot.storage.groups import Group
+from bot.storage.outbox import (
     MERGED_TEXT_BUDGET,
     TOLD_COUNTS,
     Handover,
     Lane,
     Parcel,
-    Tidings,
     audience_code,
     audience_of,
     told_counts,
     told_of,
 )
-from bot.storage.interface import game_of
 from bot.storage.queries import numbered
+from bot.storage.records import Tidings, game_of
 
 CLAIM = """
 WITH lane AS (

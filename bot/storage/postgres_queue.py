@@ -36,7 +36,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.interface import Clock
+from bot.storage.records import Clock
 
 QUEUED = "queued_moves"
 """The notification channel a queued move is announced on (also the table's name)."""

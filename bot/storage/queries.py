@@ -16,14 +16,14 @@ from functools import lru_cache
 from typing import Any
 
 from bot.fairness import Seal
-from bot.outbox import Tidings
-from bot.storage.interface import (
+from bot.storage.records import (
     WAIT_BATCH,
     ChallengeRecord,
     Clock,
     GameRecord,
     LogEntry,
     LogKind,
+    Tidings,
     Wait,
     challenge_of,
     game_of,

@@ -20,11 +20,12 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot import results
-from bot.checkpoints import CHECKPOINT_SECONDS, Checkpointer
 from bot.fairness import Seal
-from bot.outbox import Claimed, SqliteInbox, SqliteOutbox, Tidings, handed_parcels, hold
-from bot.storage.interface import (
+from bot.storage import results
+from bot.storage.checkpoints import CHECKPOINT_SECONDS, Checkpointer
+from bot.storage.outbox import Claimed, handed_parcels
+from bot.storage.queries import RUNNING_COMPUTER_GAMES, SharedQueries
+from bot.storage.records import (
     COMPUTER_SEAT,
     ChallengeRecord,
     ChallengeStatus,
@@ -36,13 +37,14 @@ from bot.storage.interface import (
     NewGame,
     OpenChallengeError,
     StaleGameError,
+    Tidings,
     in_public,
     moved,
 )
-from bot.storage.interface import challenge_of as _challenge
-from bot.storage.interface import dump as _dump
-from bot.storage.queries import RUNNING_COMPUTER_GAMES, SharedQueries
+from bot.storage.records import challenge_of as _challenge
+from bot.storage.records import dump as _dump
 from bot.storage.sqlite_at_once import SHARED_PRAGMAS, Busy, StatementsAtOnce
+from bot.storage.sqlite_outbox import SqliteInbox, SqliteOutbox, hold
 from bot.storage.sqlite_schema import (
     AWAITING_FORFEIT,
     AWAITING_REMINDER,

@@ -76,7 +76,7 @@ UPDATE games SET
     told_channel = (SELECT count(*) FROM notices WHERE game_id = games.id AND audience = -1);
 """
 """Migration 17's tables, in words both databases read alike: each audience's notices
-numbered per game (``bot.outbox.Parcel.told``), the notices waiting now as they stand."""
+numbered per game (``bot.storage.outbox.Parcel.told``), the notices waiting now as they stand."""
 
 MIGRATIONS: tuple[str, ...] = (
     # 2: setups players keep by name ("save fortress") to load in later games

@@ -19,7 +19,6 @@ import pytest
 
 from bot.games import ENGINES
 from bot.games.core import EndReason, GameError, Phase
-from bot.outbox import Lane
 from bot.referee import GameFault, Referee, RefereeError, Report, replay
 from bot.storage import (
     SCHEMA_VERSION,
@@ -32,7 +31,8 @@ from bot.storage import (
     SqliteRepository,
     StaleGameError,
 )
-from bot.storage.interface import dump
+from bot.storage.outbox import Lane
+from bot.storage.records import dump
 from tests.storage.helpers import challenge, play, sql, sqlite_only
 from tests.test_referee import (
     ALICE,

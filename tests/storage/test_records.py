@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.outbox import MERGED_TEXT_BUDGET, Lane
 from bot.referee import Referee
 from bot.storage import (
     MIGRATIONS,
@@ -28,6 +27,7 @@ from bot.storage import (
     SqliteRepository,
     StaleGameError,
 )
+from bot.storage.outbox import MERGED_TEXT_BUDGET, Lane
 from tests.storage.helpers import challenge, old_database, sql, sqlite_only
 from tests.test_referee import (
     ALICE,

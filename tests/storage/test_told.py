@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.outbox import Lane, Parcel
 from bot.referee import Referee
 from bot.storage import Repository, SqliteRepository
+from bot.storage.outbox import Lane, Parcel
 from tests.storage.helpers import old_database, sql
 from tests.test_referee import start_game
 

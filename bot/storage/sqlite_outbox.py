@@ -1,0 +1,216 @@
+"""The outbox and the inbox of ``bot.storage.outbox`` kept in the bot's SQLite file, written
+through the repository's one writer.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+import aiosqlite
+
+from bot.storage.groups import Group
+from bot.storage.outbox import (
+    MERGED_TEXT_BUDGET,
+    TOLD_COUNTS,
+    Claimed,
+    Handover,
+    Lane,
+    Parcel,
+    audience_code,
+    audience_of,
+    told_counts,
+    told_of,
+)
+from bot.storage.records import Tidings
+
+
+def hold(
+    db: sqlite3.Connection,
+    game_id: int,
+    ply: int,
+    tidings: Tidings,
+    *,
+    final: bool,
+    now: float,
+    claim: bool = False,
+) -> Claimed:
+    """Keep a change's notices, one per audience, inside the change's own transaction,
+    each numbered among its audience's (``Parcel.told``).
+
+    With ``claim``, the notice of each audience whose lane holds nothing else is stored
+    already claimed (``Handover``); the audiences it was, in the tidings' order."""
+    if not tidings:
+        return ()
+    counts = db.execute(TOLD_COUNTS, (*told_counts(tidings), game_id)).fetchone()
+    waiting: set[int] = set()
+    if claim:
+        waiting = {
+            row[0]
+            for row in db.execute(
+                "SELECT DISTINCT audience FROM notices WHERE game_id = ?", (game_id,)
+            )
+        }
+    claimed = tuple(a for a, _ in tidings if claim and audience_code(a) not in waiting)
+    db.executemany(
+        "INSERT INTO notices (game_id, audience, ply, texts, final, claimed, created_at, told)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                game_id,
+                audience_code(audience),
+                ply,
+                json.dumps(list(texts)),
+                int(final),
+                int(audience in claimed),
+                now,
+                told_of(audience, counts),
+            )
+            for audience, texts in tidings
+        ],
+    )
+    return tuple((audience, told_of(audience, counts)) for audience in claimed)
+
+
+T = TypeVar("T")
+
+
+class Transact(Protocol):
+    """Runs a function as one write transaction (``SqliteRepository._transact``)."""
+
+    def __call__(
+        self, work: Callable[[sqlite3.Connection], T], *, at_once: bool = ..., abandon: bool = ...
+    ) -> Awaitable[T]: ...
+
+
+class SqliteOutbox:
+    """The outbox in the bot's SQLite file, written through the repository's one writer."""
+
+    def __init__(self, db: aiosqlite.Connection, transact: Transact) -> None:
+        self._db = db
+        self._transact = transact
+        self.handover = Handover()
+        """Parcels claimed by the change that stored them, for their lanes' next claims."""
+        self.releases = Group(self._released, "outbox releases", sqlite3.Error)
+        """Releases made while one is on its way go together after it."""
+
+    async def lanes(self, before: float | None = None) -> list[Lane]:
+        rows = await self._db.execute_fetchall(
+            "SELECT game_id, audience FROM notices GROUP BY game_id, audience"
+            " HAVING ? IS NULL OR min(created_at) <= ?"
+            " ORDER BY game_id, audience < 0, audience",
+            (before, before),
+        )
+        return [Lane(row[0], audience_of(row[1])) for row in rows]
+
+    async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
+        code = audience_code(lane.audience)
+        channel = lane.audience is None
+
+        def claim(db: sqlite3.Connection) -> list[Any]:
+            def lane_rows(claimed: bool) -> list[Any]:
+                return db.execute(
+                    "SELECT ply, texts, final, told FROM notices"
+                    " WHERE game_id = ? AND audience = ? AND claimed = ? ORDER BY ply",
+                    (lane.game_id, code, int(claimed)),
+                ).fetchall()
+
+            rows = lane_rows(True)
+            if not rows or channel:
+                taken = first_message(lane_rows(False), channel=channel, merge=merge)
+                if taken:
+                    db.execute(
+                        "UPDATE notices SET claimed = 1"
+                        " WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
+                        (lane.game_id, code, taken[0][0], taken[-1][0]),
+                    )
+                rows += taken
+            return rows
+
+        handed = self.handover.take(lane)
+        if handed is not None:
+            return handed
+        with self.handover.claiming(lane):
+            rows: list[Any] = await self._transact(claim)
+        if not rows:
+            return None
+        return Parcel(
+            lane,
+            tuple(row[0] for row in rows),
+            tuple(tuple(json.loads(row[1])) for row in rows),
+            any(row[2] for row in rows),
+            rows[0][3],
+        )
+
+    async def release(self, parcel: Parcel) -> bool:
+        """As ``Outbox.release``. A move's lanes release side by side, so releases made
+        while one is on its way to SQLite's thread go together after it (``Group``)."""
+        return await self.releases(parcel)
+
+    async def _released(self, parcels: Sequence[Parcel]) -> list[bool]:
+        def release(db: sqlite3.Connection) -> list[bool]:
+            delete = (
+                "DELETE FROM notices WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?"
+            )
+            exists = "SELECT EXISTS (SELECT 1 FROM notices WHERE game_id = ? AND audience = ?)"
+            more = []
+            for parcel in parcels:
+                lane = (parcel.game_id, audience_code(parcel.audience))
+                db.execute(delete, (*lane, parcel.plies[0], parcel.last_ply))
+                more.append(bool(db.execute(exists, lane).fetchone()[0]))
+            return more
+
+        # Not abandoned when a caller is cancelled: the transaction is the group's, so a
+        # parcel that went out is released even if its lane stops meanwhile, lest it go
+        # out twice. Sent again (a refused trip), a release deletes nothing more.
+        released: list[bool] = await self._transact(release, abandon=False)
+        return released
+
+    async def waiting(self) -> int:
+        rows = await self._db.execute_fetchall("SELECT count(*) FROM notices")
+        return int(next(iter(rows))[0])
+
+
+def first_message(waiting: list[Any], *, channel: bool, merge: bool) -> list[Any]:
+    """The oldest waiting notices that make one message."""
+    if not waiting:
+        return []
+    if channel:
+        return waiting
+    if not merge:
+        return waiting[:1]
+    taken, size = [waiting[0]], len(waiting[0][1])
+    for row in waiting[1:]:
+        size += len(row[1])
+        if size > MERGED_TEXT_BUDGET:
+            break
+        taken.append(row)
+    return taken
+
+
+class SqliteInbox:
+    """The newest handled direct message per player, in the bot's SQLite file."""
+
+    def __init__(self, db: aiosqlite.Connection, transact: Transact) -> None:
+        self._db = db
+        self._transact = transact
+
+    async def last_read(self, user_id: int) -> int | None:
+        rows = list(
+            await self._db.execute_fetchall(
+                "SELECT message_id FROM read_dms WHERE user_id = ?", (user_id,)
+            )
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def mark_read(self, user_id: int, message_id: int) -> None:
+        await self._transact(
+            lambda db: db.execute(
+                "INSERT INTO read_dms (user_id, message_id) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET message_id = excluded.message_id"
+                " WHERE excluded.message_id > read_dms.message_id",
+                (user_id, message_id),
+            )
+        )
