@@ -23,6 +23,10 @@ DISCORD_ALLOWED = {"bot/client.py", "bot/__main__.py"}
 """The only modules of ``bot/`` that may talk to discord.py: they wire the process up."""
 IMPURE_STDLIB = {"asyncio", "sqlite3"}
 """Standard-library modules the engines must still avoid: no event loop, no database."""
+BELOW_STORAGE = ("bot.storage", "bot.games", "bot.ratings", "bot.fairness")
+"""What ``bot/storage`` may import of the project: itself and the pure modules beneath it
+(the rules' outcomes, the rating arithmetic, the seals). Nothing above it, so the store can
+be tested, copied and swapped without the referee, the delivery or Discord."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,15 @@ def violation(relative: str, target: str) -> str | None:
             "renderers import only the standard library, PIL, isal, xxhash, renderers"
             " and bot.games"
         )
+    if relative.startswith("bot/storage/"):
+        first = target.split(".")[0]
+        if first in {"bot", "cogs", "renderers"} and not any(
+            within(target, package) for package in BELOW_STORAGE
+        ):
+            return (
+                "bot.storage imports nothing above it: only bot.storage, bot.games,"
+                " bot.ratings and bot.fairness of the project"
+            )
     if relative.startswith("bot/"):
         if within(target, "cogs"):
             return "bot/ never imports cogs: the Discord glue depends on bot, not the reverse"
@@ -196,6 +209,12 @@ PLANTED = [
     ("bot/ai/core.py", "import asyncio", "computer players are pure"),
     ("bot/ai/core.py", "from renderers import seabattle", "bot/ai imports only"),
     ("bot/__main__.py", "from cogs import info", "never imports cogs"),
+    ("bot/storage/sqlite.py", "from bot.referee import Referee", "imports nothing above it"),
+    ("bot/storage/outbox.py", "from bot import deliverer", "imports nothing above it"),
+    ("bot/storage/postgres.py", "from ..presenter import x", "imports nothing above it"),
+    ("bot/storage/results.py", "import cogs.records", "imports nothing above it"),
+    ("bot/storage/records.py", "from renderers import common", "imports nothing above it"),
+    ("bot/storage/queries.py", "from bot.computer import x", "imports nothing above it"),
 ]
 """Planted violations, each with a part of the message the checker must print."""
 
@@ -214,6 +233,9 @@ ALLOWED = [
     ("bot/ai/seabattle.py", "from bot.games.seabattle.view import Mark\nfrom . import core"),
     ("bot/computer.py", "import asyncio\nfrom bot.ai import player"),
     ("cogs/moves.py", "import discord\nfrom bot.referee import Report\nfrom . import courier"),
+    ("bot/storage/sqlite.py", "import aiosqlite\nfrom bot.games.core import EndReason"),
+    ("bot/storage/results.py", "from bot.ratings import rate\nfrom .records import Tidings"),
+    ("bot/storage/interface.py", "from bot.fairness import Seal\nfrom . import outbox"),
 ]
 """Imports the rules allow, so the checker is not simply refusing everything."""
 
