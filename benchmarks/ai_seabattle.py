@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from bot.ai.seabattle import EMPTY, HIT, UNKNOWN, ShotGrid, best_shot, hidden_fleet
+from bot.ai.seabattle import best_shot, hidden_fleet
+from bot.ai.seabattle_grid import EMPTY, HIT, UNKNOWN, ShotGrid
 from bot.games.seabattle.fleet import Ship, random_fleet
 from bot.games.seabattle.rules import PRESETS, SeaBattleRules, Touching
 

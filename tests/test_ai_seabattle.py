@@ -14,8 +14,9 @@ import pytest
 
 from benchmarks.ai_seabattle import EnemyField
 from bot.ai import Seen, player
-from bot.ai.seabattle import EMPTY, HIT, UNKNOWN, ShotGrid, best_shot, hunt_density
+from bot.ai.seabattle import best_shot
 from bot.ai.seabattle_explained import explanations, weighed_scores
+from bot.ai.seabattle_grid import EMPTY, HIT, UNKNOWN, ShotGrid, hunt_density
 from bot.ai.seabattle_sampling import FleetSampler, sampled_shot
 from bot.games import ENGINES
 from bot.games.core import Phase

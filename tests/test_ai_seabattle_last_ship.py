@@ -12,8 +12,9 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.ai.seabattle import EMPTY, UNKNOWN, ShotGrid, best_shot
+from bot.ai.seabattle import best_shot
 from bot.ai.seabattle_explained import line_masks
+from bot.ai.seabattle_grid import EMPTY, UNKNOWN, ShotGrid
 from bot.ai.seabattle_last_ship import Lies, cell_weights, greedy_cost, last_ship_shot
 from bot.games.seabattle.rules import Touching
 

@@ -263,3 +263,111 @@ def test_relative_imports_resolve_against_the_package() -> None:
     assert [i.target for i in imports_in("from .x import a", "bot/games/seabattle/v.py")] == [
         "bot.games.seabattle.x.a"
     ]
+
+
+def module_of(target: str, modules: set[str]) -> str | None:
+    """The project module an import brings in (``bot.storage.records.GameRecord`` is
+    ``bot.storage.records``), or None for the standard library and other libraries."""
+    name = target
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def import_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+    """Which project modules each module imports, from ``{relative path: source}``.
+
+    Every import counts, those made only for type hints or inside a function included: a
+    circle any of them closes still ties the modules into one. Importing a submodule does
+    not count as importing its package, which Python runs first but which imports back
+    nothing of its own submodule's (a package's ``__init__`` may re-export its modules)."""
+    names = {module_name(relative)[0]: relative for relative in sources}
+    graph: dict[str, set[str]] = {name: set() for name in names}
+    for name, relative in names.items():
+        for found in imports_in(sources[relative], relative):
+            imported = module_of(found.target, set(names))
+            if imported is not None and imported != name:
+                graph[name].add(imported)
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every set of modules that import each other, round a circle (Tarjan's strongly
+    connected components, without recursion); each sorted, and only those of two or more."""
+    index: dict[str, int] = {}
+    lowest: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = lowest[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, onward = work[-1]
+            step = next(onward, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = lowest[step] = len(index)
+                    stack.append(step)
+                    on_stack.add(step)
+                    work.append((step, iter(sorted(graph[step]))))
+                elif step in on_stack:
+                    lowest[node] = min(lowest[node], index[step])
+                continue
+            work.pop()
+            if work:
+                lowest[work[-1][0]] = min(lowest[work[-1][0]], lowest[node])
+            if lowest[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    circles.append(sorted(component))
+    return circles
+
+
+def test_no_import_circles_anywhere() -> None:
+    """Modules that import each other cannot be read, tested or moved one at a time, and
+    their import order decides whether they load at all."""
+    graph = import_graph({relative: (ROOT / relative).read_text("utf-8") for relative in SOURCES})
+    assert graph["bot.storage.interface"], "the graph must see the real imports"
+    circles = import_circles(graph)
+    assert not circles, "import circles:\n" + "\n".join(" <-> ".join(c) for c in circles)
+
+
+def test_the_circle_check_finds_planted_circles() -> None:
+    sources = {
+        "bot/storage/outbox.py": "from bot.storage.records import GameRecord",
+        "bot/storage/records.py": (
+            "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from bot.storage import outbox\n"
+        ),
+        "bot/storage/__init__.py": "from bot.storage.outbox import Lane",
+        "bot/ai/shooter.py": "from bot.ai.grid import Grid",
+        "bot/ai/grid.py": "import os",
+        "bot/ai/sampling.py": "from bot.ai.grid import Grid",
+        "bot/referee/a.py": "from .b import x",
+        "bot/referee/b.py": "from .c import y",
+        "bot/referee/c.py": "def f():\n    from bot.referee import a\n",
+    }
+    assert import_circles(import_graph(sources)) == [
+        ["bot.referee.a", "bot.referee.b", "bot.referee.c"],
+        ["bot.storage.outbox", "bot.storage.records"],
+    ]
+
+
+def test_a_package_re_exporting_its_modules_is_no_circle() -> None:
+    sources = {
+        "bot/storage/__init__.py": "from bot.storage.sqlite import SqliteRepository",
+        "bot/storage/sqlite.py": "from bot.storage.records import GameRecord",
+        "bot/storage/records.py": "import orjson",
+    }
+    assert import_circles(import_graph(sources)) == []

@@ -20,7 +20,7 @@ share of their lies over it. The shooter fires at the likeliest cell.
 Explanations that leave the same water to the same free ships are weighed together, so a
 sunk ship that could lie in several places costs nothing more than counting them. Where
 one water alone remains (hunting, every hit surely explained), the free ships are counted
-with the room each lie leaves the others (``bot.ai.seabattle.hunt_density``). With one ship
+with the room each lie leaves the others (``bot.ai.seabattle_grid.hunt_density``). With one ship
 left, the weighed explanations are the weighed lies of that ship, and the shot is chosen by
 playing the game forward over all of them (``bot.ai.seabattle_last_ship``).
 """
@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from bot.ai.seabattle import EMPTY, UNKNOWN, ShotGrid, hunt_density, lies
+from bot.ai.seabattle_grid import EMPTY, UNKNOWN, ShotGrid, hunt_density, lies
 from bot.ai.seabattle_last_ship import Lies, last_ship_shot
 from bot.games.seabattle.rules import Touching
 

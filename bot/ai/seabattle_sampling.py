@@ -1,6 +1,6 @@
 """Where the enemy ships lie, estimated from whole fleets consistent with every answer.
 
-Counting the lies of each ship on its own (``bot.ai.seabattle.density``) ignores that the
+Counting the lies of each ship on its own (``bot.ai.seabattle_grid.density``) ignores that the
 ships must share the sea: they may not overlap, nor touch where the rules forbid it, and
 every hit must be some ship's. This module draws whole fleets of the ships afloat that
 agree with everything the shooter was told (no ship on a miss or beside a wreck, every
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bot.ai.seabattle import EMPTY, HIT, UNKNOWN, ShotGrid, lies
+from bot.ai.seabattle_grid import EMPTY, HIT, UNKNOWN, ShotGrid, lies
 from bot.games.seabattle.rules import Touching
 
 DRAWS = 300
