@@ -17,6 +17,7 @@ counts, the handover of parcels claimed by their own change) is here.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -114,6 +115,12 @@ class Outbox(Protocol):
     async def waiting(self) -> int:
         """How many notices wait, over every lane."""
         ...
+
+
+class HandingOver(Outbox, Protocol):
+    """An outbox that takes the parcels a change claimed with its own notices."""
+
+    handover: Handover
 
 
 class Inbox(Protocol):
@@ -240,6 +247,40 @@ def told_of(audience: int | None, counts: Sequence[int]) -> int:
 Claimed = tuple[tuple[int | None, int], ...]
 """The audiences whose notice a change stored already claimed, each with the notice's
 number among its audience's (``Parcel.told``)."""
+
+
+INSERT_NOTICES = (
+    "INSERT INTO notices (game_id, audience, ply, texts, final, claimed, created_at, told)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+"""One notice per audience a change tells (rows: ``notice_rows``)."""
+
+
+def notice_rows(
+    game_id: int,
+    ply: int,
+    tidings: Tidings,
+    *,
+    final: bool,
+    now: float,
+    counts: Sequence[int],
+    claimed: Sequence[int | None] = (),
+) -> list[tuple[object, ...]]:
+    """``INSERT_NOTICES``' rows for a change's tidings, each numbered among its audience's
+    (``TOLD_COUNTS``' answer ``counts``), those of the ``claimed`` audiences claimed."""
+    return [
+        (
+            game_id,
+            audience_code(audience),
+            ply,
+            json.dumps(list(texts)),
+            int(final),
+            int(audience in claimed),
+            now,
+            told_of(audience, counts),
+        )
+        for audience, texts in tidings
+    ]
 
 
 def handed_parcels(

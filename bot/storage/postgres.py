@@ -23,19 +23,30 @@ from bot.fairness import Seal
 from bot.ratings import Skill
 from bot.storage import postgres_schema as schema
 from bot.storage import results
-from bot.storage.outbox import Claimed, audience_code, audience_of, handed_parcels, told_of
+from bot.storage.changes import (
+    ACCEPTED,
+    INSERT_ANNOUNCEMENT,
+    INSERT_CHALLENGE,
+    INSERT_GAME,
+    INSERT_SEAL,
+    OPEN_CHALLENGE,
+    Change,
+    SharedChanges,
+    Started,
+    announcement,
+    game_row,
+    seal_rows,
+)
+from bot.storage.outbox import Claimed, audience_code, audience_of, told_of
 from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
 from bot.storage.postgres_queue import MoveQueue, held_claim
-from bot.storage.queries import RUNNING_COMPUTER_GAMES, SharedQueries, numbered
+from bot.storage.queries import RUNNING_COMPUTER_GAMES, numbered
 from bot.storage.records import (
     COMPUTER_SEAT,
     ChallengeRecord,
-    ChallengeStatus,
     Clock,
     Ending,
     GameRecord,
-    GameStatus,
-    LogKind,
     NewGame,
     OpenChallengeError,
     StaleGameError,
@@ -43,8 +54,6 @@ from bot.storage.records import (
     challenge_of,
     dump,
     game_of,
-    in_public,
-    moved,
 )
 
 SCHEMA_VERSION = 1 + len(schema.MIGRATIONS)
@@ -93,7 +102,7 @@ _holder: ContextVar[asyncio.Task[Any] | None] = ContextVar("read_with_lock_holde
 """The task the reads of ``_read_with_lock`` were taken for."""
 
 
-class PostgresRepository(SharedQueries):
+class PostgresRepository(SharedChanges):
     """The networked store: a pool of connections to one PostgreSQL database.
 
     Statements are written with ``?`` placeholders or PostgreSQL's own ``$1, $2, …``: the
@@ -205,133 +214,6 @@ class PostgresRepository(SharedQueries):
     async def _write(self, sql: str, *params: Any) -> None:
         await self._pool.execute(numbered(sql), *params)
 
-    # -- challenges ---------------------------------------------------------------------------
-
-    async def create_challenge(
-        self,
-        *,
-        game: str,
-        rules: dict[str, Any],
-        guild_id: int | None,
-        channel_id: int,
-        challenger_id: int,
-        opponent_id: int,
-        rated: bool = True,
-        names: tuple[str, str] = ("", ""),
-        swapped: bool = False,
-    ) -> ChallengeRecord:
-        while True:
-            # The index of open challenges per pair refuses a second; the one still open is
-            # then named, and if it closed in between, the next try goes through.
-            rows = await self._rows(
-                "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                " opponent_id, rated, created_at, challenger_name, opponent_name, swapped)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (challenger_id, opponent_id) WHERE status = 'open' DO NOTHING"
-                " RETURNING *",
-                game,
-                dump(rules),
-                guild_id,
-                channel_id,
-                challenger_id,
-                opponent_id,
-                int(rated),
-                self.clock(),
-                *names,
-                int(swapped),
-            )
-            if rows:
-                return challenge_of(rows[0])
-            open_id = await self._scalar(
-                "SELECT id FROM challenges WHERE challenger_id = ? AND opponent_id = ?"
-                " AND status = 'open'",
-                challenger_id,
-                opponent_id,
-            )
-            if open_id is not None:
-                raise OpenChallengeError(int(open_id))
-
-    async def close_challenge(
-        self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
-    ) -> bool:
-        """Close an open challenge; False when it was already closed (a second click)."""
-        outcome = await self._pool.execute(
-            "UPDATE challenges SET status = $1, game_id = $2 WHERE id = $3 AND status = 'open'",
-            status.value,
-            game_id,
-            challenge_id,
-        )
-        return bool(outcome == "UPDATE 1")
-
-    async def accept_challenge(
-        self,
-        challenge_id: int,
-        *,
-        seed: int,
-        seats: tuple[int, int],
-        state: dict[str, Any],
-        tidings: Tidings = (),
-        computer_level: str | None = None,
-        seals: tuple[Seal, ...] = (),
-        names: tuple[str, str] = ("", ""),
-    ) -> GameRecord | None:
-        """Create the game and close the challenge in one transaction; None if already closed.
-
-        ``names`` are the seats' display names, as the referee has them."""
-        now = self.clock()
-
-        async def accept(db: asyncpg.Connection) -> GameRecord | None:
-            row = await db.fetchrow(
-                "SELECT * FROM challenges WHERE id = $1 AND status = 'open' FOR UPDATE",
-                challenge_id,
-            )
-            if row is None:
-                return None
-            challenge = challenge_of(row)
-            new = NewGame(
-                challenge.game,
-                challenge.rules,
-                challenge.guild_id,
-                challenge.channel_id,
-                challenge.rated,
-                seed,
-                seats,
-                state,
-                names,
-                computer_level,
-            )
-            game = await _begin_game(db, new, now, tidings, seals)
-            await db.execute(
-                "UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2",
-                game.id,
-                challenge_id,
-            )
-            return game
-
-        return await self._transact(accept)
-
-    async def start_computer_game(
-        self,
-        new: NewGame,
-        *,
-        at_most: int,
-        tidings: Tidings = (),
-        seals: tuple[Seal, ...] = (),
-    ) -> GameRecord | None:
-        """Create a game against the computer, unless its person already plays ``at_most``
-        of them (None then). The person's advisory lock, held to the end of the
-        transaction, makes the count and the insert one step for every process."""
-        now = self.clock()
-        person = new.seats[1 - COMPUTER_SEAT]
-
-        async def start(db: asyncpg.Connection) -> GameRecord | None:
-            await db.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", PLAYERS, str(person))
-            if await db.fetchval(numbered(RUNNING_COMPUTER_GAMES), person) >= at_most:
-                return None
-            return await _begin_game(db, new, now, tidings, seals)
-
-        return await self._transact(start)
-
     # -- games --------------------------------------------------------------------------------
 
     @asynccontextmanager
@@ -389,30 +271,64 @@ class PostgresRepository(SharedQueries):
             return held.pop(game_id)
         return await super().get_game(game_id)
 
-    async def append(
+    # -- changes (``SharedChanges``' hooks) ----------------------------------------------------
+
+    async def _create_challenge(self, row: tuple[Any, ...]) -> ChallengeRecord:
+        while True:
+            # The index of open challenges per pair refuses a second; the one still open is
+            # then named, and if it closed in between, the next try goes through.
+            rows = await self._rows(CREATE_CHALLENGE, *row)
+            if rows:
+                return challenge_of(rows[0])
+            open_id = await self._scalar(OPEN_CHALLENGE, *row[4:6])
+            if open_id is not None:
+                raise OpenChallengeError(int(open_id))
+
+    async def _changed(self, sql: str, *params: Any, many: bool = False) -> int:
+        outcome = await self._pool.execute(numbered(sql), *params)
+        return int(outcome.split()[-1])
+
+    async def _accept(
         self,
-        game: GameRecord,
-        *,
-        seat: int | None,
-        kind: LogKind,
-        text: str,
-        state: dict[str, Any],
-        ending: Ending | None = None,
-        tidings: Tidings = (),
-        seals: tuple[Seal, ...] = (),
-        queued: int | None = None,
-    ) -> GameRecord:
-        """Log one entry, store the new snapshot and hold its tidings, atomically.
+        challenge_id: int,
+        started: Started,
+        now: float,
+        tidings: Tidings,
+        seals: tuple[Seal, ...],
+    ) -> GameRecord | None:
+        async def accept(db: asyncpg.Connection) -> GameRecord | None:
+            row = await db.fetchrow(
+                "SELECT * FROM challenges WHERE id = $1 AND status = 'open' FOR UPDATE",
+                challenge_id,
+            )
+            if row is None:
+                return None
+            game = await _begin_game(db, started(challenge_of(row)), now, tidings, seals)
+            await db.execute(numbered(ACCEPTED), game.id, challenge_id)
+            return game
 
-        Each audience's notice is claimed by the same call when its lane holds nothing
-        else, and handed to the lane's next claim in this process (``Handover``).
+        return await self._transact(accept)
 
-        Raises StaleGameError when the stored game is no longer at ``game.ply``: the same
-        move sent twice (to one process or to two), and only the first one counts.
-        """
-        now = self.clock()
-        status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
+    async def _start_counted(
+        self, new: NewGame, at_most: int, now: float, tidings: Tidings, seals: tuple[Seal, ...]
+    ) -> GameRecord | None:
+        """The person's advisory lock, held to the end of the transaction, makes the count
+        and the insert one step for every process."""
+        person = new.seats[1 - COMPUTER_SEAT]
 
+        async def start(db: asyncpg.Connection) -> GameRecord | None:
+            await db.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", PLAYERS, str(person))
+            if await db.fetchval(numbered(RUNNING_COMPUTER_GAMES), person) >= at_most:
+                return None
+            return await _begin_game(db, new, now, tidings, seals)
+
+        return await self._transact(start)
+
+    async def _store(self, game: GameRecord, change: Change) -> tuple[int | None, Claimed]:
+        """One call of ``store_move`` (migration 15), its own transaction, when the change
+        keeps no seals and writes no result; else that call and those writes in one
+        transaction. A worker's claimed move is stored on its claim's connection by
+        ``store_claimed_move``, which hands the claim's lock to the transaction."""
         claim = held_claim.get()
         if claim is None or claim.move.game_id != game.id or not claim.locked:
             claim = None
@@ -421,61 +337,38 @@ class PostgresRepository(SharedQueries):
             stored = await db.fetchrow(
                 STORE_CLAIMED_MOVE if claim else STORE_MOVE,
                 *((GAME_LOCKS,) if claim else ()),
-                game.id,
-                game.ply,
-                dump(state),
-                status.value,
-                ending.winner if ending else None,
-                ending.reason if ending else None,
-                now,
-                queued,
-                seat,
-                kind.value,
-                text,
-                [audience_code(audience) for audience, _ in tidings],
-                [json.dumps(list(texts)) for _, texts in tidings],
-                int(ending is not None),
-                _announcement(tidings),
+                *_move_row(game, change),
             )
             if claim is not None:  # committed or not, the session holds the lock no more
                 claim.locked = False
             if stored["outcome"] == "stale":
                 raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
             if stored["outcome"] == "unqueued":
-                raise StaleGameError(f"queued move {queued} was already played")
-            await _seal(db, game.id, game.ply + 1, seals)
-            if ending is not None and ending.has_result:
-                await _record_results(db, game, ending, now)
-            live_message_id: int | None = stored["live_message_id"]
+                raise StaleGameError(f"queued move {change.queued} was already played")
+            await _seal(db, game.id, game.ply + 1, change.seals)
+            if change.ending is not None and change.with_result:
+                await _record_results(db, game, change.ending, change.now)
             counts = stored["told_counts"]
             claimed = tuple(
                 (audience, told_of(audience, counts))
                 for audience in map(audience_of, stored["claimed_audiences"])
             )
-            return live_message_id, claimed
+            return stored["live_message_id"], claimed
 
-        alone = not seals and not (ending is not None and ending.has_result)
-        with self.outbox.handover.storing(game.id) as hand_over:
-            if claim is not None:  # the claim's lock passes to the move's transaction
-                live_message_id, claimed = await _in_transaction(
-                    claim.connection, log_and_store, alone=alone
-                )
-            elif not alone:
-                live_message_id, claimed = await self._transact(log_and_store)
-            else:  # one statement: its own transaction (``store_move``, migration 15)
-                async with self._pool.acquire() as db:
-                    live_message_id, claimed = await log_and_store(db)
-            stored = moved(game, live_message_id, state, ending, now, in_public(tidings))
-            hand_over(handed_parcels(stored, tidings, claimed, final=ending is not None))
-        return stored
+        alone = not change.seals and not change.with_result
+        if claim is not None:  # the claim's lock passes to the move's transaction
+            return await _in_transaction(claim.connection, log_and_store, alone=alone)
+        if not alone:
+            return await self._transact(log_and_store)
+        async with self._pool.acquire() as db:
+            return await log_and_store(db)
 
-    async def forget_closed_challenges(self, before: float) -> int:
-        """Delete answered, withdrawn and expired challenges made at or before ``before``."""
-        outcome = await self._pool.execute(
-            "DELETE FROM challenges WHERE status <> 'open' AND created_at <= $1", before
-        )
-        return int(outcome.split()[-1])
 
+CREATE_CHALLENGE = (
+    f"{INSERT_CHALLENGE} ON CONFLICT (challenger_id, opponent_id) WHERE status = 'open'"
+    " DO NOTHING RETURNING *"
+)
+"""A new open challenge, or nothing while the pair has one open (migration 7's index)."""
 
 STORE_MOVE = (
     "SELECT * FROM store_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
@@ -521,10 +414,26 @@ async def _locks_released(db: asyncpg.Connection) -> None:
     await db.execute("SELECT pg_advisory_unlock_all()")
 
 
-def _announcement(tidings: Tidings) -> str | None:
-    """What each audience is told of a change, kept for good as the game's announcements,
-    which ``/export`` publishes at the end (delivered notices are forgotten)."""
-    return json.dumps([[a, list(t)] for a, t in tidings]) if tidings else None
+def _move_row(game: GameRecord, change: Change) -> tuple[Any, ...]:
+    """``STORE_MOVE``'s parameters (after the lock space, for ``STORE_CLAIMED_MOVE``)."""
+    ending = change.ending
+    return (
+        game.id,
+        game.ply,
+        dump(change.state),
+        change.status.value,
+        ending.winner if ending else None,
+        ending.reason if ending else None,
+        change.now,
+        change.queued,
+        change.seat,
+        change.kind.value,
+        change.text,
+        [audience_code(audience) for audience, _ in change.tidings],
+        [json.dumps(list(texts)) for _, texts in change.tidings],
+        int(change.final),
+        announcement(change.tidings),
+    )
 
 
 async def _begin_game(
@@ -535,52 +444,19 @@ async def _begin_game(
     seals: tuple[Seal, ...],
 ) -> GameRecord:
     """Insert a new game with what its start tells each audience and the seals made then."""
-    row = await db.fetchrow(
-        "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-        " status, state, rated, computer_level, created_at, updated_at,"
-        " seat0_name, seat1_name)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
-        " RETURNING *",
-        new.game,
-        dump(new.rules),
-        new.seed,
-        new.guild_id,
-        new.channel_id,
-        *new.seats,
-        GameStatus.ACTIVE.value,
-        dump(new.state),
-        int(new.rated),
-        new.computer_level,
-        now,
-        now,
-        *new.names,
-    )
+    row = await db.fetchrow(numbered(f"{INSERT_GAME} RETURNING *"), *game_row(new, now))
     await hold(db, row["id"], 0, tidings, final=False, now=now)
-    await _announce(db, row["id"], 0, tidings)
+    told = announcement(tidings)
+    if told is not None:
+        await db.execute(numbered(INSERT_ANNOUNCEMENT), row["id"], 0, told)
     await _seal(db, row["id"], 0, seals)
     return game_of(row)
-
-
-async def _announce(db: asyncpg.Connection, game_id: int, ply: int, tidings: Tidings) -> None:
-    """Keep a change's announcement (``_announcement``) in the change's transaction."""
-    announcement = _announcement(tidings)
-    if announcement is not None:
-        await db.execute(
-            "INSERT INTO announcements (game_id, ply, tidings) VALUES ($1, $2, $3)",
-            game_id,
-            ply,
-            announcement,
-        )
 
 
 async def _seal(db: asyncpg.Connection, game_id: int, ply: int, seals: tuple[Seal, ...]) -> None:
     """Keep the seals made when play began, in the same transaction as that move."""
     if seals:
-        await db.executemany(
-            "INSERT INTO seals (game_id, ply, who, salt, digest, secret)"
-            " VALUES ($1, $2, $3, $4, $5, $6)",
-            [(game_id, ply, s.who, s.salt, s.digest, s.secret) for s in seals],
-        )
+        await db.executemany(numbered(INSERT_SEAL), seal_rows(game_id, ply, seals))
 
 
 async def _record_results(

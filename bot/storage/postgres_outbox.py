@@ -20,6 +20,7 @@ import asyncpg
 
 from bot.storage.groups import Group
 from bot.storage.outbox import (
+    INSERT_NOTICES,
     MERGED_TEXT_BUDGET,
     TOLD_COUNTS,
     Handover,
@@ -27,8 +28,8 @@ from bot.storage.outbox import (
     Parcel,
     audience_code,
     audience_of,
+    notice_rows,
     told_counts,
-    told_of,
 )
 from bot.storage.queries import numbered
 from bot.storage.records import Tidings, game_of
@@ -104,20 +105,8 @@ async def hold(
         return
     counts = await db.fetchrow(numbered(TOLD_COUNTS), *told_counts(tidings), game_id)
     await db.executemany(
-        "INSERT INTO notices (game_id, audience, ply, texts, final, created_at, told)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        [
-            (
-                game_id,
-                audience_code(audience),
-                ply,
-                json.dumps(list(texts)),
-                int(final),
-                now,
-                told_of(audience, counts),
-            )
-            for audience, texts in tidings
-        ],
+        numbered(INSERT_NOTICES),
+        notice_rows(game_id, ply, tidings, final=final, now=now, counts=counts),
     )
 
 

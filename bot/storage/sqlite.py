@@ -9,7 +9,6 @@ crash leaves either the whole move or none of it.
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import threading
 import time
@@ -22,27 +21,36 @@ import aiosqlite
 
 from bot.fairness import Seal
 from bot.storage import results
+from bot.storage.changes import (
+    ACCEPTED,
+    INSERT_ANNOUNCEMENT,
+    INSERT_CHALLENGE,
+    INSERT_GAME,
+    INSERT_SEAL,
+    OPEN_CHALLENGE,
+    Change,
+    SharedChanges,
+    Started,
+    announcement,
+    game_row,
+    seal_rows,
+)
 from bot.storage.checkpoints import CHECKPOINT_SECONDS, Checkpointer
-from bot.storage.outbox import Claimed, handed_parcels
-from bot.storage.queries import RUNNING_COMPUTER_GAMES, SharedQueries
+from bot.storage.outbox import Claimed
+from bot.storage.queries import RUNNING_COMPUTER_GAMES
 from bot.storage.records import (
     COMPUTER_SEAT,
     ChallengeRecord,
     ChallengeStatus,
     Clock,
-    Ending,
     GameRecord,
-    GameStatus,
-    LogKind,
     NewGame,
     OpenChallengeError,
     StaleGameError,
     Tidings,
-    in_public,
-    moved,
+    challenge_of,
+    dump,
 )
-from bot.storage.records import challenge_of as _challenge
-from bot.storage.records import dump as _dump
 from bot.storage.sqlite_at_once import SHARED_PRAGMAS, Busy, StatementsAtOnce
 from bot.storage.sqlite_outbox import SqliteInbox, SqliteOutbox, hold
 from bot.storage.sqlite_schema import (
@@ -56,7 +64,7 @@ from bot.storage.sqlite_schema import (
 T = TypeVar("T")
 
 
-class SqliteRepository(SharedQueries):
+class SqliteRepository(SharedChanges):
     """The embedded store: one SQLite file in WAL mode, serialised writes, a connection on
     aiosqlite's thread and one for a move's short statements (``StatementsAtOnce``)."""
 
@@ -196,135 +204,51 @@ class SqliteRepository(SharedQueries):
         rows = await self._rows(sql, *params)
         return rows[0][0] if rows else None
 
-    # -- challenges ---------------------------------------------------------------------------
+    # -- changes (``SharedChanges``' hooks) ----------------------------------------------------
 
-    async def create_challenge(
-        self,
-        *,
-        game: str,
-        rules: dict[str, Any],
-        guild_id: int | None,
-        channel_id: int,
-        challenger_id: int,
-        opponent_id: int,
-        rated: bool = True,
-        names: tuple[str, str] = ("", ""),
-        swapped: bool = False,
-    ) -> ChallengeRecord:
-        now = self.clock()
-
+    async def _create_challenge(self, row: tuple[Any, ...]) -> ChallengeRecord:
         def create(db: sqlite3.Connection) -> tuple[sqlite3.Row | None, int]:
             """The new challenge, or none and the id of the pair's challenge still open:
             looked up in the same transaction, so it cannot close before it is named."""
-            waiting = db.execute(
-                "SELECT id FROM challenges WHERE challenger_id = ? AND opponent_id = ?"
-                " AND status = 'open'",
-                (challenger_id, opponent_id),
-            ).fetchone()
+            waiting = db.execute(OPEN_CHALLENGE, row[4:6]).fetchone()
             if waiting is not None:
                 return None, int(waiting[0])
-            made = db.execute(
-                "INSERT INTO challenges (game, rules, guild_id, channel_id, challenger_id,"
-                " opponent_id, rated, created_at, challenger_name, opponent_name, swapped)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
-                (
-                    game,
-                    _dump(rules),
-                    guild_id,
-                    channel_id,
-                    challenger_id,
-                    opponent_id,
-                    int(rated),
-                    now,
-                    *names,
-                    int(swapped),
-                ),
-            ).fetchone()
-            return made, 0
+            return db.execute(f"{INSERT_CHALLENGE} RETURNING *", row).fetchone(), 0
 
-        row, open_id = await self._transact(create)
-        if row is None:
+        made, open_id = await self._transact(create)
+        if made is None:
             raise OpenChallengeError(open_id)
-        return _challenge(row)
+        return challenge_of(made)
 
-    async def close_challenge(
-        self, challenge_id: int, status: ChallengeStatus, game_id: int | None = None
-    ) -> bool:
-        """Close an open challenge; False when it was already closed (a second click)."""
-        closed: bool = await self._transact(
-            lambda db: db.execute(
-                "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
-                (status.value, game_id, challenge_id),
-            ).rowcount
-            == 1
+    async def _changed(self, sql: str, *params: Any, many: bool = False) -> int:
+        changed: int = await self._transact(
+            lambda db: db.execute(sql, params).rowcount, at_once=not many
         )
-        return closed
+        return changed
 
-    async def accept_challenge(
+    async def _accept(
         self,
         challenge_id: int,
-        *,
-        seed: int,
-        seats: tuple[int, int],
-        state: dict[str, Any],
-        tidings: Tidings = (),
-        computer_level: str | None = None,
-        seals: tuple[Seal, ...] = (),
-        names: tuple[str, str] = ("", ""),
+        started: Started,
+        now: float,
+        tidings: Tidings,
+        seals: tuple[Seal, ...],
     ) -> GameRecord | None:
-        """Create the game and close the challenge in one transaction; None if already closed.
-
-        ``names`` are the seats' display names, as the referee has them."""
-        now = self.clock()
-
         def accept(db: sqlite3.Connection) -> int | None:
             row = db.execute("SELECT * FROM challenges WHERE id = ?", (challenge_id,)).fetchone()
             if row is None or row["status"] != ChallengeStatus.OPEN.value:
                 return None
-            challenge = _challenge(row)
-            game_id = _begin_game(
-                db,
-                NewGame(
-                    challenge.game,
-                    challenge.rules,
-                    challenge.guild_id,
-                    challenge.channel_id,
-                    challenge.rated,
-                    seed,
-                    seats,
-                    state,
-                    names,
-                    computer_level,
-                ),
-                now,
-                tidings,
-                seals,
-            )
-            db.execute(
-                "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
-                (game_id, challenge_id),
-            )
+            game_id = _begin_game(db, started(challenge_of(row)), now, tidings, seals)
+            db.execute(ACCEPTED, (game_id, challenge_id))
             return game_id
 
         game_id = await self._transact(accept)
-        if game_id is None:
-            return None
-        game = await self.get_game(game_id)
-        assert game is not None
-        return game
+        return None if game_id is None else await self.get_game(game_id)
 
-    async def start_computer_game(
-        self,
-        new: NewGame,
-        *,
-        at_most: int,
-        tidings: Tidings = (),
-        seals: tuple[Seal, ...] = (),
+    async def _start_counted(
+        self, new: NewGame, at_most: int, now: float, tidings: Tidings, seals: tuple[Seal, ...]
     ) -> GameRecord | None:
-        """Create a game against the computer, unless its person already plays ``at_most``
-        of them (None then): counted and created in one transaction, so a burst of
-        requests cannot pass the limit."""
-        now = self.clock()
+        """Counted and created in one write transaction: one writer at a time."""
 
         def start(db: sqlite3.Connection) -> int | None:
             person = new.seats[1 - COMPUTER_SEAT]
@@ -335,6 +259,45 @@ class SqliteRepository(SharedQueries):
 
         game_id = await self._transact(start)
         return None if game_id is None else await self.get_game(game_id)
+
+    async def _store(self, game: GameRecord, change: Change) -> tuple[int | None, Claimed]:
+        """One write transaction; the results and ratings of an ending with a result are
+        written in it (``results.record_results``)."""
+        snapshot = dump(change.state)
+
+        def log_and_store(db: sqlite3.Connection) -> tuple[int | None, Claimed]:
+            stored = db.execute(STORE_SNAPSHOT, _snapshot_row(game, change, snapshot)).fetchone()
+            if stored is None:
+                raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
+            if change.queued is not None and _unqueued(db, change.queued) != 1:
+                raise StaleGameError(f"queued move {change.queued} was already played")
+            ply = game.ply + 1
+            db.execute(
+                "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game.id, ply, change.seat, change.kind.value, change.text, change.now),
+            )
+            claimed = hold(
+                db, game.id, ply, change.tidings, final=change.final, now=change.now, claim=True
+            )
+            _announce(db, game.id, ply, change.tidings)
+            _seal(db, game.id, ply, change.seals)
+            if change.ending is not None and change.with_result:
+                results.record_results(
+                    db,
+                    game_id=game.id,
+                    game=game.game,
+                    guild_id=game.guild_id,
+                    seats=game.seats,
+                    winner=change.ending.winner,
+                    rated=change.ending.rated,
+                    now=change.now,
+                )
+            live_message_id: int | None = stored[0]
+            return live_message_id, claimed
+
+        stored: tuple[int | None, Claimed] = await self._transact(log_and_store)
+        return stored
 
     # -- games --------------------------------------------------------------------------------
 
@@ -351,109 +314,34 @@ class SqliteRepository(SharedQueries):
         """Nothing to take: one process owns the file, and the referee's own lock suffices."""
         yield
 
-    async def append(
-        self,
-        game: GameRecord,
-        *,
-        seat: int | None,
-        kind: LogKind,
-        text: str,
-        state: dict[str, Any],
-        ending: Ending | None = None,
-        tidings: Tidings = (),
-        seals: tuple[Seal, ...] = (),
-        queued: int | None = None,
-    ) -> GameRecord:
-        """Log one entry, store the new snapshot and hold its tidings, atomically.
 
-        Each audience's notice is claimed in the same transaction when its lane holds
-        nothing else, and handed to the lane's next claim (``Handover``): sending it then
-        takes only its release.
+STORE_SNAPSHOT = (
+    "UPDATE games SET ply = ply + 1, state = ?, status = ?, winner = ?,"
+    " end_reason = ?, updated_at = CASE WHEN ? THEN ? ELSE updated_at END,"
+    " reminded_ply = CASE WHEN NOT ? AND reminded_ply IS ply THEN ply + 1"
+    " ELSE reminded_ply END"
+    " WHERE id = ? AND ply = ? AND status = 'active'"
+    " RETURNING public_message_id"
+)
+"""A change's new snapshot, guarded by the ply it was made at; answers the live message,
+which may have been posted since the game was read (the courier must edit that one). A
+change in secret keeps the game's wait: its last public change, and its reminder if it had
+one (parameters: ``_snapshot_row``)."""
 
-        An ``ending`` with a result writes the players' results and new ratings in the same
-        transaction, so no crash can keep the one without the other.
 
-        Raises StaleGameError when the stored game is no longer at ``game.ply``: the same
-        move sent twice, or two moves racing, and only the first one counts.
-        """
-        now = self.clock()
-        status = GameStatus.FINISHED if ending else GameStatus.ACTIVE
-        snapshot = _dump(state)
-        public = in_public(tidings)
-
-        def log_and_store(db: sqlite3.Connection) -> tuple[int | None, Claimed]:
-            # RETURNING hands back the live message, which may have been posted since
-            # ``game`` was read: the courier must edit that one. A change in secret keeps
-            # the game's wait: its last public change, and its reminder if it had one.
-            stored = db.execute(
-                "UPDATE games SET ply = ply + 1, state = ?, status = ?, winner = ?,"
-                " end_reason = ?, updated_at = CASE WHEN ? THEN ? ELSE updated_at END,"
-                " reminded_ply = CASE WHEN NOT ? AND reminded_ply IS ply THEN ply + 1"
-                " ELSE reminded_ply END"
-                " WHERE id = ? AND ply = ? AND status = 'active'"
-                " RETURNING public_message_id",
-                (
-                    snapshot,
-                    status.value,
-                    ending.winner if ending else None,
-                    ending.reason if ending else None,
-                    public,
-                    now,
-                    public,
-                    game.id,
-                    game.ply,
-                ),
-            ).fetchone()
-            if stored is None:
-                raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
-            if queued is not None and _unqueued(db, queued) != 1:
-                raise StaleGameError(f"queued move {queued} was already played")
-            db.execute(
-                "INSERT INTO actions (game_id, ply, seat, kind, text, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game.id, game.ply + 1, seat, kind.value, text, now),
-            )
-            claimed = hold(
-                db, game.id, game.ply + 1, tidings, final=ending is not None, now=now, claim=True
-            )
-            _announce(db, game.id, game.ply + 1, tidings)
-            _seal(db, game.id, game.ply + 1, seals)
-            if ending is not None and ending.has_result:
-                results.record_results(
-                    db,
-                    game_id=game.id,
-                    game=game.game,
-                    guild_id=game.guild_id,
-                    seats=game.seats,
-                    winner=ending.winner,
-                    rated=ending.rated,
-                    now=now,
-                )
-            live_message_id: int | None = stored[0]
-            return live_message_id, claimed
-
-        with self.outbox.handover.storing(game.id) as hand_over:
-            live_message_id, claimed = await self._transact(log_and_store)
-            stored = moved(game, live_message_id, state, ending, now, public)
-            hand_over(handed_parcels(stored, tidings, claimed, final=ending is not None))
-        return stored
-
-    async def forget_closed_challenges(self, before: float) -> int:
-        """Delete answered, withdrawn and expired challenges made at or before ``before``.
-
-        A closed challenge is kept a while so a late click on its message is told what
-        became of it; after that the row serves nothing, and the table stays small.
-        """
-        closed = [status.value for status in ChallengeStatus if status is not ChallengeStatus.OPEN]
-        marks = ", ".join("?" * len(closed))
-        forgotten: int = await self._transact(
-            lambda db: db.execute(
-                f"DELETE FROM challenges WHERE status IN ({marks}) AND created_at <= ?",
-                (*closed, before),
-            ).rowcount,
-            at_once=False,  # the first sweep after a long run may delete many rows
-        )
-        return forgotten
+def _snapshot_row(game: GameRecord, change: Change, snapshot: str) -> tuple[Any, ...]:
+    ending = change.ending
+    return (
+        snapshot,
+        change.status.value,
+        ending.winner if ending else None,
+        ending.reason if ending else None,
+        change.public,
+        change.now,
+        change.public,
+        game.id,
+        game.ply,
+    )
 
 
 class _Abandoned(Exception):
@@ -481,28 +369,7 @@ def _begin_game(
 ) -> int:
     """Insert a new game with what its start tells each audience and the seals made then;
     its id."""
-    cursor = db.execute(
-        "INSERT INTO games (game, rules, seed, guild_id, channel_id, seat0_id, seat1_id,"
-        " status, state, rated, computer_level, created_at, updated_at,"
-        " seat0_name, seat1_name)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            new.game,
-            _dump(new.rules),
-            new.seed,
-            new.guild_id,
-            new.channel_id,
-            *new.seats,
-            GameStatus.ACTIVE.value,
-            _dump(new.state),
-            int(new.rated),
-            new.computer_level,
-            now,
-            now,
-            *new.names,
-        ),
-    )
-    game_id = int(cursor.lastrowid or 0)
+    game_id = int(db.execute(INSERT_GAME, game_row(new, now)).lastrowid or 0)
     hold(db, game_id, 0, tidings, final=False, now=now)
     _announce(db, game_id, 0, tidings)
     _seal(db, game_id, 0, seals)
@@ -510,21 +377,15 @@ def _begin_game(
 
 
 def _announce(db: sqlite3.Connection, game_id: int, ply: int, tidings: Tidings) -> None:
-    """Keep what each audience is told of a change for good, as the game's announcements,
-    which ``/export`` publishes at the end (delivered notices are forgotten)."""
-    if tidings:
-        db.execute(
-            "INSERT INTO announcements (game_id, ply, tidings) VALUES (?, ?, ?)",
-            (game_id, ply, json.dumps([[a, list(t)] for a, t in tidings])),
-        )
+    """Keep what each audience is told of a change for good (``announcement``)."""
+    told = announcement(tidings)
+    if told is not None:
+        db.execute(INSERT_ANNOUNCEMENT, (game_id, ply, told))
 
 
 def _seal(db: sqlite3.Connection, game_id: int, ply: int, seals: tuple[Seal, ...]) -> None:
     """Keep the seals made when play began, in the same transaction as that move."""
-    db.executemany(
-        "INSERT INTO seals (game_id, ply, who, salt, digest, secret) VALUES (?, ?, ?, ?, ?, ?)",
-        [(game_id, ply, s.who, s.salt, s.digest, s.secret) for s in seals],
-    )
+    db.executemany(INSERT_SEAL, seal_rows(game_id, ply, seals))
 
 
 def _unqueued(db: sqlite3.Connection, move_id: int) -> int:

@@ -13,6 +13,7 @@ import aiosqlite
 
 from bot.storage.groups import Group
 from bot.storage.outbox import (
+    INSERT_NOTICES,
     MERGED_TEXT_BUDGET,
     TOLD_COUNTS,
     Claimed,
@@ -21,6 +22,7 @@ from bot.storage.outbox import (
     Parcel,
     audience_code,
     audience_of,
+    notice_rows,
     told_counts,
     told_of,
 )
@@ -55,21 +57,8 @@ def hold(
         }
     claimed = tuple(a for a, _ in tidings if claim and audience_code(a) not in waiting)
     db.executemany(
-        "INSERT INTO notices (game_id, audience, ply, texts, final, claimed, created_at, told)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                game_id,
-                audience_code(audience),
-                ply,
-                json.dumps(list(texts)),
-                int(final),
-                int(audience in claimed),
-                now,
-                told_of(audience, counts),
-            )
-            for audience, texts in tidings
-        ],
+        INSERT_NOTICES,
+        notice_rows(game_id, ply, tidings, final=final, now=now, counts=counts, claimed=claimed),
     )
     return tuple((audience, told_of(audience, counts)) for audience in claimed)
 
