@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.fairness import Seal
-from bot.storage.outbox import Claimed, HandingOver, handed_parcels
+from bot.storage.outbox import Claimed, SharedOutbox, handed_parcels
 from bot.storage.queries import SharedQueries
 from bot.storage.records import (
     ChallengeRecord,
@@ -129,6 +129,17 @@ def seal_rows(game_id: int, ply: int, seals: tuple[Seal, ...]) -> list[tuple[Any
     return [(game_id, ply, s.who, s.salt, s.digest, s.secret) for s in seals]
 
 
+@dataclass(frozen=True)
+class Opening:
+    """What a game's start stores with it, in the transaction that creates it."""
+
+    now: float
+    tidings: Tidings
+    """What the start tells each audience."""
+    seals: tuple[Seal, ...]
+    """The seals made when play began (a game whose setup is dealt begins in play)."""
+
+
 Started = Callable[[ChallengeRecord], NewGame]
 """The game an accepted challenge starts, made from the challenge as the accepting
 transaction reads it."""
@@ -139,7 +150,7 @@ class SharedChanges(SharedQueries):
     each store supplies the hooks (``_create_challenge``, ``_changed``, ``_accept``,
     ``_start_counted``, ``_store``)."""
 
-    outbox: HandingOver
+    outbox: SharedOutbox
 
     async def create_challenge(
         self,
@@ -221,15 +232,10 @@ class SharedChanges(SharedQueries):
                 computer_level,
             )
 
-        return await self._accept(challenge_id, started, self.clock(), tidings, seals)
+        return await self._accept(challenge_id, started, Opening(self.clock(), tidings, seals))
 
     async def _accept(
-        self,
-        challenge_id: int,
-        started: Started,
-        now: float,
-        tidings: Tidings,
-        seals: tuple[Seal, ...],
+        self, challenge_id: int, started: Started, opening: Opening
     ) -> GameRecord | None:
         """In one transaction: the challenge, if still open, starts its game and is
         marked accepted (``ACCEPTED``)."""
@@ -245,10 +251,10 @@ class SharedChanges(SharedQueries):
     ) -> GameRecord | None:
         """Create a game against the computer, unless its person already plays ``at_most``
         of them (None then), however many requests arrive at once."""
-        return await self._start_counted(new, at_most, self.clock(), tidings, seals)
+        return await self._start_counted(new, at_most, Opening(self.clock(), tidings, seals))
 
     async def _start_counted(
-        self, new: NewGame, at_most: int, now: float, tidings: Tidings, seals: tuple[Seal, ...]
+        self, new: NewGame, at_most: int, opening: Opening
     ) -> GameRecord | None:
         """The person's running games against the computer counted and the new one
         created as one step for every process that shares the store."""

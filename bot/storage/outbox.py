@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bot.storage.groups import Group
 from bot.storage.records import GameRecord, Tidings
 
 CHANNEL_CODE = -1
@@ -117,12 +118,6 @@ class Outbox(Protocol):
         ...
 
 
-class HandingOver(Outbox, Protocol):
-    """An outbox that takes the parcels a change claimed with its own notices."""
-
-    handover: Handover
-
-
 class Inbox(Protocol):
     """The newest direct message handled per player, to read what came while the bot was down."""
 
@@ -214,6 +209,49 @@ class Handover:
         self._parcels[game_id] = {parcel.audience: parcel for parcel in parcels}
         while len(self._parcels) > self._at_most:
             del self._parcels[next(iter(self._parcels))]
+
+
+class SharedOutbox:
+    """What both stores' outboxes do alike: a claim takes a handed parcel first, or asks
+    the database (``_claimed``); a release goes with the releases made while the previous
+    one was on its way (``Group``, ``_released``)."""
+
+    def __init__(self, refused: type[Exception]) -> None:
+        self.handover = Handover()
+        """Parcels claimed by the change that stored them, for their lanes' next claims."""
+        self.releases = Group(self._released, "outbox releases", refused)
+        """Releases made while one is on its way go together after it; ``refused``: the
+        database's errors after which each release can be sent again alone."""
+
+    async def lanes(self, before: float | None = None) -> list[Lane]:
+        """As ``Outbox.lanes``."""
+        raise NotImplementedError
+
+    async def waiting(self) -> int:
+        """As ``Outbox.waiting``."""
+        raise NotImplementedError
+
+    async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
+        """As ``Outbox.claim``: a parcel claimed by the change that stored it is handed
+        over without asking the database (``Handover``)."""
+        handed = self.handover.take(lane)
+        if handed is not None:
+            return handed
+        with self.handover.claiming(lane):
+            return await self._claimed(lane, merge)
+
+    async def _claimed(self, lane: Lane, merge: bool) -> Parcel | None:
+        """The lane's next message as the database claims it."""
+        raise NotImplementedError
+
+    async def release(self, parcel: Parcel) -> bool:
+        """As ``Outbox.release``. A move's lanes release side by side, so releases made
+        while one is on its way go together after it (``Group``)."""
+        return await self.releases(parcel)
+
+    async def _released(self, parcels: Sequence[Parcel]) -> list[bool]:
+        """Each parcel's notices deleted, and whether its lane holds others, in one trip."""
+        raise NotImplementedError
 
 
 def audience_code(audience: int | None) -> int:

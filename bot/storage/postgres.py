@@ -21,22 +21,8 @@ import asyncpg
 
 from bot.fairness import Seal
 from bot.ratings import Skill
+from bot.storage import changes, results
 from bot.storage import postgres_schema as schema
-from bot.storage import results
-from bot.storage.changes import (
-    ACCEPTED,
-    INSERT_ANNOUNCEMENT,
-    INSERT_CHALLENGE,
-    INSERT_GAME,
-    INSERT_SEAL,
-    OPEN_CHALLENGE,
-    Change,
-    SharedChanges,
-    Started,
-    announcement,
-    game_row,
-    seal_rows,
-)
 from bot.storage.outbox import Claimed, audience_code, audience_of, told_of
 from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
 from bot.storage.postgres_queue import MoveQueue, held_claim
@@ -50,7 +36,6 @@ from bot.storage.records import (
     NewGame,
     OpenChallengeError,
     StaleGameError,
-    Tidings,
     challenge_of,
     dump,
     game_of,
@@ -102,7 +87,7 @@ _holder: ContextVar[asyncio.Task[Any] | None] = ContextVar("read_with_lock_holde
 """The task the reads of ``_read_with_lock`` were taken for."""
 
 
-class PostgresRepository(SharedChanges):
+class PostgresRepository(changes.SharedChanges):
     """The networked store: a pool of connections to one PostgreSQL database.
 
     Statements are written with ``?`` placeholders or PostgreSQL's own ``$1, $2, …``: the
@@ -280,7 +265,7 @@ class PostgresRepository(SharedChanges):
             rows = await self._rows(CREATE_CHALLENGE, *row)
             if rows:
                 return challenge_of(rows[0])
-            open_id = await self._scalar(OPEN_CHALLENGE, *row[4:6])
+            open_id = await self._scalar(changes.OPEN_CHALLENGE, *row[4:6])
             if open_id is not None:
                 raise OpenChallengeError(int(open_id))
 
@@ -289,12 +274,7 @@ class PostgresRepository(SharedChanges):
         return int(outcome.split()[-1])
 
     async def _accept(
-        self,
-        challenge_id: int,
-        started: Started,
-        now: float,
-        tidings: Tidings,
-        seals: tuple[Seal, ...],
+        self, challenge_id: int, started: changes.Started, opening: changes.Opening
     ) -> GameRecord | None:
         async def accept(db: asyncpg.Connection) -> GameRecord | None:
             row = await db.fetchrow(
@@ -303,14 +283,14 @@ class PostgresRepository(SharedChanges):
             )
             if row is None:
                 return None
-            game = await _begin_game(db, started(challenge_of(row)), now, tidings, seals)
-            await db.execute(numbered(ACCEPTED), game.id, challenge_id)
+            game = await _begin_game(db, started(challenge_of(row)), opening)
+            await db.execute(numbered(changes.ACCEPTED), game.id, challenge_id)
             return game
 
         return await self._transact(accept)
 
     async def _start_counted(
-        self, new: NewGame, at_most: int, now: float, tidings: Tidings, seals: tuple[Seal, ...]
+        self, new: NewGame, at_most: int, opening: changes.Opening
     ) -> GameRecord | None:
         """The person's advisory lock, held to the end of the transaction, makes the count
         and the insert one step for every process."""
@@ -320,11 +300,11 @@ class PostgresRepository(SharedChanges):
             await db.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", PLAYERS, str(person))
             if await db.fetchval(numbered(RUNNING_COMPUTER_GAMES), person) >= at_most:
                 return None
-            return await _begin_game(db, new, now, tidings, seals)
+            return await _begin_game(db, new, opening)
 
         return await self._transact(start)
 
-    async def _store(self, game: GameRecord, change: Change) -> tuple[int | None, Claimed]:
+    async def _store(self, game: GameRecord, change: changes.Change) -> tuple[int | None, Claimed]:
         """One call of ``store_move`` (migration 15), its own transaction, when the change
         keeps no seals and writes no result; else that call and those writes in one
         transaction. A worker's claimed move is stored on its claim's connection by
@@ -365,10 +345,12 @@ class PostgresRepository(SharedChanges):
 
 
 CREATE_CHALLENGE = (
-    f"{INSERT_CHALLENGE} ON CONFLICT (challenger_id, opponent_id) WHERE status = 'open'"
+    f"{changes.INSERT_CHALLENGE} ON CONFLICT (challenger_id, opponent_id) WHERE status = 'open'"
     " DO NOTHING RETURNING *"
 )
 """A new open challenge, or nothing while the pair has one open (migration 7's index)."""
+
+INSERT_GAME = numbered(f"{changes.INSERT_GAME} RETURNING *")
 
 STORE_MOVE = (
     "SELECT * FROM store_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
@@ -414,7 +396,7 @@ async def _locks_released(db: asyncpg.Connection) -> None:
     await db.execute("SELECT pg_advisory_unlock_all()")
 
 
-def _move_row(game: GameRecord, change: Change) -> tuple[Any, ...]:
+def _move_row(game: GameRecord, change: changes.Change) -> tuple[Any, ...]:
     """``STORE_MOVE``'s parameters (after the lock space, for ``STORE_CLAIMED_MOVE``)."""
     ending = change.ending
     return (
@@ -432,31 +414,28 @@ def _move_row(game: GameRecord, change: Change) -> tuple[Any, ...]:
         [audience_code(audience) for audience, _ in change.tidings],
         [json.dumps(list(texts)) for _, texts in change.tidings],
         int(change.final),
-        announcement(change.tidings),
+        changes.announcement(change.tidings),
     )
 
 
 async def _begin_game(
-    db: asyncpg.Connection,
-    new: NewGame,
-    now: float,
-    tidings: Tidings,
-    seals: tuple[Seal, ...],
+    db: asyncpg.Connection, new: NewGame, opening: changes.Opening
 ) -> GameRecord:
     """Insert a new game with what its start tells each audience and the seals made then."""
-    row = await db.fetchrow(numbered(f"{INSERT_GAME} RETURNING *"), *game_row(new, now))
+    now, tidings = opening.now, opening.tidings
+    row = await db.fetchrow(INSERT_GAME, *changes.game_row(new, now))
     await hold(db, row["id"], 0, tidings, final=False, now=now)
-    told = announcement(tidings)
+    told = changes.announcement(tidings)
     if told is not None:
-        await db.execute(numbered(INSERT_ANNOUNCEMENT), row["id"], 0, told)
-    await _seal(db, row["id"], 0, seals)
+        await db.execute(numbered(changes.INSERT_ANNOUNCEMENT), row["id"], 0, told)
+    await _seal(db, row["id"], 0, opening.seals)
     return game_of(row)
 
 
 async def _seal(db: asyncpg.Connection, game_id: int, ply: int, seals: tuple[Seal, ...]) -> None:
     """Keep the seals made when play began, in the same transaction as that move."""
     if seals:
-        await db.executemany(numbered(INSERT_SEAL), seal_rows(game_id, ply, seals))
+        await db.executemany(numbered(changes.INSERT_SEAL), changes.seal_rows(game_id, ply, seals))
 
 
 async def _record_results(

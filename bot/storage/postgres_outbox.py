@@ -18,14 +18,13 @@ from collections.abc import Sequence
 
 import asyncpg
 
-from bot.storage.groups import Group
 from bot.storage.outbox import (
     INSERT_NOTICES,
     MERGED_TEXT_BUDGET,
     TOLD_COUNTS,
-    Handover,
     Lane,
     Parcel,
+    SharedOutbox,
     audience_code,
     audience_of,
     notice_rows,
@@ -110,15 +109,12 @@ async def hold(
     )
 
 
-class PostgresOutbox:
+class PostgresOutbox(SharedOutbox):
     """Each audience's waiting notices in the shared database."""
 
     def __init__(self, pool: asyncpg.Pool) -> None:
+        super().__init__(asyncpg.PostgresError)
         self._pool = pool
-        self.handover = Handover()
-        """Parcels claimed by the change that stored them, for their lanes' next claims."""
-        self.releases = Group(self._released, "outbox releases", asyncpg.PostgresError)
-        """Releases made while one is on its way go together after it."""
 
     async def lanes(self, before: float | None = None) -> list[Lane]:
         rows = await self._pool.fetch(
@@ -129,23 +125,18 @@ class PostgresOutbox:
         )
         return [Lane(row[0], audience_of(row[1])) for row in rows]
 
-    async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
+    async def _claimed(self, lane: Lane, merge: bool) -> Parcel | None:
         """As ``Outbox.claim``, in one statement (``CLAIM``); None also while another
         process is claiming or releasing the lane's oldest notices (that process delivers
-        them). A parcel claimed by the change that stored it is handed over without a
-        statement (``Handover``)."""
-        handed = self.handover.take(lane)
-        if handed is not None:
-            return handed
-        with self.handover.claiming(lane):
-            rows = await self._pool.fetch(
-                CLAIM,
-                lane.game_id,
-                audience_code(lane.audience),
-                lane.audience is None,
-                merge,
-                MERGED_TEXT_BUDGET,
-            )
+        them)."""
+        rows = await self._pool.fetch(
+            CLAIM,
+            lane.game_id,
+            audience_code(lane.audience),
+            lane.audience is None,
+            merge,
+            MERGED_TEXT_BUDGET,
+        )
         if not rows:
             return None
         return Parcel(
@@ -157,12 +148,8 @@ class PostgresOutbox:
             game=None if rows[0]["id"] is None else game_of(rows[0]),
         )
 
-    async def release(self, parcel: Parcel) -> bool:
-        """As ``Outbox.release``: in one statement (``RELEASE``) with the releases made
-        while the previous one was on its way."""
-        return await self.releases(parcel)
-
     async def _released(self, parcels: Sequence[Parcel]) -> list[bool]:
+        """In one statement (``RELEASE``)."""
         rows = await self._pool.fetch(
             RELEASE,
             [parcel.game_id for parcel in parcels],

@@ -20,21 +20,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.fairness import Seal
-from bot.storage import results
-from bot.storage.changes import (
-    ACCEPTED,
-    INSERT_ANNOUNCEMENT,
-    INSERT_CHALLENGE,
-    INSERT_GAME,
-    INSERT_SEAL,
-    OPEN_CHALLENGE,
-    Change,
-    SharedChanges,
-    Started,
-    announcement,
-    game_row,
-    seal_rows,
-)
+from bot.storage import changes, results
 from bot.storage.checkpoints import CHECKPOINT_SECONDS, Checkpointer
 from bot.storage.outbox import Claimed
 from bot.storage.queries import RUNNING_COMPUTER_GAMES
@@ -64,7 +50,7 @@ from bot.storage.sqlite_schema import (
 T = TypeVar("T")
 
 
-class SqliteRepository(SharedChanges):
+class SqliteRepository(changes.SharedChanges):
     """The embedded store: one SQLite file in WAL mode, serialised writes, a connection on
     aiosqlite's thread and one for a move's short statements (``StatementsAtOnce``)."""
 
@@ -210,10 +196,10 @@ class SqliteRepository(SharedChanges):
         def create(db: sqlite3.Connection) -> tuple[sqlite3.Row | None, int]:
             """The new challenge, or none and the id of the pair's challenge still open:
             looked up in the same transaction, so it cannot close before it is named."""
-            waiting = db.execute(OPEN_CHALLENGE, row[4:6]).fetchone()
+            waiting = db.execute(changes.OPEN_CHALLENGE, row[4:6]).fetchone()
             if waiting is not None:
                 return None, int(waiting[0])
-            return db.execute(f"{INSERT_CHALLENGE} RETURNING *", row).fetchone(), 0
+            return db.execute(f"{changes.INSERT_CHALLENGE} RETURNING *", row).fetchone(), 0
 
         made, open_id = await self._transact(create)
         if made is None:
@@ -227,26 +213,21 @@ class SqliteRepository(SharedChanges):
         return changed
 
     async def _accept(
-        self,
-        challenge_id: int,
-        started: Started,
-        now: float,
-        tidings: Tidings,
-        seals: tuple[Seal, ...],
+        self, challenge_id: int, started: changes.Started, opening: changes.Opening
     ) -> GameRecord | None:
         def accept(db: sqlite3.Connection) -> int | None:
             row = db.execute("SELECT * FROM challenges WHERE id = ?", (challenge_id,)).fetchone()
             if row is None or row["status"] != ChallengeStatus.OPEN.value:
                 return None
-            game_id = _begin_game(db, started(challenge_of(row)), now, tidings, seals)
-            db.execute(ACCEPTED, (game_id, challenge_id))
+            game_id = _begin_game(db, started(challenge_of(row)), opening)
+            db.execute(changes.ACCEPTED, (game_id, challenge_id))
             return game_id
 
         game_id = await self._transact(accept)
         return None if game_id is None else await self.get_game(game_id)
 
     async def _start_counted(
-        self, new: NewGame, at_most: int, now: float, tidings: Tidings, seals: tuple[Seal, ...]
+        self, new: NewGame, at_most: int, opening: changes.Opening
     ) -> GameRecord | None:
         """Counted and created in one write transaction: one writer at a time."""
 
@@ -255,12 +236,12 @@ class SqliteRepository(SharedChanges):
             running = db.execute(RUNNING_COMPUTER_GAMES, (person,)).fetchone()[0]
             if running >= at_most:
                 return None
-            return _begin_game(db, new, now, tidings, seals)
+            return _begin_game(db, new, opening)
 
         game_id = await self._transact(start)
         return None if game_id is None else await self.get_game(game_id)
 
-    async def _store(self, game: GameRecord, change: Change) -> tuple[int | None, Claimed]:
+    async def _store(self, game: GameRecord, change: changes.Change) -> tuple[int | None, Claimed]:
         """One write transaction; the results and ratings of an ending with a result are
         written in it (``results.record_results``)."""
         snapshot = dump(change.state)
@@ -329,7 +310,7 @@ change in secret keeps the game's wait: its last public change, and its reminder
 one (parameters: ``_snapshot_row``)."""
 
 
-def _snapshot_row(game: GameRecord, change: Change, snapshot: str) -> tuple[Any, ...]:
+def _snapshot_row(game: GameRecord, change: changes.Change, snapshot: str) -> tuple[Any, ...]:
     ending = change.ending
     return (
         snapshot,
@@ -364,28 +345,27 @@ def _in_transaction(
     return result
 
 
-def _begin_game(
-    db: sqlite3.Connection, new: NewGame, now: float, tidings: Tidings, seals: tuple[Seal, ...]
-) -> int:
+def _begin_game(db: sqlite3.Connection, new: NewGame, opening: changes.Opening) -> int:
     """Insert a new game with what its start tells each audience and the seals made then;
     its id."""
-    game_id = int(db.execute(INSERT_GAME, game_row(new, now)).lastrowid or 0)
+    now, tidings = opening.now, opening.tidings
+    game_id = int(db.execute(changes.INSERT_GAME, changes.game_row(new, now)).lastrowid or 0)
     hold(db, game_id, 0, tidings, final=False, now=now)
     _announce(db, game_id, 0, tidings)
-    _seal(db, game_id, 0, seals)
+    _seal(db, game_id, 0, opening.seals)
     return game_id
 
 
 def _announce(db: sqlite3.Connection, game_id: int, ply: int, tidings: Tidings) -> None:
-    """Keep what each audience is told of a change for good (``announcement``)."""
-    told = announcement(tidings)
+    """Keep what each audience is told of a change for good (``changes.announcement``)."""
+    told = changes.announcement(tidings)
     if told is not None:
-        db.execute(INSERT_ANNOUNCEMENT, (game_id, ply, told))
+        db.execute(changes.INSERT_ANNOUNCEMENT, (game_id, ply, told))
 
 
 def _seal(db: sqlite3.Connection, game_id: int, ply: int, seals: tuple[Seal, ...]) -> None:
     """Keep the seals made when play began, in the same transaction as that move."""
-    db.executemany(INSERT_SEAL, seal_rows(game_id, ply, seals))
+    db.executemany(changes.INSERT_SEAL, changes.seal_rows(game_id, ply, seals))
 
 
 def _unqueued(db: sqlite3.Connection, move_id: int) -> int:

@@ -11,15 +11,14 @@ from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
-from bot.storage.groups import Group
 from bot.storage.outbox import (
     INSERT_NOTICES,
     MERGED_TEXT_BUDGET,
     TOLD_COUNTS,
     Claimed,
-    Handover,
     Lane,
     Parcel,
+    SharedOutbox,
     audience_code,
     audience_of,
     notice_rows,
@@ -74,16 +73,13 @@ class Transact(Protocol):
     ) -> Awaitable[T]: ...
 
 
-class SqliteOutbox:
+class SqliteOutbox(SharedOutbox):
     """The outbox in the bot's SQLite file, written through the repository's one writer."""
 
     def __init__(self, db: aiosqlite.Connection, transact: Transact) -> None:
+        super().__init__(sqlite3.Error)
         self._db = db
         self._transact = transact
-        self.handover = Handover()
-        """Parcels claimed by the change that stored them, for their lanes' next claims."""
-        self.releases = Group(self._released, "outbox releases", sqlite3.Error)
-        """Releases made while one is on its way go together after it."""
 
     async def lanes(self, before: float | None = None) -> list[Lane]:
         rows = await self._db.execute_fetchall(
@@ -94,7 +90,7 @@ class SqliteOutbox:
         )
         return [Lane(row[0], audience_of(row[1])) for row in rows]
 
-    async def claim(self, lane: Lane, *, merge: bool = True) -> Parcel | None:
+    async def _claimed(self, lane: Lane, merge: bool) -> Parcel | None:
         code = audience_code(lane.audience)
         channel = lane.audience is None
 
@@ -118,11 +114,7 @@ class SqliteOutbox:
                 rows += taken
             return rows
 
-        handed = self.handover.take(lane)
-        if handed is not None:
-            return handed
-        with self.handover.claiming(lane):
-            rows: list[Any] = await self._transact(claim)
+        rows: list[Any] = await self._transact(claim)
         if not rows:
             return None
         return Parcel(
@@ -132,11 +124,6 @@ class SqliteOutbox:
             any(row[2] for row in rows),
             rows[0][3],
         )
-
-    async def release(self, parcel: Parcel) -> bool:
-        """As ``Outbox.release``. A move's lanes release side by side, so releases made
-        while one is on its way to SQLite's thread go together after it (``Group``)."""
-        return await self.releases(parcel)
 
     async def _released(self, parcels: Sequence[Parcel]) -> list[bool]:
         def release(db: sqlite3.Connection) -> list[bool]:
