@@ -85,6 +85,14 @@ class Change:
         return GameStatus.FINISHED if self.ending else GameStatus.ACTIVE
 
     @property
+    def winner(self) -> int | None:
+        return self.ending.winner if self.ending else None
+
+    @property
+    def end_reason(self) -> str | None:
+        return self.ending.reason if self.ending else None
+
+    @property
     def final(self) -> bool:
         return self.ending is not None
 

@@ -10,7 +10,6 @@ ratings so two games ending at once for one player both count.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -19,25 +18,22 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.fairness import Seal
-from bot.ratings import Skill
 from bot.storage import changes, results
 from bot.storage import postgres_schema as schema
-from bot.storage.outbox import Claimed, audience_code, audience_of, told_of
-from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
+from bot.storage import postgres_writes as writes
+from bot.storage.outbox import Claimed, audience_of, told_of
+from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox
 from bot.storage.postgres_queue import MoveQueue, held_claim
 from bot.storage.queries import RUNNING_COMPUTER_GAMES, numbered
 from bot.storage.records import (
     COMPUTER_SEAT,
     ChallengeRecord,
     Clock,
-    Ending,
     GameRecord,
     NewGame,
     OpenChallengeError,
     StaleGameError,
     challenge_of,
-    dump,
     game_of,
 )
 
@@ -262,7 +258,7 @@ class PostgresRepository(changes.SharedChanges):
         while True:
             # The index of open challenges per pair refuses a second; the one still open is
             # then named, and if it closed in between, the next try goes through.
-            rows = await self._rows(CREATE_CHALLENGE, *row)
+            rows = await self._rows(writes.CREATE_CHALLENGE, *row)
             if rows:
                 return challenge_of(rows[0])
             open_id = await self._scalar(changes.OPEN_CHALLENGE, *row[4:6])
@@ -283,7 +279,7 @@ class PostgresRepository(changes.SharedChanges):
             )
             if row is None:
                 return None
-            game = await _begin_game(db, started(challenge_of(row)), opening)
+            game = await writes.begin_game(db, started(challenge_of(row)), opening)
             await db.execute(numbered(changes.ACCEPTED), game.id, challenge_id)
             return game
 
@@ -300,7 +296,7 @@ class PostgresRepository(changes.SharedChanges):
             await db.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", PLAYERS, str(person))
             if await db.fetchval(numbered(RUNNING_COMPUTER_GAMES), person) >= at_most:
                 return None
-            return await _begin_game(db, new, opening)
+            return await writes.begin_game(db, new, opening)
 
         return await self._transact(start)
 
@@ -315,9 +311,9 @@ class PostgresRepository(changes.SharedChanges):
 
         async def log_and_store(db: asyncpg.Connection) -> tuple[int | None, Claimed]:
             stored = await db.fetchrow(
-                STORE_CLAIMED_MOVE if claim else STORE_MOVE,
+                writes.STORE_CLAIMED_MOVE if claim else writes.STORE_MOVE,
                 *((GAME_LOCKS,) if claim else ()),
-                *_move_row(game, change),
+                *writes.move_row(game, change),
             )
             if claim is not None:  # committed or not, the session holds the lock no more
                 claim.locked = False
@@ -325,9 +321,9 @@ class PostgresRepository(changes.SharedChanges):
                 raise StaleGameError(f"game {game.id} is no longer at ply {game.ply}")
             if stored["outcome"] == "unqueued":
                 raise StaleGameError(f"queued move {change.queued} was already played")
-            await _seal(db, game.id, game.ply + 1, change.seals)
+            await writes.seal(db, game.id, game.ply + 1, change.seals)
             if change.ending is not None and change.with_result:
-                await _record_results(db, game, change.ending, change.now)
+                await writes.record_results(db, game, change.ending, change.now)
             counts = stored["told_counts"]
             claimed = tuple(
                 (audience, told_of(audience, counts))
@@ -337,45 +333,11 @@ class PostgresRepository(changes.SharedChanges):
 
         alone = not change.seals and not change.with_result
         if claim is not None:  # the claim's lock passes to the move's transaction
-            return await _in_transaction(claim.connection, log_and_store, alone=alone)
+            return await writes.in_transaction(claim.connection, log_and_store, alone=alone)
         if not alone:
             return await self._transact(log_and_store)
         async with self._pool.acquire() as db:
             return await log_and_store(db)
-
-
-CREATE_CHALLENGE = (
-    f"{changes.INSERT_CHALLENGE} ON CONFLICT (challenger_id, opponent_id) WHERE status = 'open'"
-    " DO NOTHING RETURNING *"
-)
-"""A new open challenge, or nothing while the pair has one open (migration 7's index)."""
-
-INSERT_GAME = numbered(f"{changes.INSERT_GAME} RETURNING *")
-
-STORE_MOVE = (
-    "SELECT * FROM store_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
-)
-"""A move's whole change in one call (migration 15)."""
-
-STORE_CLAIMED_MOVE = (
-    "SELECT * FROM store_claimed_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
-    " $13, $14, $15, $16)"
-)
-"""The same for a claimed move, on the claim's connection: first the lock space of games,
-whose lock the call hands from the session to its transaction (migration 16)."""
-
-
-async def _in_transaction(
-    db: asyncpg.Connection,
-    work: Callable[[asyncpg.Connection], Awaitable[T]],
-    *,
-    alone: bool,
-) -> T:
-    """``work`` in one transaction on ``db``: its own statement's when it is ``alone``."""
-    if alone:
-        return await work(db)
-    async with db.transaction():
-        return await work(db)
 
 
 async def _session_left_clean(db: asyncpg.Connection) -> None:
@@ -394,78 +356,3 @@ async def _locks_released(db: asyncpg.Connection) -> None:
     listener, setting or cursor). Should this fail, asyncpg closes the connection, which
     releases the locks all the same."""
     await db.execute("SELECT pg_advisory_unlock_all()")
-
-
-def _move_row(game: GameRecord, change: changes.Change) -> tuple[Any, ...]:
-    """``STORE_MOVE``'s parameters (after the lock space, for ``STORE_CLAIMED_MOVE``)."""
-    ending = change.ending
-    return (
-        game.id,
-        game.ply,
-        dump(change.state),
-        change.status.value,
-        ending.winner if ending else None,
-        ending.reason if ending else None,
-        change.now,
-        change.queued,
-        change.seat,
-        change.kind.value,
-        change.text,
-        [audience_code(audience) for audience, _ in change.tidings],
-        [json.dumps(list(texts)) for _, texts in change.tidings],
-        int(change.final),
-        changes.announcement(change.tidings),
-    )
-
-
-async def _begin_game(
-    db: asyncpg.Connection, new: NewGame, opening: changes.Opening
-) -> GameRecord:
-    """Insert a new game with what its start tells each audience and the seals made then."""
-    now, tidings = opening.now, opening.tidings
-    row = await db.fetchrow(INSERT_GAME, *changes.game_row(new, now))
-    await hold(db, row["id"], 0, tidings, final=False, now=now)
-    told = changes.announcement(tidings)
-    if told is not None:
-        await db.execute(numbered(changes.INSERT_ANNOUNCEMENT), row["id"], 0, told)
-    await _seal(db, row["id"], 0, opening.seals)
-    return game_of(row)
-
-
-async def _seal(db: asyncpg.Connection, game_id: int, ply: int, seals: tuple[Seal, ...]) -> None:
-    """Keep the seals made when play began, in the same transaction as that move."""
-    if seals:
-        await db.executemany(numbered(changes.INSERT_SEAL), changes.seal_rows(game_id, ply, seals))
-
-
-async def _record_results(
-    db: asyncpg.Connection, game: GameRecord, ending: Ending, now: float
-) -> None:
-    """Both players' results and new ratings, inside the transaction that ends the game.
-
-    Each player's rating is locked first (an advisory lock on player and game, taken in
-    one order), so two games ending at once for one player read one after the other.
-    """
-    before: tuple[Skill, Skill] | None = None
-    if ending.rated:
-        for user_id in sorted(set(game.seats)):
-            await db.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))",
-                game.game,
-                str(user_id),
-            )
-        skills = []
-        for user_id in game.seats:
-            row = await db.fetchrow(numbered(results.SKILL_QUERY), user_id, game.game)
-            skills.append(Skill(row[0], row[1]) if row else Skill())
-        before = (skills[0], skills[1])
-    for sql, params in results.result_statements(
-        game_id=game.id,
-        game=game.game,
-        guild_id=game.guild_id,
-        seats=game.seats,
-        winner=ending.winner,
-        before=before,
-        now=now,
-    ):
-        await db.execute(numbered(sql), *params)

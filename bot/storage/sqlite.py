@@ -311,18 +311,9 @@ one (parameters: ``_snapshot_row``)."""
 
 
 def _snapshot_row(game: GameRecord, change: changes.Change, snapshot: str) -> tuple[Any, ...]:
-    ending = change.ending
-    return (
-        snapshot,
-        change.status.value,
-        ending.winner if ending else None,
-        ending.reason if ending else None,
-        change.public,
-        change.now,
-        change.public,
-        game.id,
-        game.ply,
-    )
+    """``STORE_SNAPSHOT``'s parameters."""
+    outcome = (change.status.value, change.winner, change.end_reason)
+    return (snapshot, *outcome, change.public, change.now, change.public, game.id, game.ply)
 
 
 class _Abandoned(Exception):
