@@ -135,7 +135,7 @@ class Challenges(commands.Cog):
         )
         message_id = getattr(callback.resource, "id", None)
         if message_id is not None:
-            await self.bot.repository.set_challenge_message(challenge.id, message_id)
+            await self.bot.referee.challenge_posted(challenge.id, message_id)
 
     async def play_computer(
         self,

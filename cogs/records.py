@@ -73,7 +73,7 @@ class Records(commands.Cog):
 
     @property
     def _records(self) -> RecordStore:
-        return self.bot.repository.records
+        return self.bot.referee.records
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game.")
     @app_commands.describe(game="Which game", scope="This server's players, or everyone's")

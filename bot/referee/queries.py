@@ -27,6 +27,7 @@ from bot.replays import (
 )
 from bot.storage import GameRecord, LogEntry
 from bot.storage.outbox import Parcel
+from bot.storage.results import Records
 
 _UNPLAYED = (
     "Game #{game_id} ended before its first real move, so what was hidden stays hidden: "
@@ -36,6 +37,12 @@ _UNPLAYED = (
 
 class Queries(RefereeBase):
     """Boards, help, status lines, finished games, replays, exports and parcels."""
+
+    @property
+    def records(self) -> Records:
+        """Leaderboards, profiles and histories: read-only questions over results and
+        ratings, answered by the store without any game's lock."""
+        return self.repository.records
 
     async def board(
         self, user_id: int, game_id: int | None = None, place: Place = DIRECT_MESSAGE
