@@ -1,5 +1,11 @@
 """Persistence behind one narrow interface, ``Repository``, so the referee never knows which
-database holds its games."""
+database holds its games.
+
+Every SQL statement of the bot is in this package, and it imports nothing above it (only
+the engines, the ratings and the seals of the project; ``tests/test_layering.py``): the
+records it hands out (``records``), the outbox (``outbox``), results and ratings
+(``results``), and the SQLite and PostgreSQL stores side by side, sharing what they ask
+alike (``queries``, ``changes``)."""
 
 import time
 from pathlib import Path
