@@ -15,6 +15,7 @@ from typing import Literal
 
 from bot.announcements import CALLED_OFF
 from bot.games.core import CorruptStateError, EndReason, Engine, Outcome, Phase, View, name_of
+from bot.log_step import apply_entry
 from bot.storage import GameRecord, LogEntry, LogKind
 
 TRUTH: Literal["truth"] = "truth"
@@ -53,16 +54,18 @@ def states_of(engine: Engine, game: GameRecord, entries: Sequence[LogEntry]) -> 
 
 
 def replayed(engine: Engine, game: GameRecord, entries: Iterable[LogEntry]) -> Iterator[object]:
-    """The states of ``states_of`` one by one, so the last can be had without keeping all."""
+    """The states of ``states_of`` one by one, so the last can be had without keeping all.
+
+    Each entry takes the one step of ``bot.log_step`` that the referee and the verifier take.
+    """
     state = engine.new_game(engine.rules_from_json(game.rules), game.seed)
     yield state
     for entry in entries:
-        if entry.kind is LogKind.MOVE:
-            if entry.seat is None:
-                raise CorruptStateError(f"move {entry.ply} of game {game.id} has no seat")
-            state = engine.act(state, entry.seat, entry.text).state
-        else:
-            state = engine.conclude(state, Outcome.from_json(json.loads(entry.text)))
+        if entry.seat is None:
+            raise CorruptStateError(f"{entry.kind.value} {entry.ply} of game {game.id} has no seat")
+        state = apply_entry(
+            engine, state, entry.seat, entry.kind.value, entry.text, game.computer_seat
+        ).state
         yield state
 
 

@@ -34,13 +34,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot import fairness
-from bot.announcements import Tidings, game_begun, tidings
-from bot.conclusions import KINDS, concluded, remade
+from bot.announcements import Tidings, game_begun
+from bot.conclusions import KINDS
 from bot.exports import Action, Export, Unreadable, read
-from bot.fairness import SEATS, opened_events, play_begins, sealed_events
+from bot.fairness import SEATS, Seal, play_begins
 from bot.games import ENGINES
 from bot.games.core import Engine, Event, GameError, Outcome
 from bot.games.words import with_article
+from bot.log_step import EntryError, announced, apply_entry
 
 SHOWN = 20
 """The problems printed at most; the first is usually the cause of the rest."""
@@ -166,49 +167,39 @@ class Replay:
 
     def _step(self, action: Action) -> tuple[Event, ...]:
         """Play one action on the state as the referee does; the events it announces."""
-        engine = self.engine
-        if action.kind == "move":
-            try:
-                transition = engine.act(self.state, action.seat, action.text)
-            except Exception as error:  # any failure of the engine on a move read from a file
-                # is a move that cannot be replayed, said as such
-                raise Stop(f"`{action.text[:60]}` cannot be replayed: {error}") from None
-            self.state = transition.state
-            return tuple(transition.events)
         try:
-            logged = Outcome.from_json(json.loads(action.text))
-        except (GameError, LookupError, TypeError, ValueError) as error:
-            raise Stop(f"the end `{action.text[:60]}` is not an outcome: {error}") from None
-        try:
-            outcome, told = remade(
-                engine, self.state, action.seat, logged, self.export.computer_seat
+            step = apply_entry(
+                self.engine,
+                self.state,
+                action.seat,
+                action.kind,
+                action.text,
+                self.export.computer_seat,
             )
-        except ValueError as error:
+        except EntryError as error:
             raise Stop(str(error)) from None
-        outcome, self.state = concluded(engine, self.state, outcome)
-        if outcome != logged:
+        except Exception as error:  # any failure of the engine on a move read from a file
+            # is a move that cannot be replayed, said as such
+            raise Stop(f"`{action.text[:60]}` cannot be replayed: {error}") from None
+        self.state = step.state
+        logged, outcome = step.logged, step.outcome
+        if logged is not None and outcome is not None and outcome != logged:
             self.problems.append(
                 f"ply {action.ply}: the log ends the game {_ending(logged)}, but "
                 f"{with_article(KINDS[logged.reason])} by seat{action.seat} "
                 f"ends it {_ending(outcome)}"
             )
-        return told + engine.epilogue(self.state)
+        return step.events
 
     def _told(self, events: Sequence[Event], ply: int, before: object | None) -> Tidings:
         """What each audience is told of the change to the current state, with the seals
         when it began play and their opening when it ended the game, as the referee does."""
-        engine, seals = self.engine, self.export.seals
-        events = tuple(events)
-        if play_begins(engine, before, self.state):
-            events += self._sealing(ply)
-        outcome = engine.outcome(self.state)
-        if outcome is not None and outcome.unplayed is None and seals:
-            events += opened_events(seals)
-        return tidings(engine, self.state, events)
+        sealed = self._sealing(ply) if play_begins(self.engine, before, self.state) else ()
+        return announced(self.engine, self.state, events, sealed=sealed, opened=self.export.seals)
 
-    def _sealing(self, ply: int) -> tuple[Event, ...]:
-        """The seals' announcement at the ply that began play, once the seals are checked
-        against the state play began in, the seed and the export's seats."""
+    def _sealing(self, ply: int) -> tuple[Seal, ...]:
+        """The seals announced at the ply that began play, once they are checked against
+        the state play began in, the seed and the export's seats."""
         export = self.export
         self.sealed = True
         if export.sealed_at != ply:
@@ -219,7 +210,7 @@ class Replay:
         self.problems.extend(
             fairness.check(self.engine, self.state, export.seed, export.seats, export.seals)
         )
-        return sealed_events(export.seals)
+        return export.seals
 
 
 class Stop(Exception):

@@ -14,9 +14,10 @@ from typing import Any, TypeVar
 
 from bot.ai import LEVELS
 from bot.announcements import game_begun
-from bot.fairness import Seal, sealed_events
+from bot.fairness import Seal
 from bot.games.core import other
 from bot.games.grid import shorten
+from bot.log_step import announced
 from bot.names import clean as clean_name
 from bot.referee.reports import RefereeError, Report
 from bot.referee.table import RefereeBase, Views, engine_for
@@ -260,8 +261,14 @@ class Challenges(RefereeBase):
         state = engine.new_game(played_by, seed)
         views = Views(engine, state)
         seals = self._seals(engine, None, views, seed, seats)
-        events = game_begun(engine, played_by, state) + sealed_events(seals)
-        return seed, views, seals, self._tidings(views, events)
+        told = announced(
+            engine,
+            state,
+            game_begun(engine, played_by, state),
+            sealed=seals,
+            view_for=views.__getitem__,
+        )
+        return seed, views, seals, told
 
     async def expire(self, challenge_id: int) -> ChallengeRecord | None:
         """Close a challenge nobody answered; None if it was answered meanwhile."""

@@ -6,11 +6,11 @@ the log after a restart, exactly what a person in its seat would have; never the
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from bot.ai import Seen, dice_seed_for
-from bot.games.core import Engine, Outcome
+from bot.games.core import CorruptStateError, Engine
+from bot.log_step import apply_entry
 from bot.referee.table import STATE_CACHE_SIZE, RefereeBase, engine_for
 from bot.storage import GameRecord, LogKind
 
@@ -58,12 +58,14 @@ class ComputerSeat(RefereeBase):
             for entry in await self.repository.log(record.id):
                 if entry.ply <= ply:
                     continue
-                if entry.kind is LogKind.MOVE and entry.seat is not None:
-                    transition = engine.act(state, entry.seat, entry.text)
-                    state = transition.state
-                    said.extend(event.text for event in transition.for_audience(seat))
-                else:
-                    state = engine.conclude(state, Outcome.from_json(json.loads(entry.text)))
+                if entry.seat is None:
+                    raise CorruptStateError(f"entry {entry.ply} of game {record.id} has no seat")
+                step = apply_entry(
+                    engine, state, entry.seat, entry.kind.value, entry.text, record.computer_seat
+                )
+                state = step.state
+                if entry.kind is LogKind.MOVE:
+                    said.extend(event.text for event in step.events if event.audience == seat)
                 ply = entry.ply
             heard = tuple(said)
             self._memories[record.id] = (ply, state, heard)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from bot.games.core import Engine, Phase, View
+from bot.log_step import played
 from bot.referee.game_numbers import split_game_number
 from bot.referee.reports import Notice, RefereeError, Report, StaleMoveError
 from bot.referee.table import RefereeBase, Table, engine_for, several_games
@@ -102,10 +103,8 @@ class Moves(RefereeBase):
             if move.strip().lower() in DRAW_WORDS:
                 move = _draw_move(table, move.strip().lower())
             action = engine.parse_action(state, seat, move)
-            transition = engine.apply(state, seat, action)
-            return await self._commit(
-                table, LogKind.MOVE, str(action), transition.state, transition.events, queued
-            )
+            step = played(engine, state, seat, action)
+            return await self._commit(table, LogKind.MOVE, str(action), step, queued)
 
     async def _save_setup(self, table: Table, name: str) -> Report:
         """Keep the player's setup under ``name`` for later games; the game is unchanged."""

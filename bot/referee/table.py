@@ -18,12 +18,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from weakref import WeakValueDictionary
 
-from bot.announcements import tidings
-from bot.conclusions import concluded
-from bot.fairness import Seal, opened_events, play_begins, seal, sealed_events
+from bot.fairness import Seal, play_begins, seal
 from bot.games import ENGINES
 from bot.games.core import Engine, Event, GameError, Outcome, View
 from bot.games.grid import shorten
+from bot.log_step import Step, announced, ended
 from bot.logs import fields
 from bot.names import clean as clean_name
 from bot.ratings import counts_for_rating
@@ -146,19 +145,12 @@ class RefereeBase:
             yield
 
     async def _commit(
-        self,
-        table: Table,
-        kind: LogKind,
-        text: str,
-        state: object,
-        events: tuple[Event, ...],
-        queued: int | None = None,
+        self, table: Table, kind: LogKind, text: str, step: Step, queued: int | None = None
     ) -> Report:
-        """Log ``text``, store ``state`` and hold what each audience is to be told, at once.
-
-        A move that lost a race is refused, not retried.
+        """Log ``text``, store the state ``step`` leaves and hold what each audience is to be
+        told, at once. A move that lost a race is refused, not retried.
         """
-        engine = table.engine
+        engine, state = table.engine, step.state
         views = Views(engine, state)
         outcome = views.outcome
         ending = None
@@ -172,12 +164,13 @@ class RefereeBase:
             )
         before = self._views_of(engine, table.record, table.state)
         seals = self._seals(engine, before, views, table.record.seed, table.record.seats)
-        events = events + sealed_events(seals)
+        opened: tuple[Seal, ...] = ()
         if outcome is not None and outcome.unplayed is None:  # an unplayed end stays sealed
             found = await self.repository.seals(table.record.id)
-            if found is not None:
-                events = events + opened_events(found[1])
-        tidings = self._tidings(views, events)
+            opened = () if found is None else found[1]
+        tidings = announced(
+            engine, state, step.events, sealed=seals, opened=opened, view_for=views.__getitem__
+        )
         try:
             stored = await self.repository.append(
                 table.record,
@@ -228,14 +221,9 @@ class RefereeBase:
     async def _conclude(self, table: Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
         """End a game from outside its rules: logged as an END entry with the outcome
         (``bot.conclusions``, which the verifier checks the entry against)."""
-        engine = table.engine
-        outcome, final = concluded(engine, table.state, outcome)
-        events += engine.epilogue(final)
-        return await self._commit(table, LogKind.END, json.dumps(outcome.to_json()), final, events)
-
-    def _tidings(self, views: Views, events: tuple[Event, ...]) -> Tidings:
-        """What each audience is told of a change (``bot.announcements.tidings``)."""
-        return tidings(views.engine, views.state, events, views.__getitem__)
+        step = ended(table.engine, table.state, outcome, events)
+        assert step.outcome is not None
+        return await self._commit(table, LogKind.END, json.dumps(step.outcome.to_json()), step)
 
     def _notices(self, game: GameRecord, views: Views, tidings: Tidings) -> tuple[Notice, ...]:
         """The tidings with each audience's view of the board as it stands."""
