@@ -31,7 +31,7 @@ import pytest
 
 from bot.games import ENGINES
 from bot.games.seachess.actions import Dive
-from bot.referee import table
+from bot.referee import unit_of_work
 from bot.storage import GameRecord, GameStatus
 from bot.timekeeping import HOUR
 from tests.cog_helpers import repository
@@ -308,13 +308,13 @@ async def played(
         randbits=lambda bits: 7,
     )
     patch = pytest.MonkeyPatch()
-    patch.setattr(table, "secrets", secrets)
+    patch.setattr(unit_of_work, "secrets", secrets)
     try:
         async with DiscordDriver.start(make_bot(folder / f"{twin}.sqlite3", clock)) as driver:
             driver.add_guild("Harbour")
             await driver.settle()
             alice, bob = driver.add_user("alice"), driver.add_user("bob")
-            driver.client.referee._seed_source = lambda: 7  # type: ignore[attr-defined]
+            driver.client.referee.work.seed_source = lambda: 7  # type: ignore[attr-defined]
             options: dict[str, Any] = {"game": game, "opponent": bob}
             if variant != ENGINES[game].default_variant:
                 options["variant"] = variant

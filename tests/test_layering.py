@@ -164,7 +164,7 @@ def test_every_layer_has_sources() -> None:
     for expected in (
         "bot/games/core.py",
         "bot/referee/__init__.py",
-        "bot/referee/table.py",
+        "bot/referee/unit_of_work.py",
         "bot/client.py",
         "cogs/moves.py",
     ):

@@ -256,8 +256,8 @@ async def test_a_draw_is_recorded_for_both(repo: SqliteRepository) -> None:
     referee = Referee(repo, seed_source=itertools.count(1).__next__)
     game = await new_game(referee)
     game = await shoot(referee, game, hit=False)
-    async with referee._seated(ALICE, game.id, "draw") as table:
-        report = await referee._conclude(table, Outcome(None, EndReason.RULES, "a draw"), ())
+    async with referee.work.change(ALICE, game.id, "draw") as loaded:
+        report = await referee.work.conclude(loaded, Outcome(None, EndReason.RULES, "a draw"), ())
     assert [r.score for r in report.results] == [Score.DRAW, Score.DRAW]
     assert [r.change for r in report.results] == [0, 0]
     (standing,) = await repo.records.standings_of(ALICE)

@@ -72,7 +72,7 @@ async def test_a_seat_replay_does_not_depend_on_the_opponents_secrets(referee: R
     for the other seat, frame for frame and byte for byte."""
     recordings: list[Replay] = []
     for opponent_setup in (["fleet " + ", ".join(KNOWN_FLEET)], ["random", "random"]):
-        referee._seed_source = iter([7]).__next__
+        referee.work.seed_source = iter([7]).__next__
         challenge = await referee.challenge(
             game="seabattle",
             variant=None,

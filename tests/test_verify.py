@@ -328,7 +328,7 @@ async def test_an_export_from_before_the_seats_were_sealed_is_read_and_says_so(
     def unsealed_seats(*args: Any, **kwargs: Any) -> tuple[fairness.Seal, ...]:
         return tuple(s for s in sealing(*args, **kwargs) if s.who != fairness.SEATS)
 
-    monkeypatch.setattr("bot.referee.table.seal", unsealed_seats)
+    monkeypatch.setattr("bot.referee.unit_of_work.seal", unsealed_seats)
     _made.pop(("warships", "classic", "resign"), None)
     try:
         record = await exported("warships", "classic", "resign")

@@ -20,7 +20,7 @@ from bot.games.grid import shorten
 from bot.log_step import announced
 from bot.names import clean as clean_name
 from bot.referee.reports import RefereeError, Report
-from bot.referee.table import RefereeBase, Views, engine_for
+from bot.referee.unit_of_work import UnitOfWork, Views, engine_for
 from bot.storage import (
     OPEN_TO_ANYONE,
     ChallengeRecord,
@@ -49,8 +49,12 @@ ENOUGH_COMPUTER_GAMES = (
 )
 
 
-class Challenges(RefereeBase):
+class ChallengeService:
     """Challenging, rematches, answering a challenge, and starting the game it asks for."""
+
+    def __init__(self, work: UnitOfWork) -> None:
+        self.work = work
+        self.repository = work.repository
 
     async def challenge(
         self,
@@ -219,7 +223,7 @@ class Challenges(RefereeBase):
         )
         if record is None:
             raise RefereeError(ENOUGH_COMPUTER_GAMES)
-        return Report(record, self._notices(record, views, tidings))
+        return Report(record, self.work.notices(record, views, tidings))
 
     async def computer_game_allowed(self, user_id: int) -> None:
         """Refuse at once a player who already plays as many games against the computer as
@@ -248,7 +252,7 @@ class Challenges(RefereeBase):
         )
         if game is None:
             raise RefereeError("That challenge is already closed.")
-        return Report(game, self._notices(game, views, tidings))
+        return Report(game, self.work.notices(game, views, tidings))
 
     def _opening(
         self, game: str, rules: dict[str, Any], seats: tuple[int, int]
@@ -256,11 +260,11 @@ class Challenges(RefereeBase):
         """A new game's seed, its first views, the seals made of its secrets (who sits
         where among them), and what each audience is told of its start."""
         engine = engine_for(game)
-        seed = self._seed_source()
+        seed = self.work.seed_source()
         played_by = engine.rules_from_json(rules)
         state = engine.new_game(played_by, seed)
         views = Views(engine, state)
-        seals = self._seals(engine, None, views, seed, seats)
+        seals = self.work.new_seals(engine, None, views, seed, seats)
         told = announced(
             engine,
             state,

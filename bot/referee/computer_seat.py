@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from bot.ai import Seen, dice_seed_for
 from bot.games.core import CorruptStateError, Engine
 from bot.log_step import apply_entry
-from bot.referee.table import STATE_CACHE_SIZE, RefereeBase, engine_for
+from bot.referee.unit_of_work import STATE_CACHE_SIZE, UnitOfWork, engine_for
 from bot.storage import GameRecord, LogKind
 
 
@@ -23,8 +23,15 @@ class ComputerTurn:
     seen: Seen
 
 
-class ComputerSeat(RefereeBase):
+class ComputerSeatService:
     """What the computer's seat is handed, and which games wait for it."""
+
+    def __init__(self, work: UnitOfWork) -> None:
+        self.work = work
+        self.repository = work.repository
+        self._memories: dict[int, tuple[int, object, tuple[str, ...]]] = {}
+        """Per game against the computer: the ply, the state replayed to it, and what the
+        computer's seat was told up to it (its memory, rebuilt from the log after a restart)."""
 
     async def computer_turn(self, game_id: int) -> ComputerTurn | None:
         """What the computer's seat knows, when a running game waits for its move.
@@ -38,7 +45,7 @@ class ComputerSeat(RefereeBase):
         if record is None or seat is None or record.end_reason is not None:
             return None
         engine = engine_for(record.game)
-        view = engine.view(self._state_of(engine, record), seat)
+        view = engine.view(self.work.state_of(engine, record), seat)
         if seat not in view.movers:
             return None
         heard = await self._heard(engine, record, seat)

@@ -1,8 +1,8 @@
 """Ends from outside the rules, and the clock: resignation, abort, call-off, time-out.
 
-Each goes through ``_conclude`` like every other end, so a game ended here is stored,
-rated and announced exactly like one the rules ended. Reminders live here too: they are
-the clock's warning before it ends a game on time.
+Each goes through the unit of work's ``conclude`` like every other end, so a game ended
+here is stored, rated and announced exactly like one the rules ended. Reminders live here
+too: they are the clock's warning before it ends a game on time.
 """
 
 from __future__ import annotations
@@ -10,24 +10,28 @@ from __future__ import annotations
 from bot.announcements import timed_out
 from bot.conclusions import abort, call_off, late_seats, resignation
 from bot.referee.reports import Notice, RefereeError, Report
-from bot.referee.table import RefereeBase, Table, engine_for
+from bot.referee.unit_of_work import LoadedGame, UnitOfWork, engine_for
 
 
-class Endings(RefereeBase):
+class EndingService:
     """Resigning, aborting, calling off, timing out, and reminding the late."""
 
+    def __init__(self, work: UnitOfWork) -> None:
+        self.work = work
+        self.repository = work.repository
+
     async def resign(self, user_id: int, game_id: int | None = None) -> Report:
-        async with self._seated(user_id, game_id, "resign") as table:
-            return await self._conclude(table, *resignation(table.seat))
+        async with self.work.change(user_id, game_id, "resign") as loaded:
+            return await self.work.conclude(loaded, *resignation(loaded.seat))
 
     async def abort(self, user_id: int, game_id: int | None = None) -> Report:
-        async with self._seated(user_id, game_id, "abort") as table:
-            if table.engine.has_started(table.state):
+        async with self.work.change(user_id, game_id, "abort") as loaded:
+            if loaded.engine.has_started(loaded.state):
                 raise RefereeError(
                     "The first move has been made, so the game can no longer be aborted; "
                     "use `/resign` to give up."
                 )
-            return await self._conclude(table, *abort(table.seat))
+            return await self.work.conclude(loaded, *abort(loaded.seat))
 
     async def call_off(self, game_id: int, seat: int) -> Report | None:
         """End a game the bot cannot referee: ``seat``'s DMs are closed and no real move
@@ -35,34 +39,38 @@ class Endings(RefereeBase):
         the channel is told who must open their DMs. None if the game already began or
         ended: then a closed DM costs the game nothing, and the player uses ``/board``.
         """
-        async with self._lock(game_id):
+        async with self.work.locked(game_id):
             record = await self.repository.get_game(game_id)
             if record is None or record.end_reason is not None:
                 return None
             engine = engine_for(record.game)
-            state = self._state_of(engine, record)
+            state = self.work.state_of(engine, record)
             if engine.has_started(state):
                 return None
-            return await self._conclude(Table(record, engine, state, seat), *call_off(seat))
+            return await self.work.conclude(
+                LoadedGame(record, engine, state, seat), *call_off(seat)
+            )
 
     async def time_out(self, game_id: int, changed_at: float) -> Report | None:
         """End a game on time: whoever is to move lost it. None if it changed in public
         since ``changed_at`` (its last public change when the wait was read): a change in
         secret, like a setup edit, neither saves nor dooms anyone.
 
-        Ends go through ``_conclude`` like resignations, so a game ended on time is stored
+        Ends go through ``conclude`` like resignations, so a game ended on time is stored
         and counted exactly like any other end.
         """
-        async with self._lock(game_id):
+        async with self.work.locked(game_id):
             record = await self.repository.get_game(game_id)
             if record is None or record.end_reason is not None or record.updated_at != changed_at:
                 return None
             engine = engine_for(record.game)
-            state = self._state_of(engine, record)
+            state = self.work.state_of(engine, record)
             late = late_seats(engine, state, record.computer_seat)
             if not late:
                 return None  # the computer is never late: it is only ever resumed
-            return await self._conclude(Table(record, engine, state, late[0]), *timed_out(late))
+            return await self.work.conclude(
+                LoadedGame(record, engine, state, late[0]), *timed_out(late)
+            )
 
     async def reminders(self, game_id: int, changed_at: float, text: str) -> tuple[Notice, ...]:
         """``text`` for each player the game is waiting for, with their board.
@@ -75,6 +83,6 @@ class Endings(RefereeBase):
         if record is None or record.end_reason is not None or record.updated_at != changed_at:
             return ()
         engine = engine_for(record.game)
-        state = self._state_of(engine, record, keep=False)
+        state = self.work.state_of(engine, record, keep=False)
         waiting = [s for s in sorted(engine.view(state, None).movers) if s != record.computer_seat]
         return tuple(Notice(record, seat, (text,), engine.view(state, seat)) for seat in waiting)

@@ -14,7 +14,7 @@ from bot.games.core import Engine, Phase, View
 from bot.log_step import played
 from bot.referee.game_numbers import split_game_number
 from bot.referee.reports import Notice, RefereeError, Report, StaleMoveError
-from bot.referee.table import RefereeBase, Table, engine_for, several_games
+from bot.referee.unit_of_work import LoadedGame, UnitOfWork, engine_for, several_games
 from bot.storage import GameRecord, LogKind
 
 MAX_MOVE_LENGTH = 600
@@ -26,8 +26,12 @@ DRAW_WORDS = frozenset({"draw", "offer draw", "accept draw"})
 """Words for a draw by agreement, the same in every game that allows one."""
 
 
-class Moves(RefereeBase):
+class MoveService:
     """A move aimed, played, or suggested while it is typed; saved setups."""
+
+    def __init__(self, work: UnitOfWork) -> None:
+        self.work = work
+        self.repository = work.repository
 
     async def aim(self, user_id: int, text: str, game_id: int | None = None) -> int:
         """The game a move is for, checked as far as it can be without playing it: what a
@@ -36,11 +40,11 @@ class Moves(RefereeBase):
         ``act`` to say, when the move is played."""
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
-        game_id, move = self._split_prefix(text, game_id)
+        game_id, move = _named_game(text, game_id)
         if game_id is None:
             game_id = await self._routed(user_id, move)
-        game_id = await self._game_id(user_id, game_id, purpose="move")
-        await self._load(game_id, user_id)
+        game_id = await self.work.game_id_for(user_id, game_id, purpose="move")
+        await self.work.load(game_id, user_id)
         return game_id
 
     async def _routed(self, user_id: int, move: str) -> int | None:
@@ -67,7 +71,7 @@ class Moves(RefereeBase):
 
     def _own_view(self, game: GameRecord, user_id: int) -> View:
         engine = engine_for(game.game)
-        return engine.view(self._state_of(engine, game), game.seat_of(user_id))
+        return engine.view(self.work.state_of(engine, game), game.seat_of(user_id))
 
     async def act(
         self,
@@ -87,29 +91,29 @@ class Moves(RefereeBase):
         """
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
-        game_id, move = self._split_prefix(text, game_id)
+        game_id, move = _named_game(text, game_id)
         if game_id is None:
             game_id = await self._routed(user_id, move)
         saved = _SAVED_SETUP_WORD.match(move.strip())
-        async with self._seated(user_id, game_id, "move") as table:
-            engine, state, seat = table.engine, table.state, table.seat
-            if at_ply is not None and table.record.ply != at_ply:
+        async with self.work.change(user_id, game_id, "move") as loaded:
+            engine, state, seat = loaded.engine, loaded.state, loaded.seat
+            if at_ply is not None and loaded.record.ply != at_ply:
                 raise StaleMoveError("The game moved on before that move arrived.")
             if saved is not None:
                 name = _setup_name(saved.group(2))
                 if saved.group(1).lower() == "save":
-                    return await self._save_setup(table, name)
-                move = await self._saved_setup(table, name)
+                    return await self._save_setup(loaded, name)
+                move = await self._saved_setup(loaded, name)
             if move.strip().lower() in DRAW_WORDS:
-                move = _draw_move(table, move.strip().lower())
+                move = _draw_move(loaded, move.strip().lower())
             action = engine.parse_action(state, seat, move)
             step = played(engine, state, seat, action)
-            return await self._commit(table, LogKind.MOVE, str(action), step, queued)
+            return await self.work.commit(loaded, LogKind.MOVE, str(action), step, queued)
 
-    async def _save_setup(self, table: Table, name: str) -> Report:
+    async def _save_setup(self, loaded: LoadedGame, name: str) -> Report:
         """Keep the player's setup under ``name`` for later games; the game is unchanged."""
-        engine, record, seat = table.engine, table.record, table.seat
-        view = engine.view(table.state, seat)
+        engine, record, seat = loaded.engine, loaded.record, loaded.seat
+        view = engine.view(loaded.state, seat)
         text = engine.setup_text(view)
         if text is None:
             raise RefereeError("There is nothing to save yet: set up your side first.")
@@ -124,10 +128,10 @@ class Moves(RefereeBase):
         said = f"Saved this setup as `{name}`; write `load {name}` in a later game to use it."
         return Report(record, (Notice(record, seat, (said,), view),), stored=False)
 
-    async def _saved_setup(self, table: Table, name: str) -> str:
+    async def _saved_setup(self, loaded: LoadedGame, name: str) -> str:
         """The move a saved setup stands for; the rules then check it like any move."""
-        record = table.record
-        user_id = record.seats[table.seat]
+        record = loaded.record
+        user_id = record.seats[loaded.seat]
         text = await self.repository.saved_setup(user_id, record.game, name)
         if text is None:
             names = await self.repository.saved_setup_names(user_id, record.game)
@@ -154,10 +158,16 @@ class Moves(RefereeBase):
             engine = engine_for(record.game)
             seat = record.seat_of(user_id)
             assert seat is not None
-            view = engine.view(self._state_of(engine, record), seat)
+            view = engine.view(self.work.state_of(engine, record), seat)
             for move_text in engine.suggestions(view, move):
                 choices.append(f"#{record.id} {move_text}" if prefix_games else move_text)
         return choices[:25]
+
+
+def _named_game(text: str, game_id: int | None) -> tuple[int | None, str]:
+    """The game a move is for (one written before it wins over ``game_id``), and the move."""
+    named, move = split_game_number(text)
+    return (game_id if named is None else named), move
 
 
 def _suggested(engine: Engine, view: View, move: str) -> bool:
@@ -172,18 +182,18 @@ def _suggested(engine: Engine, view: View, move: str) -> bool:
     return any("".join(s.lower().split()) == typed for s in engine.suggestions(view, move))
 
 
-def _draw_move(table: Table, word: str) -> str:
+def _draw_move(loaded: LoadedGame, word: str) -> str:
     """The draw move a word stands for: ``draw`` accepts a standing offer, or makes one.
 
     Games whose rules allow no agreed draw refuse the word plainly, instead of reading it
     as a malformed move.
     """
-    engine = table.engine
+    engine = loaded.engine
     if not engine.agreed_draws:
         raise RefereeError(f"{engine.title} has no draw by agreement: play on, or `/resign`.")
     if word != "draw":
         return word
-    legal = {str(action) for action in engine.legal_actions(table.state, table.seat)}
+    legal = {str(action) for action in engine.legal_actions(loaded.state, loaded.seat)}
     return "accept draw" if "accept draw" in legal else "offer draw"
 
 

@@ -14,7 +14,7 @@ from bot.games import ENGINES
 from bot.games.core import Engine, View
 from bot.referee.access import DIRECT_MESSAGE, Place, may_see
 from bot.referee.reports import Notice, RefereeError, Report
-from bot.referee.table import RefereeBase, engine_for
+from bot.referee.unit_of_work import UnitOfWork, engine_for
 from bot.replays import (
     AUDIENCE_WORDS,
     TRUTH,
@@ -35,8 +35,12 @@ _UNPLAYED = (
 )
 
 
-class Queries(RefereeBase):
+class QueryService:
     """Boards, help, status lines, finished games, replays, exports and parcels."""
+
+    def __init__(self, work: UnitOfWork) -> None:
+        self.work = work
+        self.repository = work.repository
 
     @property
     def records(self) -> Records:
@@ -60,9 +64,9 @@ class Queries(RefereeBase):
                 and may_see(watched, user_id, place)
             ):
                 return self._spectated(watched)
-        record = await self.game_of(user_id, game_id, purpose="board")
+        record = await self.work.game_of(user_id, game_id, purpose="board")
         engine = engine_for(record.game)
-        state = self._state_of(engine, record)
+        state = self.work.state_of(engine, record)
         seat = record.seat_of(user_id)
         assert seat is not None
         view = engine.view(state, seat)
@@ -70,7 +74,7 @@ class Queries(RefereeBase):
 
     def _spectated(self, record: GameRecord) -> Notice:
         engine = engine_for(record.game)
-        state = self._state_of(engine, record)
+        state = self.work.state_of(engine, record)
         view = engine.view(state, None)
         said = (
             f"You are not playing in game #{record.id}, so here is its public board. "
@@ -111,7 +115,7 @@ class Queries(RefereeBase):
             "`/games` lists the games running in a server.",
         )
         engine = engine_for(record.game)
-        state = self._state_of(engine, record)
+        state = self.work.state_of(engine, record)
         view = engine.view(state, None)
         return record, view, status_line(view, engine.outcome(state))
 
@@ -193,7 +197,7 @@ class Queries(RefereeBase):
             if not may_see(record, user_id, place):
                 continue
             engine = engine_for(record.game)
-            state = self._state_of(engine, record)
+            state = self.work.state_of(engine, record)
             lines.append((record, status_line(engine.view(state, None), engine.outcome(state))))
         return lines
 
@@ -208,7 +212,7 @@ class Queries(RefereeBase):
             game_id, user_id, place, still_playing="its record is published once it is over."
         )
         engine = engine_for(record.game)
-        ended = engine.outcome(self._state_of(engine, record))
+        ended = engine.outcome(self.work.state_of(engine, record))
         if ended is not None and ended.unplayed is not None:
             raise RefereeError(
                 f"Game #{game_id} ended before its first real move, so it stays hidden: "
@@ -255,13 +259,13 @@ class Queries(RefereeBase):
         if game is None:
             return None
         engine = engine_for(game.game)
-        views = self._views_of(engine, game, self._state_of(engine, game))
+        views = self.work.views_of(engine, game, self.work.state_of(engine, game))
         if parcel.audience is None:
             texts = parcel.texts[-1]
         else:
             texts = tuple(text for told in parcel.texts for text in told)
         notice = Notice(game, parcel.audience, texts, views[parcel.audience])
-        results = await self._results(game) if parcel.final else ()
+        results = await self.work.results(game) if parcel.final else ()
         return Report(game, (notice,), results=results)
 
 

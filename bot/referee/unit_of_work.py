@@ -1,10 +1,10 @@
-"""The referee's common ground: one game locked, loaded, changed and stored at a time.
+"""The unit of work every service of the referee shares: lock, load, commit.
 
 Every use case that changes a game takes the same path, kept here once: find the game a
-request means, take its lock (this process's, then the store's), load it, and after the
-engine has applied the change, store the new state with what each audience is told in one
-transaction (``_commit``). Decoded states and the views built of them are cached per ply,
-so a game is decoded once per move, not once per reader.
+request means, take its lock (this process's, then the store's), load it (``change``),
+and after the log step (``bot.log_step``) has made the change, store the new state with
+what each audience is told in one transaction (``commit``). Decoded states and the views
+built of them are cached per ply, so a game is decoded once per move, not once per reader.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from bot.log_step import Step, announced, ended
 from bot.logs import fields
 from bot.names import clean as clean_name
 from bot.ratings import counts_for_rating
-from bot.referee.game_numbers import split_game_number
 from bot.referee.reports import GameFault, Notice, RefereeError, Report
 from bot.storage import Ending, GameRecord, LogKind, Repository, StaleGameError, Tidings
 from bot.storage.results import Result
@@ -36,30 +35,28 @@ STATE_CACHE_SIZE = 1024
 """Games whose latest decoded state is kept in memory (oldest dropped first)."""
 
 
-class RefereeBase:
-    """The state every part of the referee shares, and the one path a change takes.
+class UnitOfWork:
+    """The one path a change to a game takes, and what every service of the referee shares:
+    the store, the seed source, the per-game locks and the cache of decoded states.
 
-    The use cases (``bot.referee.challenges``, ``moves``, ``endings``, ``computer_seat``,
-    ``queries``) build on it; ``bot.referee.Referee`` puts them together.
+    The services (``bot.referee.challenges``, ``moves``, ``endings``, ``computer_seat``,
+    ``queries``) are each handed the one unit of work; ``bot.referee.Referee`` puts them
+    together.
     """
 
-    def __init__(
-        self, repository: Repository, seed_source: Callable[[], int] = lambda: secrets.randbits(62)
-    ) -> None:
+    def __init__(self, repository: Repository, seed_source: Callable[[], int]) -> None:
         self.repository = repository
-        self._seed_source = seed_source
+        self.seed_source = seed_source
+        """Each new game's seed (``secrets`` by default; tests give a fixed one)."""
         self._states: dict[int, tuple[int, Views]] = {}
-        self._memories: dict[int, tuple[int, object, tuple[str, ...]]] = {}
-        """Per game against the computer: the ply, the state replayed to it, and what the
-        computer's seat was told up to it (its memory, rebuilt from the log after a restart)."""
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         """A lock lives while someone holds or awaits it, so ids typed by anyone cannot pile up."""
 
     async def game_of(self, user_id: int, game_id: int | None, *, purpose: str) -> GameRecord:
         """The active game a request is about: the named one, or the player's only game."""
-        return await self._load(await self._game_id(user_id, game_id, purpose=purpose), user_id)
+        return await self.load(await self.game_id_for(user_id, game_id, purpose=purpose), user_id)
 
-    async def _game_id(self, user_id: int, game_id: int | None, *, purpose: str) -> int:
+    async def game_id_for(self, user_id: int, game_id: int | None, *, purpose: str) -> int:
         """Which game a request means; a named game is read later, once, under its lock."""
         if game_id is not None:
             return game_id
@@ -71,18 +68,20 @@ class RefereeBase:
         return games[0].id
 
     @asynccontextmanager
-    async def _seated(
+    async def change(
         self, user_id: int, game_id: int | None, purpose: str
-    ) -> AsyncIterator[Table]:
-        """The player's game, locked and loaded, for one change: nothing else lands meanwhile."""
-        game_id = await self._game_id(user_id, game_id, purpose=purpose)
-        async with self._lock(game_id):
-            record = await self._load(game_id, user_id)
+    ) -> AsyncIterator[LoadedGame]:
+        """The player's game, locked and loaded, for one change: nothing else lands meanwhile.
+
+        ``purpose`` names the change in refusals and in the log."""
+        game_id = await self.game_id_for(user_id, game_id, purpose=purpose)
+        async with self.locked(game_id):
+            record = await self.load(game_id, user_id)
             engine = engine_for(record.game)
             seat = record.seat_of(user_id)
-            assert seat is not None  # _load refuses a game the user does not play
+            assert seat is not None  # load refuses a game the user does not play
             try:
-                yield Table(record, engine, self._state_of(engine, record), seat)
+                yield LoadedGame(record, engine, self.state_of(engine, record), seat)
             except GameError:
                 raise
             except Exception as error:
@@ -91,7 +90,7 @@ class RefereeBase:
                 log.exception("game %s: %s failed", game_id, purpose, extra=fields(game_id))
                 raise GameFault(game_id) from error
 
-    async def _load(self, game_id: int, user_id: int) -> GameRecord:
+    async def load(self, game_id: int, user_id: int) -> GameRecord:
         """The game as stored now; under a lock, no other move can land meanwhile."""
         record = await self.repository.get_game(game_id)
         if record is None or user_id not in record.seats:
@@ -100,11 +99,7 @@ class RefereeBase:
             raise RefereeError(f"Game #{game_id} is over.")
         return record
 
-    def _split_prefix(self, text: str, game_id: int | None) -> tuple[int | None, str]:
-        named, move = split_game_number(text)
-        return (game_id if named is None else named), move
-
-    def _state_of(self, engine: Engine, record: GameRecord, *, keep: bool = True) -> object:
+    def state_of(self, engine: Engine, record: GameRecord, *, keep: bool = True) -> object:
         """The game's state, decoded and validated once per stored ply.
 
         A ply number names one snapshot for good (the storage guard makes each ply unique),
@@ -122,7 +117,7 @@ class RefereeBase:
             self._remember(record, Views(engine, state))
         return state
 
-    def _views_of(self, engine: Engine, record: GameRecord, state: object) -> Views:
+    def views_of(self, engine: Engine, record: GameRecord, state: object) -> Views:
         """The views of ``state``, the game's state at ``record``'s ply, built once."""
         cached = self._states.get(record.id)
         if cached is not None and cached[0] == record.ply and cached[1].state is state:
@@ -135,7 +130,7 @@ class RefereeBase:
             self._states.pop(next(iter(self._states)))
 
     @asynccontextmanager
-    async def _lock(self, game_id: int) -> AsyncIterator[None]:
+    async def locked(self, game_id: int) -> AsyncIterator[None]:
         """The game for one change: this process's lock first, so its own callers queue
         here, then the store's, which another process sharing the database also takes."""
         lock = self._locks.get(game_id)
@@ -144,37 +139,37 @@ class RefereeBase:
         async with lock, self.repository.game_lock(game_id):
             yield
 
-    async def _commit(
-        self, table: Table, kind: LogKind, text: str, step: Step, queued: int | None = None
+    async def commit(
+        self, loaded: LoadedGame, kind: LogKind, text: str, step: Step, queued: int | None = None
     ) -> Report:
         """Log ``text``, store the state ``step`` leaves and hold what each audience is to be
         told, at once. A move that lost a race is refused, not retried.
         """
-        engine, state = table.engine, step.state
+        engine, state = loaded.engine, step.state
         views = Views(engine, state)
         outcome = views.outcome
         ending = None
         if outcome is not None:
             # An end from outside the rules is judged by the game as it stood before it.
-            started = engine.has_started(table.state if kind is LogKind.END else state)
+            started = engine.has_started(loaded.state if kind is LogKind.END else state)
             ending = Ending(
                 outcome.winner,
                 outcome.reason.value,
-                rated=counts_for_rating(table.record.rated, outcome, started),
+                rated=counts_for_rating(loaded.record.rated, outcome, started),
             )
-        before = self._views_of(engine, table.record, table.state)
-        seals = self._seals(engine, before, views, table.record.seed, table.record.seats)
+        before = self.views_of(engine, loaded.record, loaded.state)
+        seals = self.new_seals(engine, before, views, loaded.record.seed, loaded.record.seats)
         opened: tuple[Seal, ...] = ()
         if outcome is not None and outcome.unplayed is None:  # an unplayed end stays sealed
-            found = await self.repository.seals(table.record.id)
+            found = await self.repository.seals(loaded.record.id)
             opened = () if found is None else found[1]
         tidings = announced(
             engine, state, step.events, sealed=seals, opened=opened, view_for=views.__getitem__
         )
         try:
             stored = await self.repository.append(
-                table.record,
-                seat=table.seat,
+                loaded.record,
+                seat=loaded.seat,
                 kind=kind,
                 text=text,
                 state=engine.to_json(state),
@@ -190,10 +185,10 @@ class RefereeBase:
             ) from None
         self._remember(stored, views)
         return Report(
-            stored, self._notices(stored, views, tidings), results=await self._results(stored)
+            stored, self.notices(stored, views, tidings), results=await self.results(stored)
         )
 
-    def _seals(
+    def new_seals(
         self,
         engine: Engine,
         before: Views | None,
@@ -212,20 +207,22 @@ class RefereeBase:
             return ()
         return seal(engine, after.state, seed, seats, lambda: secrets.token_hex(16))
 
-    async def _results(self, game: GameRecord) -> tuple[Result, ...]:
+    async def results(self, game: GameRecord) -> tuple[Result, ...]:
         """A finished game's results and rating changes, as stored with its end."""
         if game.end_reason is None:
             return ()
         return tuple(await self.repository.records.results_of(game.id))
 
-    async def _conclude(self, table: Table, outcome: Outcome, events: tuple[Event, ...]) -> Report:
+    async def conclude(
+        self, loaded: LoadedGame, outcome: Outcome, events: tuple[Event, ...]
+    ) -> Report:
         """End a game from outside its rules: logged as an END entry with the outcome
         (``bot.conclusions``, which the verifier checks the entry against)."""
-        step = ended(table.engine, table.state, outcome, events)
+        step = ended(loaded.engine, loaded.state, outcome, events)
         assert step.outcome is not None
-        return await self._commit(table, LogKind.END, json.dumps(step.outcome.to_json()), step)
+        return await self.commit(loaded, LogKind.END, json.dumps(step.outcome.to_json()), step)
 
-    def _notices(self, game: GameRecord, views: Views, tidings: Tidings) -> tuple[Notice, ...]:
+    def notices(self, game: GameRecord, views: Views, tidings: Tidings) -> tuple[Notice, ...]:
         """The tidings with each audience's view of the board as it stands."""
         return tuple(Notice(game, audience, texts, views[audience]) for audience, texts in tidings)
 
@@ -246,8 +243,9 @@ class Views:
 
 
 @dataclass(frozen=True)
-class Table:
-    """One player at one game, as loaded under the game's lock."""
+class LoadedGame:
+    """One player's game, as loaded under the game's lock: the record, its engine, its
+    decoded state, and the seat of the player the change is for."""
 
     record: GameRecord
     engine: Engine
