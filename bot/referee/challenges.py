@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.ai import LEVELS
@@ -49,12 +50,11 @@ ENOUGH_COMPUTER_GAMES = (
 )
 
 
+@dataclass
 class ChallengeService:
     """Challenging, rematches, answering a challenge, and starting the game it asks for."""
 
-    def __init__(self, work: UnitOfWork) -> None:
-        self.work = work
-        self.repository = work.repository
+    work: UnitOfWork
 
     async def challenge(
         self,
@@ -84,7 +84,7 @@ class ChallengeService:
             )
         rules = engine.configure(variant, options or "")
         with one_open_challenge_per_pair():
-            return await self.repository.create_challenge(
+            return await self.work.repository.create_challenge(
                 game=game,
                 rules=rules.to_json(),
                 guild_id=guild_id,
@@ -97,7 +97,7 @@ class ChallengeService:
 
     async def open_challenge(self, challenge_id: int, user_id: int) -> ChallengeRecord:
         """The challenge the opponent may answer; refuses anyone else and closed ones."""
-        challenge = await self.repository.get_challenge(challenge_id)
+        challenge = await self.work.repository.get_challenge(challenge_id)
         if challenge is None:
             raise RefereeError("That challenge no longer exists.")
         if challenge.status is not ChallengeStatus.OPEN:
@@ -126,7 +126,7 @@ class ChallengeService:
         challenge. Seat 0 and seat 1 change places, so colours and sides change; where the
         rules draw the first player at random, the new game draws anew.
         """
-        record = await self.repository.get_game(game_id)
+        record = await self.work.repository.get_game(game_id)
         if record is None:
             raise RefereeError(f"There is no game #{game_id}.")
         seat = record.seat_of(user_id)
@@ -140,7 +140,7 @@ class ChallengeService:
                 "at once."
             )
         with one_open_challenge_per_pair():
-            return await self.repository.create_challenge(
+            return await self.work.repository.create_challenge(
                 game=record.game,
                 rules=record.rules,
                 guild_id=record.guild_id,
@@ -153,7 +153,7 @@ class ChallengeService:
             )
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeRecord:
-        challenge = await self.repository.get_challenge(challenge_id)
+        challenge = await self.work.repository.get_challenge(challenge_id)
         if challenge is not None and user_id == challenge.challenger_id:
             status = ChallengeStatus.WITHDRAWN
         else:
@@ -165,10 +165,10 @@ class ChallengeService:
             status = ChallengeStatus.DECLINED
         if (
             challenge.status is not ChallengeStatus.OPEN
-            or not await self.repository.close_challenge(challenge_id, status)
+            or not await self.work.repository.close_challenge(challenge_id, status)
         ):
             raise RefereeError("That challenge is already closed.")
-        refreshed = await self.repository.get_challenge(challenge_id)
+        refreshed = await self.work.repository.get_challenge(challenge_id)
         assert refreshed is not None
         return refreshed
 
@@ -218,7 +218,7 @@ class ChallengeService:
             names=names,
             computer_level=level,
         )
-        record = await self.repository.start_computer_game(
+        record = await self.work.repository.start_computer_game(
             new, at_most=COMPUTER_GAMES_AT_ONCE, tidings=tidings, seals=seals
         )
         if record is None:
@@ -228,7 +228,7 @@ class ChallengeService:
     async def computer_game_allowed(self, user_id: int) -> None:
         """Refuse at once a player who already plays as many games against the computer as
         one may; the store has the last word, when the game is created."""
-        running = await self.repository.active_games_of(user_id)
+        running = await self.work.repository.active_games_of(user_id)
         if sum(game.computer_level is not None for game in running) >= COMPUTER_GAMES_AT_ONCE:
             raise RefereeError(ENOUGH_COMPUTER_GAMES)
 
@@ -241,7 +241,7 @@ class ChallengeService:
         """Create the game from a challenge its opponent (a person, or the computer) took."""
         seats = in_seats(challenge, (challenge.challenger_id, opponent_id))
         seed, views, seals, tidings = self._opening(challenge.game, challenge.rules, seats)
-        game = await self.repository.accept_challenge(
+        game = await self.work.repository.accept_challenge(
             challenge.id,
             seed=seed,
             seats=seats,
@@ -276,9 +276,9 @@ class ChallengeService:
 
     async def expire(self, challenge_id: int) -> ChallengeRecord | None:
         """Close a challenge nobody answered; None if it was answered meanwhile."""
-        if not await self.repository.close_challenge(challenge_id, ChallengeStatus.EXPIRED):
+        if not await self.work.repository.close_challenge(challenge_id, ChallengeStatus.EXPIRED):
             return None
-        return await self.repository.get_challenge(challenge_id)
+        return await self.work.repository.get_challenge(challenge_id)
 
 
 @contextmanager

@@ -6,7 +6,7 @@ the log after a restart, exactly what a person in its seat would have; never the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.ai import Seen, dice_seed_for
 from bot.games.core import CorruptStateError, Engine
@@ -23,15 +23,14 @@ class ComputerTurn:
     seen: Seen
 
 
+@dataclass
 class ComputerSeatService:
     """What the computer's seat is handed, and which games wait for it."""
 
-    def __init__(self, work: UnitOfWork) -> None:
-        self.work = work
-        self.repository = work.repository
-        self._memories: dict[int, tuple[int, object, tuple[str, ...]]] = {}
-        """Per game against the computer: the ply, the state replayed to it, and what the
-        computer's seat was told up to it (its memory, rebuilt from the log after a restart)."""
+    work: UnitOfWork
+    memories: dict[int, tuple[int, object, tuple[str, ...]]] = field(default_factory=dict)
+    """Per game against the computer: the ply, the state replayed to it, and what the
+    computer's seat was told up to it (its memory, rebuilt from the log after a restart)."""
 
     async def computer_turn(self, game_id: int) -> ComputerTurn | None:
         """What the computer's seat knows, when a running game waits for its move.
@@ -40,7 +39,7 @@ class ComputerSeatService:
         exactly what a person in its seat would have; never the state, nor the game's seed
         (from which the person's dealt setup is rebuilt), only dice of its own made from it.
         """
-        record = await self.repository.get_game(game_id)
+        record = await self.work.repository.get_game(game_id)
         seat = None if record is None else record.computer_seat
         if record is None or seat is None or record.end_reason is not None:
             return None
@@ -55,14 +54,14 @@ class ComputerSeatService:
 
     async def _heard(self, engine: Engine, record: GameRecord, seat: int) -> tuple[str, ...]:
         """Every text addressed to ``seat`` so far, rebuilt from the log where not remembered."""
-        cached = self._memories.get(record.id)
+        cached = self.memories.get(record.id)
         if cached is None or cached[0] > record.ply:
             rules = engine.rules_from_json(record.rules)
             cached = (0, engine.new_game(rules, record.seed), ())
         ply, state, heard = cached
         if ply < record.ply:
             said = list(heard)
-            for entry in await self.repository.log(record.id):
+            for entry in await self.work.repository.log(record.id):
                 if entry.ply <= ply:
                     continue
                 if entry.seat is None:
@@ -75,11 +74,11 @@ class ComputerSeatService:
                     said.extend(event.text for event in step.events if event.audience == seat)
                 ply = entry.ply
             heard = tuple(said)
-            self._memories[record.id] = (ply, state, heard)
-            while len(self._memories) > STATE_CACHE_SIZE:
-                self._memories.pop(next(iter(self._memories)))
+            self.memories[record.id] = (ply, state, heard)
+            while len(self.memories) > STATE_CACHE_SIZE:
+                self.memories.pop(next(iter(self.memories)))
         return heard
 
     async def computer_games(self) -> list[GameRecord]:
         """Running games against the computer: after a restart, each is looked at again."""
-        return await self.repository.active_computer_games()
+        return await self.work.repository.active_computer_games()

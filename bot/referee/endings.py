@@ -7,18 +7,19 @@ too: they are the clock's warning before it ends a game on time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.announcements import timed_out
 from bot.conclusions import abort, call_off, late_seats, resignation
 from bot.referee.reports import Notice, RefereeError, Report
 from bot.referee.unit_of_work import LoadedGame, UnitOfWork, engine_for
 
 
+@dataclass
 class EndingService:
     """Resigning, aborting, calling off, timing out, and reminding the late."""
 
-    def __init__(self, work: UnitOfWork) -> None:
-        self.work = work
-        self.repository = work.repository
+    work: UnitOfWork
 
     async def resign(self, user_id: int, game_id: int | None = None) -> Report:
         async with self.work.change(user_id, game_id, "resign") as loaded:
@@ -40,7 +41,7 @@ class EndingService:
         ended: then a closed DM costs the game nothing, and the player uses ``/board``.
         """
         async with self.work.locked(game_id):
-            record = await self.repository.get_game(game_id)
+            record = await self.work.repository.get_game(game_id)
             if record is None or record.end_reason is not None:
                 return None
             engine = engine_for(record.game)
@@ -60,7 +61,7 @@ class EndingService:
         and counted exactly like any other end.
         """
         async with self.work.locked(game_id):
-            record = await self.repository.get_game(game_id)
+            record = await self.work.repository.get_game(game_id)
             if record is None or record.end_reason is not None or record.updated_at != changed_at:
                 return None
             engine = engine_for(record.game)
@@ -79,7 +80,7 @@ class EndingService:
         when the wait was read) or ended. The game is read and decoded here, one at a time,
         so the clock only ever decodes the games it is about to remind.
         """
-        record = await self.repository.get_game(game_id)
+        record = await self.work.repository.get_game(game_id)
         if record is None or record.end_reason is not None or record.updated_at != changed_at:
             return ()
         engine = engine_for(record.game)

@@ -9,6 +9,7 @@ count once or not at all.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from bot.games.core import Engine, Phase, View
 from bot.log_step import played
@@ -26,12 +27,11 @@ DRAW_WORDS = frozenset({"draw", "offer draw", "accept draw"})
 """Words for a draw by agreement, the same in every game that allows one."""
 
 
+@dataclass
 class MoveService:
     """A move aimed, played, or suggested while it is typed; saved setups."""
 
-    def __init__(self, work: UnitOfWork) -> None:
-        self.work = work
-        self.repository = work.repository
+    work: UnitOfWork
 
     async def aim(self, user_id: int, text: str, game_id: int | None = None) -> int:
         """The game a move is for, checked as far as it can be without playing it: what a
@@ -57,7 +57,7 @@ class MoveService:
         where a move goes tells them nothing new. Where several games remain, they are
         listed and the move refused.
         """
-        games = await self.repository.active_games_of(user_id)
+        games = await self.work.repository.active_games_of(user_id)
         if len(games) < 2:
             return games[0].id if games else None
         views = [(game, self._own_view(game, user_id)) for game in games]
@@ -118,13 +118,13 @@ class MoveService:
         if text is None:
             raise RefereeError("There is nothing to save yet: set up your side first.")
         user_id = record.seats[seat]
-        names = await self.repository.saved_setup_names(user_id, record.game)
+        names = await self.work.repository.saved_setup_names(user_id, record.game)
         if name not in names and len(names) >= MAX_SAVED_SETUPS:
             raise RefereeError(
                 f"You already keep {MAX_SAVED_SETUPS} {engine.title} setups; save over one of "
                 f"them by its name ({', '.join(names)})."
             )
-        await self.repository.save_setup(user_id, record.game, name, text)
+        await self.work.repository.save_setup(user_id, record.game, name, text)
         said = f"Saved this setup as `{name}`; write `load {name}` in a later game to use it."
         return Report(record, (Notice(record, seat, (said,), view),), stored=False)
 
@@ -132,9 +132,9 @@ class MoveService:
         """The move a saved setup stands for; the rules then check it like any move."""
         record = loaded.record
         user_id = record.seats[loaded.seat]
-        text = await self.repository.saved_setup(user_id, record.game, name)
+        text = await self.work.repository.saved_setup(user_id, record.game, name)
         if text is None:
-            names = await self.repository.saved_setup_names(user_id, record.game)
+            names = await self.work.repository.saved_setup_names(user_id, record.game)
             listed = (
                 f"your saved setups are {', '.join(f'`{n}`' for n in names)}"
                 if names
@@ -149,7 +149,7 @@ class MoveService:
             game_id, move = split_game_number(typed, typing=True)
         except RefereeError:
             return []  # the game number is wrong as typed so far: no move fits it
-        games = await self.repository.active_games_of(user_id)
+        games = await self.work.repository.active_games_of(user_id)
         if game_id is not None:
             games = [g for g in games if g.id == game_id]
         prefix_games = len(games) > 1 or game_id is not None

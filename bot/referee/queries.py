@@ -8,6 +8,8 @@ as it stands when a parcel is sent.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.announcements import status_line
 from bot.exports import FORMAT as EXPORT_FORMAT
 from bot.games import ENGINES
@@ -35,12 +37,11 @@ _UNPLAYED = (
 )
 
 
+@dataclass
 class QueryService:
     """Boards, help, status lines, finished games, replays, exports and parcels."""
 
-    def __init__(self, work: UnitOfWork) -> None:
-        self.work = work
-        self.repository = work.repository
+    work: UnitOfWork
 
     @property
     def records(self) -> Records:
@@ -56,7 +57,7 @@ class QueryService:
         if they may look at it from ``place`` (``bot.referee.access``). Anyone else is told
         they do not play in it, as for a number no game has."""
         if game_id is not None:
-            watched = await self.repository.get_game(game_id)
+            watched = await self.work.repository.get_game(game_id)
             if (
                 watched is not None
                 and watched.end_reason is None
@@ -84,7 +85,7 @@ class QueryService:
 
     async def help(self, user_id: int) -> str:
         """The rules and notation of the games a player is in, or how to start one."""
-        games = await self.repository.active_games_of(user_id)
+        games = await self.work.repository.active_games_of(user_id)
         if not games:
             titles = " or ".join(engine.title for engine in ENGINES.values())
             return f"Start a game of {titles} with `/play` in a server; `/rules` explains each."
@@ -126,7 +127,7 @@ class QueryService:
         does not exist or that the asker may not look at from ``place`` (the same sentence,
         so a guessed number confirms nothing), or one still running (``still_playing`` says
         when it may be seen)."""
-        record = await self.repository.get_game(game_id)
+        record = await self.work.repository.get_game(game_id)
         if record is None or not may_see(record, user_id, place):
             raise RefereeError(f"There is no game #{game_id}.")
         if record.end_reason is None:
@@ -165,7 +166,7 @@ class QueryService:
         else:
             who = TRUTH if word == "truth" else None
         engine = engine_for(record.game)
-        entries = await self.repository.log(game_id)
+        entries = await self.work.repository.log(game_id)
         states = states_of(engine, record, entries)
         ended = engine.outcome(states[-1])
         if ended is not None and ended.unplayed is not None:
@@ -181,7 +182,7 @@ class QueryService:
         """The variant each of these games was played in, by id (a page of a history)."""
         variants = {}
         for game_id in game_ids:
-            record = await self.repository.get_game(game_id)
+            record = await self.work.repository.get_game(game_id)
             if record is not None:
                 engine = engine_for(record.game)
                 variants[game_id] = engine.variant_name(engine.rules_from_json(record.rules))
@@ -193,7 +194,7 @@ class QueryService:
         if place.guild_id is None:
             return []
         lines = []
-        for record in await self.repository.active_games_in(place.guild_id):
+        for record in await self.work.repository.active_games_in(place.guild_id):
             if not may_see(record, user_id, place):
                 continue
             engine = engine_for(record.game)
@@ -218,7 +219,7 @@ class QueryService:
                 f"Game #{game_id} ended before its first real move, so it stays hidden: "
                 "it has no record to publish."
             )
-        sealed = await self.repository.seals(game_id)
+        sealed = await self.work.repository.seals(game_id)
         return {
             "format": EXPORT_FORMAT,
             "game": record.game,
@@ -233,11 +234,11 @@ class QueryService:
             "computer_seat": record.computer_seat,
             "actions": [
                 {"ply": e.ply, "seat": e.seat, "kind": e.kind.value, "text": e.text}
-                for e in await self.repository.log(game_id)
+                for e in await self.work.repository.log(game_id)
             ],
             "announcements": [
                 {"ply": ply, "tidings": [[audience, list(texts)] for audience, texts in told]}
-                for ply, told in await self.repository.announcements(game_id)
+                for ply, told in await self.work.repository.announcements(game_id)
             ],
             "seals": {
                 "ply": None if sealed is None else sealed[0],
@@ -255,7 +256,7 @@ class QueryService:
         parcel is sent. None when the game no longer exists. The game the claim read with
         the parcel, if it did, is as new.
         """
-        game = parcel.game or await self.repository.get_game(parcel.game_id)
+        game = parcel.game or await self.work.repository.get_game(parcel.game_id)
         if game is None:
             return None
         engine = engine_for(game.game)
