@@ -34,7 +34,8 @@ from bot.referee.moves import (
 )
 from bot.referee.queries import QueryService, replay
 from bot.referee.reports import GameFault, Notice, RefereeError, Report, StaleMoveError
-from bot.referee.unit_of_work import STATE_CACHE_SIZE, UnitOfWork, game_label
+from bot.referee.states import STATE_CACHE_SIZE
+from bot.referee.unit_of_work import UnitOfWork, game_label
 from bot.storage import Repository
 
 __all__ = [

@@ -21,7 +21,8 @@ from bot.games.grid import shorten
 from bot.log_step import announced
 from bot.names import clean as clean_name
 from bot.referee.reports import RefereeError, Report
-from bot.referee.unit_of_work import UnitOfWork, Views, engine_for
+from bot.referee.states import Views, engine_for
+from bot.referee.unit_of_work import UnitOfWork
 from bot.storage import (
     OPEN_TO_ANYONE,
     ChallengeRecord,

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from bot.ai import Seen, dice_seed_for
 from bot.games.core import CorruptStateError, Engine
 from bot.log_step import apply_entry
-from bot.referee.unit_of_work import STATE_CACHE_SIZE, UnitOfWork, engine_for
+from bot.referee.states import STATE_CACHE_SIZE, engine_for
+from bot.referee.unit_of_work import UnitOfWork
 from bot.storage import GameRecord, LogKind
 
 
@@ -44,7 +45,7 @@ class ComputerSeatService:
         if record is None or seat is None or record.end_reason is not None:
             return None
         engine = engine_for(record.game)
-        view = engine.view(self.work.state_of(engine, record), seat)
+        view = engine.view(self.work.states.state_of(engine, record), seat)
         if seat not in view.movers:
             return None
         heard = await self._heard(engine, record, seat)

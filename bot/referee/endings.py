@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from bot.announcements import timed_out
 from bot.conclusions import abort, call_off, late_seats, resignation
 from bot.referee.reports import Notice, RefereeError, Report
-from bot.referee.unit_of_work import LoadedGame, UnitOfWork, engine_for
+from bot.referee.states import engine_for
+from bot.referee.unit_of_work import LoadedGame, UnitOfWork
 
 
 @dataclass
@@ -45,7 +46,7 @@ class EndingService:
             if record is None or record.end_reason is not None:
                 return None
             engine = engine_for(record.game)
-            state = self.work.state_of(engine, record)
+            state = self.work.states.state_of(engine, record)
             if engine.has_started(state):
                 return None
             return await self.work.conclude(
@@ -65,7 +66,7 @@ class EndingService:
             if record is None or record.end_reason is not None or record.updated_at != changed_at:
                 return None
             engine = engine_for(record.game)
-            state = self.work.state_of(engine, record)
+            state = self.work.states.state_of(engine, record)
             late = late_seats(engine, state, record.computer_seat)
             if not late:
                 return None  # the computer is never late: it is only ever resumed
@@ -84,6 +85,6 @@ class EndingService:
         if record is None or record.end_reason is not None or record.updated_at != changed_at:
             return ()
         engine = engine_for(record.game)
-        state = self.work.state_of(engine, record, keep=False)
+        state = self.work.states.state_of(engine, record, keep=False)
         waiting = [s for s in sorted(engine.view(state, None).movers) if s != record.computer_seat]
         return tuple(Notice(record, seat, (text,), engine.view(state, seat)) for seat in waiting)

@@ -15,7 +15,8 @@ from bot.games.core import Engine, Phase, View
 from bot.log_step import played
 from bot.referee.game_numbers import split_game_number
 from bot.referee.reports import Notice, RefereeError, Report, StaleMoveError
-from bot.referee.unit_of_work import LoadedGame, UnitOfWork, engine_for, several_games
+from bot.referee.states import engine_for
+from bot.referee.unit_of_work import LoadedGame, UnitOfWork, several_games
 from bot.storage import GameRecord, LogKind
 
 MAX_MOVE_LENGTH = 600
@@ -71,7 +72,7 @@ class MoveService:
 
     def _own_view(self, game: GameRecord, user_id: int) -> View:
         engine = engine_for(game.game)
-        return engine.view(self.work.state_of(engine, game), game.seat_of(user_id))
+        return engine.view(self.work.states.state_of(engine, game), game.seat_of(user_id))
 
     async def act(
         self,
@@ -158,7 +159,7 @@ class MoveService:
             engine = engine_for(record.game)
             seat = record.seat_of(user_id)
             assert seat is not None
-            view = engine.view(self.work.state_of(engine, record), seat)
+            view = engine.view(self.work.states.state_of(engine, record), seat)
             for move_text in engine.suggestions(view, move):
                 choices.append(f"#{record.id} {move_text}" if prefix_games else move_text)
         return choices[:25]

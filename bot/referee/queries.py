@@ -16,7 +16,8 @@ from bot.games import ENGINES
 from bot.games.core import Engine, View
 from bot.referee.access import DIRECT_MESSAGE, Place, may_see
 from bot.referee.reports import Notice, RefereeError, Report
-from bot.referee.unit_of_work import UnitOfWork, engine_for
+from bot.referee.states import engine_for
+from bot.referee.unit_of_work import UnitOfWork
 from bot.replays import (
     AUDIENCE_WORDS,
     TRUTH,
@@ -67,7 +68,7 @@ class QueryService:
                 return self._spectated(watched)
         record = await self.work.game_of(user_id, game_id, purpose="board")
         engine = engine_for(record.game)
-        state = self.work.state_of(engine, record)
+        state = self.work.states.state_of(engine, record)
         seat = record.seat_of(user_id)
         assert seat is not None
         view = engine.view(state, seat)
@@ -75,7 +76,7 @@ class QueryService:
 
     def _spectated(self, record: GameRecord) -> Notice:
         engine = engine_for(record.game)
-        state = self.work.state_of(engine, record)
+        state = self.work.states.state_of(engine, record)
         view = engine.view(state, None)
         said = (
             f"You are not playing in game #{record.id}, so here is its public board. "
@@ -116,7 +117,7 @@ class QueryService:
             "`/games` lists the games running in a server.",
         )
         engine = engine_for(record.game)
-        state = self.work.state_of(engine, record)
+        state = self.work.states.state_of(engine, record)
         view = engine.view(state, None)
         return record, view, status_line(view, engine.outcome(state))
 
@@ -198,7 +199,7 @@ class QueryService:
             if not may_see(record, user_id, place):
                 continue
             engine = engine_for(record.game)
-            state = self.work.state_of(engine, record)
+            state = self.work.states.state_of(engine, record)
             lines.append((record, status_line(engine.view(state, None), engine.outcome(state))))
         return lines
 
@@ -213,7 +214,7 @@ class QueryService:
             game_id, user_id, place, still_playing="its record is published once it is over."
         )
         engine = engine_for(record.game)
-        ended = engine.outcome(self.work.state_of(engine, record))
+        ended = engine.outcome(self.work.states.state_of(engine, record))
         if ended is not None and ended.unplayed is not None:
             raise RefereeError(
                 f"Game #{game_id} ended before its first real move, so it stays hidden: "
@@ -260,7 +261,7 @@ class QueryService:
         if game is None:
             return None
         engine = engine_for(game.game)
-        views = self.work.views_of(engine, game, self.work.state_of(engine, game))
+        views = self.work.states.views_of(engine, game, self.work.states.state_of(engine, game))
         if parcel.audience is None:
             texts = parcel.texts[-1]
         else:

@@ -3,8 +3,8 @@
 Every use case that changes a game takes the same path, kept here once: find the game a
 request means, take its lock (this process's, then the store's), load it (``change``),
 and after the log step (``bot.log_step``) has made the change, store the new state with
-what each audience is told in one transaction (``commit``). Decoded states and the views
-built of them are cached per ply, so a game is decoded once per move, not once per reader.
+what each audience is told in one transaction (``commit``). Decoded states are cached per
+ply (``bot.referee.states``), so a game is decoded once per move, not once per reader.
 """
 
 from __future__ import annotations
@@ -19,20 +19,17 @@ from dataclasses import dataclass
 from weakref import WeakValueDictionary
 
 from bot.fairness import Seal, play_begins, seal
-from bot.games import ENGINES
 from bot.games.core import Engine, Event, GameError, Outcome, View
-from bot.games.grid import shorten
 from bot.log_step import Step, announced, ended
 from bot.logs import fields
 from bot.names import clean as clean_name
 from bot.ratings import counts_for_rating
 from bot.referee.reports import GameFault, Notice, RefereeError, Report
+from bot.referee.states import StateCache, Views, engine_for
 from bot.storage import Ending, GameRecord, LogKind, Repository, StaleGameError, Tidings
 from bot.storage.results import Result
 
 log = logging.getLogger("referee.referee")
-STATE_CACHE_SIZE = 1024
-"""Games whose latest decoded state is kept in memory (oldest dropped first)."""
 
 
 class UnitOfWork:
@@ -48,7 +45,7 @@ class UnitOfWork:
         self.repository = repository
         self.seed_source = seed_source
         """Each new game's seed (``secrets`` by default; tests give a fixed one)."""
-        self._states: dict[int, tuple[int, Views]] = {}
+        self.states = StateCache()
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         """A lock lives while someone holds or awaits it, so ids typed by anyone cannot pile up."""
 
@@ -81,7 +78,7 @@ class UnitOfWork:
             seat = record.seat_of(user_id)
             assert seat is not None  # load refuses a game the user does not play
             try:
-                yield LoadedGame(record, engine, self.state_of(engine, record), seat)
+                yield LoadedGame(record, engine, self.states.state_of(engine, record), seat)
             except GameError:
                 raise
             except Exception as error:
@@ -98,36 +95,6 @@ class UnitOfWork:
         if record.end_reason is not None:
             raise RefereeError(f"Game #{game_id} is over.")
         return record
-
-    def state_of(self, engine: Engine, record: GameRecord, *, keep: bool = True) -> object:
-        """The game's state, decoded and validated once per stored ply.
-
-        A ply number names one snapshot for good (the storage guard makes each ply unique),
-        so a state this process decoded or produced at that ply can be reused as it is,
-        with the views already built of it. Without ``keep``, a state decoded now is not
-        kept: the clock reads idle games once, and after an outage over a thousand of them,
-        which would only crowd the games being played out of memory and lengthen the
-        garbage collector's walks over it.
-        """
-        cached = self._states.get(record.id)
-        if cached is not None and cached[0] == record.ply:
-            return cached[1].state
-        state = engine.from_json(record.state)
-        if keep:
-            self._remember(record, Views(engine, state))
-        return state
-
-    def views_of(self, engine: Engine, record: GameRecord, state: object) -> Views:
-        """The views of ``state``, the game's state at ``record``'s ply, built once."""
-        cached = self._states.get(record.id)
-        if cached is not None and cached[0] == record.ply and cached[1].state is state:
-            return cached[1]
-        return Views(engine, state)
-
-    def _remember(self, record: GameRecord, views: Views) -> None:
-        self._states[record.id] = (record.ply, views)
-        while len(self._states) > STATE_CACHE_SIZE:
-            self._states.pop(next(iter(self._states)))
 
     @asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[None]:
@@ -157,7 +124,7 @@ class UnitOfWork:
                 outcome.reason.value,
                 rated=counts_for_rating(loaded.record.rated, outcome, started),
             )
-        before = self.views_of(engine, loaded.record, loaded.state)
+        before = self.states.views_of(engine, loaded.record, loaded.state)
         seals = self.new_seals(engine, before, views, loaded.record.seed, loaded.record.seats)
         opened: tuple[Seal, ...] = ()
         if outcome is not None and outcome.unplayed is None:  # an unplayed end stays sealed
@@ -183,7 +150,7 @@ class UnitOfWork:
                 "That move arrived twice or crossed another one; it was not counted again. "
                 "Check your latest board with `/board`."
             ) from None
-        self._remember(stored, views)
+        self.states.remember(stored, views)
         return Report(
             stored, self.notices(stored, views, tidings), results=await self.results(stored)
         )
@@ -227,21 +194,6 @@ class UnitOfWork:
         return tuple(Notice(game, audience, texts, views[audience]) for audience, texts in tidings)
 
 
-class Views:
-    """Each audience's view of one state, built once and shared by texts and boards."""
-
-    def __init__(self, engine: Engine, state: object) -> None:
-        self.engine = engine
-        self.state = state
-        self._built: dict[int | None, View] = {}
-        self.outcome = engine.outcome(state)
-
-    def __getitem__(self, audience: int | None) -> View:
-        if audience not in self._built:
-            self._built[audience] = self.engine.view(self.state, audience)
-        return self._built[audience]
-
-
 @dataclass(frozen=True)
 class LoadedGame:
     """One player's game, as loaded under the game's lock: the record, its engine, its
@@ -275,10 +227,3 @@ def several_games(user_id: int, games: list[GameRecord], purpose: str) -> Refere
         else f"give the command's `game` option, like `/{purpose} game:{first}`"
     )
     return RefereeError(f"You are in several games: {listed}. Say which: {how}.")
-
-
-def engine_for(key: str) -> Engine:
-    try:
-        return ENGINES[key]
-    except KeyError:
-        raise RefereeError(f"There is no game called `{shorten(key)}`.") from None
