@@ -1,10 +1,11 @@
 """Ends from outside the rules, as pure functions: resignation, abort, call-off, time-out.
 
-The referee ends games with these (``bot.referee.endings``), and ``python -m bot.verify``
-rebuilds every end an export logs with the very same functions, so an export whose end
-the referee would not have made (a resignation that makes the resigner win, a time-out
-for a player who was not to move, an abort after the first move) is refused. Standard
-library and the engines only.
+The referee ends games with these (``bot.referee.endings``), and every reader of a log
+(``bot.log_step``: replays, the computer's seat, ``python -m bot.verify``) rebuilds every
+logged end with the very same functions, so an export whose end the referee would not
+have made (a resignation that makes the resigner win, a time-out for a player who was
+not to move, an abort after the first move) is refused. Standard library and the
+engines only.
 """
 
 from __future__ import annotations
