@@ -37,6 +37,7 @@ from bot.referee.reports import GameFault, Notice, RefereeError, Report, StaleMo
 from bot.referee.states import STATE_CACHE_SIZE
 from bot.referee.unit_of_work import UnitOfWork, game_label
 from bot.storage import Repository
+from bot.storage.results import Records
 
 __all__ = [
     "DIRECT_MESSAGE",
@@ -108,6 +109,7 @@ class Referee:
     play_computer = delegate("challenges", ChallengeService.play_computer)
     computer_game_allowed = delegate("challenges", ChallengeService.computer_game_allowed)
     expire = delegate("challenges", ChallengeService.expire)
+    challenge_posted = delegate("challenges", ChallengeService.challenge_posted)
 
     aim = delegate("moves", MoveService.aim)
     act = delegate("moves", MoveService.act)
@@ -130,3 +132,8 @@ class Referee:
     games_in = delegate("queries", QueryService.games_in)
     export = delegate("queries", QueryService.export)
     parcel_report = delegate("queries", QueryService.parcel_report)
+
+    @property
+    def records(self) -> Records:
+        """Leaderboards, profiles and histories (``QueryService.records``)."""
+        return self.queries.records

@@ -118,7 +118,7 @@ class ChallengeService:
     async def challenge_posted(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows a challenge in its channel, so that the clock
         can edit it when the challenge expires unanswered."""
-        await self.repository.set_challenge_message(challenge_id, message_id)
+        await self.work.repository.set_challenge_message(challenge_id, message_id)
 
     async def rematch(self, game_id: int, user_id: int) -> ChallengeRecord:
         """A challenge to the same game, variant and options, with the seats turned round.

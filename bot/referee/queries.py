@@ -48,7 +48,7 @@ class QueryService:
     def records(self) -> Records:
         """Leaderboards, profiles and histories: read-only questions over results and
         ratings, answered by the store without any game's lock."""
-        return self.repository.records
+        return self.work.repository.records
 
     async def board(
         self, user_id: int, game_id: int | None = None, place: Place = DIRECT_MESSAGE
