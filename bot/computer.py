@@ -18,7 +18,6 @@ from concurrent.futures import Executor, Future
 from typing import ParamSpec, TypeVar
 
 from bot.ai import Seen, player
-from bot.ai.generic import ALL_MOVES
 from bot.games import ENGINES
 from bot.games.core import GameError
 from bot.logs import fields
@@ -144,7 +143,7 @@ class Computer:
         """Another legal move of the seat's, when the one it chose was refused."""
         options = [
             text
-            for text in ENGINES[game.game].suggestions(seen.view, "", limit=ALL_MOVES)
+            for text in ENGINES[game.game].legal_moves(seen.view)
             if text != refused and "draw" not in text
         ]
         for text in seen.dice("refused").sample(options, len(options)):

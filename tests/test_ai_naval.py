@@ -147,10 +147,7 @@ def test_the_seachess_computer_decides_the_same_wherever_the_persons_submarine_h
             elif person_moves == len(opening):
                 texts = list(secrets)
             else:
-                options = [
-                    set(engine.suggestions(engine.view(state, 0), "", limit=10**6))
-                    for state in games
-                ]
+                options = [set(engine.legal_moves(engine.view(state, 0))) for state in games]
                 shared = sorted(m for m in options[0] & options[1] if "draw" not in m)
                 if not shared:
                     break

@@ -100,7 +100,7 @@ def test_the_benchmarks_enemy_field_marks_what_the_engine_shows(preset: str) -> 
             field.shoot(index)
             text = f"{chr(65 + index % rules.size)}{index // rules.size + 1}"
         else:
-            text = dice.choice(engine.suggestions(view, "", limit=10**6))
+            text = dice.choice(engine.legal_moves(view))
         transition = engine.act(state, seat, text)
         heard.extend(event.text for event in transition.for_audience(0))
         state = transition.state
@@ -245,7 +245,7 @@ def _compare_decisions(game: str, rules: object, computer: Player, seed: int) ->
         else:
             seat = 0
             person = [engine.view(state, 0) for state in games]
-            either = [set(engine.suggestions(v, "", limit=10**6)) for v in person]
+            either = [set(engine.legal_moves(v)) for v in person]
             options = sorted(m for m in either[0] & either[1] if "draw" not in m)
             if not options:
                 break  # no move of the person's fits both setups: the games part here

@@ -51,7 +51,7 @@ async def person_moves(
     if view.phase is Phase.SETUP:
         move = "ready" if engine.setup_text(view) or record.game != "seabattle" else "random"
     else:
-        options = [m for m in engine.suggestions(view, "", limit=10**6) if "draw" not in m]
+        options = [m for m in engine.legal_moves(view) if "draw" not in m]
         move = dice.choice(options)
     await driver.dm(user, move)
 

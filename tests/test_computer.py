@@ -73,7 +73,7 @@ async def play_out(referee: Referee, repo: SqliteRepository, game: str, level: s
         if view.phase is Phase.SETUP:
             move = "ready" if engine.setup_text(view) or game != "seabattle" else "random"
         else:
-            moves = [m for m in engine.suggestions(view, "", limit=10**6) if "draw" not in m]
+            moves = [m for m in engine.legal_moves(view) if "draw" not in m]
             move = dice.choice(moves)
         await table.after(await referee.act(PERSON, move, game_id))
     else:
@@ -206,7 +206,7 @@ async def test_the_computer_is_never_handed_the_games_seed(
         if view.phase is Phase.SETUP:
             move = "ready" if engine.setup_text(view) or game != "seabattle" else "random"
         else:
-            moves = [m for m in engine.suggestions(view, "", limit=10**6) if "draw" not in m]
+            moves = [m for m in engine.legal_moves(view) if "draw" not in m]
             move = dice.choice(moves)
         await table.after(await referee.act(PERSON, move, game_id))
     assert len(handed) >= 2, "the computer decided too rarely to tell"

@@ -52,7 +52,7 @@ async def the_computer_thinking(world: World) -> GameRecord:
     if PERSON in movers(record):  # Blue waits for Red: the person moves first as Red
         engine = ENGINES["luzhanqi"]
         view = engine.view(engine.from_json(record.state), PERSON)
-        move = next(m for m in engine.suggestions(view, "", limit=10**6) if "draw" not in m)
+        move = next(m for m in engine.legal_moves(view) if "draw" not in m)
         await driver.dm(alice, move)
 
     async def thinking() -> bool:

@@ -1,9 +1,9 @@
-"""A computer player for any game: legal moves from the view's own suggestions.
+"""A computer player for any game: legal moves from the view (``Engine.legal_moves``).
 
-Every engine can list, from a view alone, the moves its viewer may make (that is what
-``/move``'s autocomplete shows a person), so a player that picks among them is legal in
-every game and every variant by construction. In a setup it takes the engine's own random
-legal setup (the one a person gets at the start, or by writing ``random``) and confirms it.
+Every engine lists, from a view alone, the moves its viewer may make, so a player that
+picks among them is legal in every game and every variant by construction. In a setup it
+takes the engine's own random legal setup (the one a person gets at the start, or by
+writing ``random``) and confirms it.
 """
 
 from __future__ import annotations
@@ -12,13 +12,10 @@ from bot.ai.core import Seen
 from bot.games import ENGINES
 from bot.games.core import Phase
 
-ALL_MOVES = 10**6
-"""No limit on the suggestions: the player chooses among every legal move."""
-
 
 def legal_texts(game: str, seen: Seen) -> list[str]:
     """Every move the view's seat may make now, in the game's notation."""
-    return ENGINES[game].suggestions(seen.view, "", limit=ALL_MOVES)
+    return ENGINES[game].legal_moves(seen.view)
 
 
 def setup_move(game: str, seen: Seen) -> str:

@@ -247,8 +247,9 @@ V = TypeVar("V", bound=View)
 R = TypeVar("R", bound=Rules)
 
 
-class Engine(ABC, Generic[R, S, A, V]):
-    """The one contract for every game. Every method is pure: no I/O, no clock, no globals.
+class RulesEngine(ABC, Generic[R, S, A, V]):
+    """The rules core: states, moves and their consequences. Every method is pure: no I/O,
+    no clock, no globals. The referee, replays and the verifier need only this part.
 
     Randomness comes only from the seed given to ``new_game`` and recorded in the state,
     so replaying the same actions always reproduces the same state.
@@ -258,22 +259,10 @@ class Engine(ABC, Generic[R, S, A, V]):
     """Stable identifier stored with each game, e.g. ``"seabattle"``."""
     title: str
     """The name players see, e.g. ``"Sea Battle"``."""
-    presets: Mapping[str, R]
-    """Named variants; the first one is the default."""
-    variant_notes: Mapping[str, str] = MappingProxyType({})
-    """One line on each preset, by its name, for ``/rules``."""
-    all_option_words: tuple[str, ...] = ()
-    """Every option word ``with_options`` reads, as the game declares its options."""
-    option_notes: Mapping[str, str] = MappingProxyType({})
-    """One line on each of ``all_option_words``, for ``/rules``."""
     state_version: int = 1
     agreed_draws: bool = False
     """Whether the rules let players agree a draw: the engine then reads ``offer draw`` and
     ``accept draw`` as moves, and the referee offers them by word and by button."""
-
-    @property
-    def default_variant(self) -> str:
-        return next(iter(self.presets))
 
     @abstractmethod
     def new_game(self, rules: R, seed: int) -> S: ...
@@ -322,6 +311,39 @@ class Engine(ABC, Generic[R, S, A, V]):
         """Whether the first real move (past setup) was made: abort is allowed only before."""
 
     @abstractmethod
+    def rules_from_json(self, data: Mapping[str, Any]) -> R: ...
+
+    @abstractmethod
+    def to_json(self, state: S) -> dict[str, Any]:
+        """Lossless and versioned."""
+
+    @abstractmethod
+    def from_json(self, data: Mapping[str, Any]) -> S:
+        """Inverse of ``to_json``; re-validates and raises CorruptStateError on bad data."""
+
+    def act(self, state: S, seat: int, text: str) -> Transition:
+        """Parse and apply in one step: the referee's path for every move."""
+        return self.apply(state, seat, self.parse_action(state, seat, text))
+
+
+class LegalMoves(ABC, Generic[V]):
+    """Legal moves from a view: what a computer player chooses among.
+
+    Computed from what the viewer may know, never a state, so a player choosing from this
+    list cannot use a hidden fact.
+    """
+
+    @abstractmethod
+    def legal_moves(self, view: V) -> list[str]:
+        """Every move the view's seat may make now, in the game's notation (none when it
+        is not that seat's turn, or for the public view)."""
+
+
+class Notation(ABC, Generic[R, S, V]):
+    """How a game speaks to a person: autocomplete, buttons, the rules text, the setup
+    texts. None of it changes what is legal; the rules core decides that."""
+
+    @abstractmethod
     def suggestions(self, view: V, typed: str, limit: int = 25) -> list[str]:
         """Moves matching what a player typed, for autocomplete; computed from a view only."""
 
@@ -333,6 +355,44 @@ class Engine(ABC, Generic[R, S, A, V]):
     def describe(self, rules: R) -> str:
         """The rules summary and move notation, for ``/rules``."""
 
+    def setup_instructions(self, rules: R) -> str:
+        """What a player is told when the game starts; games with a setup say it briefly."""
+        return self.describe(rules)
+
+    def side_sentence(self, state: S, seat: int) -> str:
+        """The side ``seat`` plays, told to that player alone when the game starts, so no
+        one has to work it out from whose move it is. Games without sides say nothing."""
+        return ""
+
+    def setup_text(self, view: V) -> str | None:
+        """One move that recreates the viewer's setup as their view shows it, or ``None``.
+
+        ``save <name>`` stores this text and ``load <name>`` plays it as a move in a later
+        game, so a saved setup is checked by the rules like any other move and the log
+        stays replayable. ``None`` means there is nothing to save now (or the game has no
+        setup worth saving).
+        """
+        return None
+
+
+class Variants(ABC, Generic[R]):
+    """A game's presets and option words: how ``/play`` turns a variant name and options
+    into rules, and how ``/rules`` lists them."""
+
+    title: str
+    presets: Mapping[str, R]
+    """Named variants; the first one is the default."""
+    variant_notes: Mapping[str, str] = MappingProxyType({})
+    """One line on each preset, by its name, for ``/rules``."""
+    all_option_words: tuple[str, ...] = ()
+    """Every option word ``with_options`` reads, as the game declares its options."""
+    option_notes: Mapping[str, str] = MappingProxyType({})
+    """One line on each of ``all_option_words``, for ``/rules``."""
+
+    @property
+    def default_variant(self) -> str:
+        return next(iter(self.presets))
+
     def choices_text(self) -> str:
         """Every variant and every option word with its line, for ``/rules``: the lists
         come from the game's own declarations, so a word ``/play`` reads cannot be left out."""
@@ -343,15 +403,6 @@ class Engine(ABC, Generic[R, S, A, V]):
             notes = self.option_notes
             lines += [f"• `{word}`: {notes.get(word, '')}" for word in self.all_option_words]
         return "\n".join(lines)
-
-    def setup_instructions(self, rules: R) -> str:
-        """What a player is told when the game starts; games with a setup say it briefly."""
-        return self.describe(rules)
-
-    def side_sentence(self, state: S, seat: int) -> str:
-        """The side ``seat`` plays, told to that player alone when the game starts, so no
-        one has to work it out from whose move it is. Games without sides say nothing."""
-        return ""
 
     @abstractmethod
     def variant_name(self, rules: R) -> str:
@@ -381,27 +432,8 @@ class Engine(ABC, Generic[R, S, A, V]):
         """Option strings matching what was typed, for ``/play``'s autocomplete."""
         return []
 
-    def setup_text(self, view: V) -> str | None:
-        """One move that recreates the viewer's setup as their view shows it, or ``None``.
 
-        ``save <name>`` stores this text and ``load <name>`` plays it as a move in a later
-        game, so a saved setup is checked by the rules like any other move and the log
-        stays replayable. ``None`` means there is nothing to save now (or the game has no
-        setup worth saving).
-        """
-        return None
-
-    @abstractmethod
-    def rules_from_json(self, data: Mapping[str, Any]) -> R: ...
-
-    @abstractmethod
-    def to_json(self, state: S) -> dict[str, Any]:
-        """Lossless and versioned."""
-
-    @abstractmethod
-    def from_json(self, data: Mapping[str, Any]) -> S:
-        """Inverse of ``to_json``; re-validates and raises CorruptStateError on bad data."""
-
-    def act(self, state: S, seat: int, text: str) -> Transition:
-        """Parse and apply in one step: the referee's path for every move."""
-        return self.apply(state, seat, self.parse_action(state, seat, text))
+class Engine(RulesEngine[R, S, A, V], LegalMoves[V], Notation[R, S, V], Variants[R]):
+    """A whole game: the rules core, legal moves from a view, the notation a person reads
+    and writes, and the variants. Each caller can ask for the part it needs (the computer
+    players for ``LegalMoves``, ``/play`` for ``Variants``); a game implements all four."""

@@ -264,15 +264,17 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
     def has_started(self, state: LuzhanqiState) -> bool:
         return state.plies > 0
 
-    def suggestions(self, view: LuzhanqiView, typed: str, limit: int = 25) -> list[str]:
-        wanted = " ".join(typed.lower().split())
+    def legal_moves(self, view: LuzhanqiView) -> list[str]:
         if view.seat is None or view.seat not in view.movers:
             return []
         if view.phase is Phase.SETUP:
-            return [t for t in _setup_texts(view) if t.startswith(wanted)][:limit]
+            return list(_setup_texts(view))
         actions = _play_actions(view.pieces, view.colour, view.rules, view.mines_by_colour())
-        texts = [*map(str, actions), *map(str, _draw_actions(view.draw_offer, view.seat))]
-        return [t for t in texts if t.startswith(wanted)][:limit]
+        return [*map(str, actions), *map(str, _draw_actions(view.draw_offer, view.seat))]
+
+    def suggestions(self, view: LuzhanqiView, typed: str, limit: int = 25) -> list[str]:
+        wanted = " ".join(typed.lower().split())
+        return [t for t in self.legal_moves(view) if t.startswith(wanted)][:limit]
 
     def quick_moves(self, view: LuzhanqiView) -> tuple[tuple[str, str], ...]:
         if view.phase is Phase.SETUP and view.seat in view.movers:

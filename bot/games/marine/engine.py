@@ -91,15 +91,20 @@ class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
 
     def suggestions(self, view: MarineView, typed: str, limit: int = 25) -> list[str]:
         """Legal actions starting with what was typed, from the view's board alone."""
+        prefix = "".join(typed.upper().split())
+        found = self.legal_moves(view)
+        return [t for t in found if t.upper().replace(" ", "").startswith(prefix)][:limit]
+
+    def legal_moves(self, view: MarineView) -> list[str]:
+        """Legal actions from the view's board alone (everything is public)."""
         if view.seat is None or view.seat not in view.movers:
             return []
-        prefix = "".join(typed.upper().split())
         found = [str(m) for m in moves.legal_moves(view.at, view.side_of(view.seat))]
         if view.draw_offer == other(view.seat):
             found.append(str(act.AcceptDraw()))
         elif view.draw_offer is None:
             found.append(str(act.OfferDraw()))
-        return [t for t in found if t.upper().replace(" ", "").startswith(prefix)][:limit]
+        return found
 
     def variant_name(self, rules: MarineRules) -> str:
         return next((name for name, preset in PRESETS.items() if preset == rules), "custom")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -162,6 +163,12 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def has_started(self, state: SeaBattleState) -> bool:
         return bool(state.log)
+
+    def legal_moves(self, view: SeaBattleView) -> list[str]:
+        """Autocomplete's list with nothing typed and no limit: the setup words, or the
+        cells not yet shot (near hits first), a disclosure owed, a Dutchman's move. A
+        salvo's cells are listed one at a time, as autocomplete builds a salvo."""
+        return self.suggestions(view, "", limit=sys.maxsize)
 
     def suggestions(self, view: SeaBattleView, typed: str, limit: int = 25) -> list[str]:
         """Setup words, or in play the cells not yet shot, cells next to a hit first."""

@@ -102,17 +102,20 @@ class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
 
     def suggestions(self, view: SeachessView, typed: str, limit: int = 25) -> list[str]:
         """Moves legal in the viewer's own view (§7.2a), starting with what was typed."""
+        prefix = " ".join(typed.lower().split())
+        return [t for t in self.legal_moves(view) if t.lower().startswith(prefix)][:limit]
+
+    def legal_moves(self, view: SeachessView) -> list[str]:
+        """Moves legal in the viewer's own view (§7.2a), less those the referee refused."""
         seat = view.seat
         if seat is None or seat not in view.movers:
             return []
-        prefix = " ".join(typed.lower().split())
         texts = [str(a) for a in view_legal(view.position(), seat)]
         if view.draw_offer == 1 - seat:
             texts.append("accept draw")
         elif view.draw_offer is None:
             texts.append("offer draw")
-        found = [t for t in texts if t.lower().startswith(prefix) and t not in view.refused]
-        return found[:limit]
+        return [t for t in texts if t not in view.refused]
 
     def variant_name(self, rules: SeachessRules) -> str:
         return "standard"

@@ -308,6 +308,12 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
                     break
         return found
 
+    def legal_moves(self, view: WarshipsView) -> list[str]:
+        """Legal moves computed from public facts and own types, each in its first spelling."""
+        if view.seat is None or view.seat not in view.movers:
+            return []
+        return [str(action) for action in self.legal_actions(seen_by(view, view.seat), view.seat)]
+
     def quick_moves(self, view: WarshipsView) -> tuple[tuple[str, str], ...]:
         if view.phase is not Phase.SETUP or view.seat not in view.movers:
             return ()
