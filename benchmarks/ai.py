@@ -26,9 +26,10 @@ from collections.abc import Iterator
 from benchmarks.ai_duels import LuzhanqiGreedy, MarineGreedy, Tally, play_series
 from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
 from benchmarks.ai_seabattle import report as seabattle_report
-from bot.ai import LEVELS, player
+from bot.ai import LEVELS
 from bot.ai.core import Player
 from bot.ai.generic import RandomPlayer
+from bot.catalog import player
 
 QUICK = {"fleets": 500, "games": 20}
 FULL = {"fleets": 10_000, "games": 200}

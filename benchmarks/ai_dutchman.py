@@ -12,8 +12,9 @@ from __future__ import annotations
 import statistics
 import sys
 
-from bot.ai import Seen, dice_seed_for, player
+from bot.ai import Seen, dice_seed_for
 from bot.ai.core import Player
+from bot.catalog import player
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.grid import cell_name

@@ -27,9 +27,9 @@ import sys
 import time
 
 from benchmarks.workers import planned_moves
+from bot.catalog import GAMES
 from bot.games import ENGINES
 from bot.games.core import SEATS
-from bot.presenter import RENDERERS
 
 READY = "ready"
 """The line a process writes once imported and warmed up."""
@@ -46,7 +46,7 @@ def work(moves: int) -> int:
     """Play ``moves`` moves of random Sea Battle games and draw every audience's board for
     each (a worker's processor work, without its database and its delivery); returns the
     boards drawn."""
-    render, _ = RENDERERS[GAME_KEY]
+    render = GAMES[GAME_KEY].render
     rng = random.Random(1)
     played = drawn = 0
     while played < moves:

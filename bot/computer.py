@@ -17,7 +17,8 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, Future
 from typing import ParamSpec, TypeVar
 
-from bot.ai import Seen, player
+from bot.ai import Seen
+from bot.catalog import player
 from bot.games import ENGINES
 from bot.games.core import GameError
 from bot.logs import fields

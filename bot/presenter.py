@@ -7,15 +7,11 @@ the channel's placeholders, so nothing here can leak a hidden fact.
 from __future__ import annotations
 
 import asyncio
-import inspect
-import io
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from PIL import Image
-
+from bot.catalog import entry
 from bot.fairness import lasting
 from bot.games import ENGINES
 from bot.games.core import SEATS, View, name_of
@@ -23,20 +19,8 @@ from bot.names import clean
 from bot.referee import Notice, draw_button
 from bot.replays import Replay
 from bot.storage import GameRecord
-from renderers import luzhanqi, marine, replay, seabattle, seachess, warships
-
-Names = tuple[str, str]
-Renderer = Callable[[View, Names], bytes]
-AltText = Callable[[View, Names], str]
-
-RENDERERS: dict[str, tuple[Renderer, AltText]] = {
-    "seabattle": (seabattle.render, seabattle.alt_text),  # type: ignore[dict-item]
-    "luzhanqi": (luzhanqi.render, luzhanqi.alt_text),  # type: ignore[dict-item]
-    "warships": (warships.render, warships.alt_text),  # type: ignore[dict-item]
-    "seachess": (seachess.render, seachess.alt_text),  # type: ignore[dict-item]
-    "marine": (marine.render, marine.alt_text),  # type: ignore[dict-item]
-}
-"""Each game's renderer and alt-text writer, by engine key."""
+from renderers import replay
+from renderers.common import Names
 
 MAX_CONTENT = 2000  # Discord's limit for a message's text
 MAX_ALT = 1024  # Discord's limit for an attachment description
@@ -85,11 +69,11 @@ def render_board(game: GameRecord, view: View) -> Board:
     Nothing that moves with the game goes into the name: the move count, for one, rises
     with every secret setup edit the opponent makes.
     """
-    render, alt = RENDERERS[game.game]
+    drawing = entry(game.game)
     audience = "public" if view.seat is None else f"seat{view.seat}"
     filename = f"{game.game}-{game.id}-{audience}.png"
     names = names_of(game)
-    return Board(render(view, names), filename, alt(view, names)[:MAX_ALT])
+    return Board(drawing.render(view, names), filename, drawing.alt_text(view, names)[:MAX_ALT])
 
 
 @dataclass(frozen=True)
@@ -102,20 +86,10 @@ class Attachment:
 
 
 def frame_renderer(key: str, names: Names) -> replay.FrameRenderer:
-    """A game's board drawn as a palette image with the players' names, for replays.
-
-    Taken from the renderer's module (its ``render_image``, which ``render`` encodes), so
-    a game that registers a renderer gets replays with no code of its own; a renderer
-    without one has its PNG decoded instead.
-    """
-    render = RENDERERS[key][0]
-    drawn = getattr(sys.modules[render.__module__], "render_image", None)
-    if callable(drawn):
-        if "replay" in inspect.signature(drawn).parameters:
-            # Labels drawn to be read at a replay's size (one bold glyph per piece).
-            return lambda view: drawn(view, names, replay=True)
-        return lambda view: drawn(view, names)
-    return lambda view: Image.open(io.BytesIO(render(view, names)))
+    """A game's board drawn as a palette image with the players' names, for replays: the
+    replay frame the game registers (``bot.catalog``)."""
+    frame = entry(key).frame
+    return lambda view: frame(view, names)
 
 
 def player_label(seat: int) -> str:

@@ -12,11 +12,11 @@ import random
 import pytest
 
 from benchmarks.ai import duel_report
-from bot.ai import player
 from bot.ai.core import Seen, dice_seed_for
 from bot.ai.generic import RandomPlayer
 from bot.ai.luzhanqi_memory import enemy_beliefs
 from bot.ai.luzhanqi_setup import strong_layout
+from bot.catalog import player
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.luzhanqi.board import HQS, NEIGHBOURS, Colour, half

@@ -15,7 +15,7 @@ import pytest
 
 from benchmarks.ai_duels import Tally, duel
 from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
-from bot.ai import LEVELS, Seen, dice_seed_for, player
+from bot.ai import LEVELS, Seen, dice_seed_for
 from bot.ai.generic import RandomPlayer
 from bot.ai.warships import (
     RESTLESS,
@@ -27,6 +27,7 @@ from bot.ai.warships import (
     planned_setup,
 )
 from bot.ai.warships_memory import Memory, beliefs
+from bot.catalog import player
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.warships import board

@@ -16,10 +16,11 @@ import pytest
 
 from benchmarks.ai_duels import Tally, duel
 from benchmarks.ai_seabattle import EnemyField
-from bot.ai import LEVELS, Player, Seen, dice_seed_for, player
+from bot.ai import LEVELS, Player, Seen, dice_seed_for
 from bot.ai.generic import RandomPlayer
 from bot.ai.seabattle import hidden_fleet
 from bot.ai.seabattle_grid import ShotGrid
+from bot.catalog import player
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.seabattle.fleet import validate_fleet

@@ -13,11 +13,12 @@ import random
 import pytest
 
 from benchmarks.ai_seabattle import EnemyField
-from bot.ai import Seen, player
+from bot.ai import Seen
 from bot.ai.seabattle import best_shot
 from bot.ai.seabattle_explained import explanations, weighed_scores
 from bot.ai.seabattle_grid import EMPTY, HIT, UNKNOWN, ShotGrid, hunt_density
 from bot.ai.seabattle_sampling import FleetSampler, sampled_shot
+from bot.catalog import player
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.seabattle.fleet import random_fleet

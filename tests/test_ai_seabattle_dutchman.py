@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ai import Seen, dice_seed_for, player
+from bot.ai import Seen, dice_seed_for
 from bot.ai.seabattle_dutchman import CLEARANCE, LATELY, my_shots, their_shots
+from bot.catalog import player
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.grid import parse_cell

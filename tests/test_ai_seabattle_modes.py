@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ai import LEVELS, Seen, dice_seed_for, player
+from bot.ai import LEVELS, Seen, dice_seed_for
+from bot.catalog import player
 from bot.games import ENGINES
 from bot.games.core import GameError
 from bot.games.seabattle.rules import ALLOWED, PRESETS, with_options

@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot import presenter
+from bot import catalog
 from bot.games.core import EndReason
 from bot.games.seabattle.view import SeaBattleView
 from bot.storage import ChallengeStatus, GameStatus
@@ -209,14 +210,15 @@ async def test_boards_are_drawn_off_the_event_loop(
 ) -> None:
     """Moves, answers, reminders and a loss on time after an outage draw every board on
     the drawing thread, so no board holds up the bot's other players."""
-    render, alt = presenter.RENDERERS["seabattle"]
+    registered = catalog.GAMES["seabattle"]
+    render = registered.render
     drawn: list[tuple[str, bool]] = []
 
     def watched(view: SeaBattleView, names: tuple[str, str]) -> bytes:
         drawn.append((threading.current_thread().name, on_an_event_loop()))
         return render(view, names)
 
-    monkeypatch.setitem(presenter.RENDERERS, "seabattle", (watched, alt))
+    monkeypatch.setitem(catalog.GAMES, "seabattle", replace(registered, render=watched))
     record = await game_in_play(driver, alice, bob)
     await driver.slash(alice, "board")
     clock.advance(72)

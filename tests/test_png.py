@@ -17,9 +17,9 @@ from collections.abc import Iterator
 import pytest
 from PIL import Image
 
+from bot.catalog import GAMES
 from bot.games import ENGINES
 from bot.games.core import View
-from bot.presenter import RENDERERS
 from renderers.png import (
     PNG_BAND_BYTES,
     DeflatedBands,
@@ -61,9 +61,9 @@ def _decoded(png: bytes) -> Image.Image:
     return image
 
 
-@pytest.mark.parametrize("key", sorted(RENDERERS))
+@pytest.mark.parametrize("key", sorted(GAMES))
 def test_every_board_decodes_to_exactly_the_pixels_and_palette_drawn(key: str) -> None:
-    render = RENDERERS[key][0]
+    render = GAMES[key].render
     draw = sys.modules[render.__module__].render_image  # the drawing that ``render`` encodes
     checked = 0
     for label, view in _views(key):

@@ -12,11 +12,11 @@ from __future__ import annotations
 import os
 import time
 
-import bot.ai
+import bot.catalog
 from bot.ai.core import Player, Seen
 from bot.games.core import Phase
 
-_real_player = bot.ai.player
+_real_player = bot.catalog.player
 
 
 class _Slow:
@@ -35,4 +35,4 @@ def _slow_player(game: str, level: str) -> Player:
     return _Slow(_real_player(game, level))
 
 
-bot.ai.player = _slow_player
+bot.catalog.player = _slow_player
