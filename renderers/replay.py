@@ -10,10 +10,11 @@ global colour table (no frame carries its own) and nothing is quantised. A repla
 each board at a replay scale (``SCALES``, nearest neighbour: palette indices stay exact,
 so no quantising either): a 300-move game stays under Discord-friendly 1 MB for every
 audience. Renderers that label pieces draw those labels for this size (``replay=True``:
-one bold glyph per piece, see ``bot.presenter.frame_renderer``). Each later frame keeps
-only the rectangle that changed since the frame before, and in it only the pixels that
-changed; the rest become one transparent index (the first one the palette leaves free, so
-the colour table, and with it every LZW code, stays as small as the board's colours allow).
+one bold glyph per piece; it is the replay frame a game registers in ``bot.catalog``).
+Each later frame keeps only the rectangle that changed since the frame before, and in it
+only the pixels that changed; the rest become one transparent index (the first one the
+palette leaves free, so the colour table, and with it every LZW code, stays as small as the
+board's colours allow).
 """
 
 from __future__ import annotations

@@ -215,6 +215,9 @@ PLANTED = [
     ("bot/storage/results.py", "import cogs.records", "imports nothing above it"),
     ("bot/storage/records.py", "from renderers import common", "imports nothing above it"),
     ("bot/storage/queries.py", "from bot.computer import x", "imports nothing above it"),
+    ("bot/games/seabattle/engine.py", "from bot.catalog import GAMES", "bot.catalog.GAMES"),
+    ("bot/ai/core.py", "from bot.catalog import player", "bot/ai imports only"),
+    ("renderers/seabattle.py", "from bot.catalog import entry", "renderers import only"),
 ]
 """Planted violations, each with a part of the message the checker must print."""
 
