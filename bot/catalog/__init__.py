@@ -6,7 +6,8 @@ A game's pieces live in three layers that may not see each other: the rule engin
 only views and ``bot.games``). The one place allowed to import all three is above them,
 so each game's registration is a small module here (``bot.catalog.seabattle`` and so on)
 that declares the engine, renderer, alt text, replay frame and computer players together.
-The presenter, the replays and the computer seat look a game up here and nowhere else.
+The presenter (boards, alt texts, replay frames) and the computer (its players) look a game
+up here and nowhere else.
 
 The engine itself is still found by key in ``bot.games.ENGINES`` too: the pure layers
 (the computer players, the rules' own tools) need it and cannot import this package.
