@@ -19,8 +19,8 @@ from bot.games.core import (
 from bot.games.marine import moves
 from bot.games.marine.actions import BoatMove, ShipMove
 from bot.games.marine.pieces import OPENING, Kind, Piece
-from bot.games.marine.play import HARBOUR, STUCK
 from bot.games.marine.state import MarineState
+from bot.games.marine.turns import HARBOUR, STUCK
 from tests.marine_positions import ENGINE as E
 from tests.marine_positions import NORTH, SOUTH, piece, position, with_turn
 

@@ -22,8 +22,8 @@ from bot.games.grid import cell_name
 from bot.games.seabattle import dutchman, texts
 from bot.games.seabattle.mines import Pending
 from bot.games.seabattle.rules import ALLOWED, OPTION_WORDS, PRESETS, SeaBattleRules
-from bot.games.seabattle.shooting import MINE, SHIP, owed_sentence
 from bot.games.seabattle.state import SeaBattleState
+from bot.games.seabattle.turns import MINE, SHIP, owed_sentence
 from tests.seabattle_positions import ENGINE, MODES, refused, seed_where_first, texts_for
 
 E = ENGINE

@@ -27,7 +27,7 @@ from bot.games.marine.board import (
     Point,
 )
 from bot.games.marine.pieces import Kind, Piece
-from bot.games.marine.play import reached_harbour
+from bot.games.marine.turns import reached_harbour
 from bot.games.marine.view import MarineView
 
 Position = Mapping[Point, Piece]

@@ -43,7 +43,6 @@ from bot.games.luzhanqi.deployment import (
 )
 from bot.games.luzhanqi.endings import accept_draw, offer_draw
 from bot.games.luzhanqi.pieces import ARMY, Kind, Piece
-from bot.games.luzhanqi.play import flip_piece, move_piece
 from bot.games.luzhanqi.rules import (
     OPTION_NOTES,
     OPTION_WORDS,
@@ -54,6 +53,7 @@ from bot.games.luzhanqi.rules import (
 )
 from bot.games.luzhanqi.rules import with_options as rules_with_options
 from bot.games.luzhanqi.state import LuzhanqiState, Side, state_from_json, state_to_json
+from bot.games.luzhanqi.turns import flip_piece, move_piece
 from bot.games.luzhanqi.view import LuzhanqiView, losses_seen
 
 

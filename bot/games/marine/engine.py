@@ -17,7 +17,7 @@ from bot.games.core import (
     other,
 )
 from bot.games.marine import actions as act
-from bot.games.marine import moves, play
+from bot.games.marine import moves, turns
 from bot.games.marine.pieces import OPENING
 from bot.games.marine.rules import PRESETS, VARIANT_NOTES, MarineRules
 from bot.games.marine.state import MarineState, in_order, state_from_json, state_to_json
@@ -59,8 +59,8 @@ class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
         if state.turn != seat:
             raise NotYourTurnError("It is your opponent's turn; wait for their move.")
         if isinstance(action, act.OfferDraw | act.AcceptDraw):
-            return play.draw(state, seat, offer=isinstance(action, act.OfferDraw))
-        return play.move(state, seat, action)
+            return turns.draw(state, seat, offer=isinstance(action, act.OfferDraw))
+        return turns.move(state, seat, action)
 
     def view(self, state: MarineState, seat: int | None) -> MarineView:
         """§9: everything is public; every audience gets the same board."""

@@ -33,7 +33,6 @@ from bot.games.seabattle.rules import (
     with_options,
 )
 from bot.games.seabattle.seeing import carry_fields, field_of, view_of
-from bot.games.seabattle.shooting import disclosable, disclose, shoot
 from bot.games.seabattle.state import (
     SeaBattleState,
     Side,
@@ -41,6 +40,7 @@ from bot.games.seabattle.state import (
     state_from_json,
     state_to_json,
 )
+from bot.games.seabattle.turns import disclosable, disclose, shoot
 from bot.games.seabattle.view import Mark, SeaBattleView
 
 

@@ -13,8 +13,8 @@ from bot.games.seabattle import salvo
 from bot.games.seabattle.dutchman import lost_decks as dutchman_lost
 from bot.games.seabattle.fleet import Ship, unplaced_kinds
 from bot.games.seabattle.rules import ShipKind, Touching
-from bot.games.seabattle.shooting import disclosable
 from bot.games.seabattle.state import SeaBattleState
+from bot.games.seabattle.turns import disclosable
 from bot.games.seabattle.view import FieldView, Mark, Report, SeaBattleView, ShipOutline
 
 
