@@ -57,17 +57,10 @@ def flip_piece(state: LuzhanqiState, seat: int, where: Station) -> Transition:
 
 
 def move_piece(state: LuzhanqiState, seat: int, start: Station, target: Station) -> Transition:
-    colour = state.colour_of(seat)
-    board, rules, mines = state.board, state.rules, state.mines_left()
-    if colour is None:
-        raise IllegalActionError("You have no face-up piece yet: flip one first, like `flip c3`.")
-    refusal = moves.immobility(board, start, colour, rules)
-    if refusal is None and target not in moves.reachable(board, start, rules):
-        refusal = f"Your piece on {name(start)} cannot reach {name(target)} in one move."
-    if refusal is None:
-        refusal = moves.entry_refusal(board, start, target, rules, mines)
-    if refusal is not None:
-        raise IllegalActionError(refusal)
+    """Move the piece on ``start`` to ``target``: a quiet move, or an attack settled by the
+    clash rules (9.1-9.3), with what each seat and the channel are told of it."""
+    _check_move(state, seat, start, target)
+    board, rules = state.board, state.rules
     mover = board[start]
     defender = board[target]
     assert mover is not None and mover.kind is not None
@@ -91,8 +84,41 @@ def move_piece(state: LuzhanqiState, seat: int, start: Station, target: Station)
         changes[target] = None
     new = with_board(state, changes)
     new = replace(new, quiet=0, last=LastMove(start, target, clash.removal))
-    result = clash.removal.value
-    if rules.flip:  # A12: everything is public
+    said = _attack_news(seat, mover, defender, step, clash.removal.value, rules.flip)
+    if clash.flag_taken:
+        return end_game(
+            replace(new, plies=new.plies + 1),
+            Outcome(seat, EndReason.RULES, "captured the flag"),
+            said,
+            ("You captured the enemy flag: you win!", "Your flag was captured: you lose."),
+        )
+    new, news = marshal_news(state, new)
+    return finish_ply(new, seat, [*said, *news])
+
+
+def _check_move(state: LuzhanqiState, seat: int, start: Station, target: Station) -> None:
+    """Refuse a move the rules forbid, with the sentence that says why: no colour yet, a
+    piece that cannot move, a station out of reach or one it may not enter."""
+    colour = state.colour_of(seat)
+    board, rules, mines = state.board, state.rules, state.mines_left()
+    if colour is None:
+        raise IllegalActionError("You have no face-up piece yet: flip one first, like `flip c3`.")
+    refusal = moves.immobility(board, start, colour, rules)
+    if refusal is None and target not in moves.reachable(board, start, rules):
+        refusal = f"Your piece on {name(start)} cannot reach {name(target)} in one move."
+    if refusal is None:
+        refusal = moves.entry_refusal(board, start, target, rules, mines)
+    if refusal is not None:
+        raise IllegalActionError(refusal)
+
+
+def _attack_news(
+    seat: int, mover: Piece, defender: Piece, step: str, result: str, flip: bool
+) -> list[Event]:
+    """What the attacker, the defender and the channel are told of an attack: with the flip
+    variant everything is public (A12), otherwise only what a referee's hand shows (9.3)."""
+    assert mover.kind is not None and defender.kind is not None
+    if flip:  # A12: everything is public
         fight = f"{mover.kind.title} attacks {with_article(defender.kind.title)}, {step}: {result}."
         said = [
             Event(seat, f"Your {fight}"),
@@ -108,15 +134,7 @@ def move_piece(state: LuzhanqiState, seat: int, start: Station, target: Station)
             ),
             Event(None, f"{name_of(seat)} attacks {step}: {result}."),
         ]
-    if clash.flag_taken:
-        return end_game(
-            replace(new, plies=new.plies + 1),
-            Outcome(seat, EndReason.RULES, "captured the flag"),
-            said,
-            ("You captured the enemy flag: you win!", "Your flag was captured: you lose."),
-        )
-    new, news = marshal_news(state, new)
-    return finish_ply(new, seat, [*said, *news])
+    return said
 
 
 def marshal_news(before: LuzhanqiState, after: LuzhanqiState) -> tuple[LuzhanqiState, list[Event]]:

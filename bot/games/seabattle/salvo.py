@@ -57,24 +57,7 @@ def sample_salvos(state: SeaBattleState, seat: int) -> Iterator[tuple[Cell, ...]
 
 def fire(state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> Transition:
     """Resolve one salvo: check it, record it, answer every cell, pass the turn."""
-    if state.phase is Phase.SETUP:
-        raise IllegalActionError("The game has not started: both fleets must be set first.")
-    if state.turn != seat:
-        raise NotYourTurnError("It is your opponent's turn; wait for their salvo.")
-    k = salvo_size(state, seat)
-    if len(set(cells)) != len(cells):
-        twice = next(cell_name(c) for c in cells if cells.count(c) > 1)
-        raise IllegalActionError(f"You named {twice} twice: a salvo names different cells.")
-    if len(cells) != k:
-        raise IllegalActionError(
-            f"Your salvo must name exactly {k} cell{'s' if k != 1 else ''}, one for each ship "
-            f"you have afloat; you named {len(cells)}."
-        )
-    repeated = [cell_name(c) for c in cells if c in state.shots[seat]]
-    if repeated:
-        raise IllegalActionError(
-            f"You have already shot at {', '.join(repeated)}; pick cells not shot before."
-        )
+    _check_salvo(state, seat, cells)
     target = other(seat)
     sunk_before = set(state.sunk(target))
     new = replace(
@@ -104,27 +87,7 @@ def fire(state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> Transitio
             )
         return _finished(new, outcome, (mine, theirs, public), ending, seat)
     if fleet_gone and state.rules.equal_rounds and seat == state.first_shooter:
-        new = replace(new, turn=target, last_salvo=True)
-        return Transition(
-            new,
-            (
-                Event(
-                    seat,
-                    f"{mine} That was their last ship; they fire one last salvo "
-                    "(equal rounds).",
-                ),
-                Event(
-                    target,
-                    f"{theirs} That was your last ship, but you fire one last salvo "
-                    "(equal rounds): sink their fleet for a draw.",
-                ),
-                Event(
-                    None,
-                    f"{public} {shooter} has sunk the whole fleet; {defender} fires one "
-                    "last salvo (equal rounds).",
-                ),
-            ),
-        )
+        return _last_salvo_owed(new, seat, (mine, theirs, public))
     if fleet_gone:
         outcome = Outcome(seat, EndReason.RULES, "sank the whole fleet")
         ending = (
@@ -141,6 +104,58 @@ def fire(state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> Transitio
             Event(seat, f"{mine} Your opponent fires next."),
             Event(target, f"{theirs} Your salvo: name {after} cell{'s' if after != 1 else ''}."),
             Event(None, f"{public} {defender} fires next."),
+        ),
+    )
+
+
+def _check_salvo(state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> None:
+    """Refuse a salvo that may not be fired now: out of turn, a cell named twice, the wrong
+    number of cells for the ships afloat, or a cell already shot."""
+    if state.phase is Phase.SETUP:
+        raise IllegalActionError("The game has not started: both fleets must be set first.")
+    if state.turn != seat:
+        raise NotYourTurnError("It is your opponent's turn; wait for their salvo.")
+    k = salvo_size(state, seat)
+    if len(set(cells)) != len(cells):
+        twice = next(cell_name(c) for c in cells if cells.count(c) > 1)
+        raise IllegalActionError(f"You named {twice} twice: a salvo names different cells.")
+    if len(cells) != k:
+        raise IllegalActionError(
+            f"Your salvo must name exactly {k} cell{'s' if k != 1 else ''}, one for each ship "
+            f"you have afloat; you named {len(cells)}."
+        )
+    repeated = [cell_name(c) for c in cells if c in state.shots[seat]]
+    if repeated:
+        raise IllegalActionError(
+            f"You have already shot at {', '.join(repeated)}; pick cells not shot before."
+        )
+
+
+def _last_salvo_owed(new: SeaBattleState, seat: int, told: tuple[str, str, str]) -> Transition:
+    """Equal rounds: the first shooter sank the fleet, so the target fires one last salvo
+    before the game ends. ``told`` is what the shooter, the target and the channel hear of
+    the salvo itself."""
+    mine, theirs, public = told
+    target = other(seat)
+    shooter, defender = name_of(seat), name_of(target)
+    new = replace(new, turn=target, last_salvo=True)
+    return Transition(
+        new,
+        (
+            Event(
+                seat,
+                f"{mine} That was their last ship; they fire one last salvo (equal rounds).",
+            ),
+            Event(
+                target,
+                f"{theirs} That was your last ship, but you fire one last salvo "
+                "(equal rounds): sink their fleet for a draw.",
+            ),
+            Event(
+                None,
+                f"{public} {shooter} has sunk the whole fleet; {defender} fires one "
+                "last salvo (equal rounds).",
+            ),
         ),
     )
 

@@ -19,6 +19,7 @@ from bot.games.core import (
 )
 from bot.games.grid import Cell, cell_name
 from bot.games.seabattle.mines import Pending
+from bot.games.seabattle.rules import ShipKind
 from bot.games.seabattle.state import SeaBattleState
 from bot.games.words import article, with_article
 
@@ -35,6 +36,59 @@ def shoot(
     """One shot at ``cell``. ``known_empty``: the shooter's own view shows the cell empty
     (beside a sunk ship, §2.9), so the shot is taken only when ``confirmed``, as a shot at
     a disclosed mine is (§4.7): a shot there is most likely a slip."""
+    _check_shot(state, seat, cell, confirmed, known_empty)
+    target = other(seat)
+    name = cell_name(cell)
+    new = replace(state, log=(*state.log, (seat, cell)))
+    defence = state.sides[target]
+    if cell in defence.mines:
+        return _struck(new, seat, cell, MINE)
+    if cell in defence.sweepers:
+        return _struck(new, seat, cell, "minesweeper")
+    ship = defence.ship_at(cell)
+    shooter, defender = name_of(seat), name_of(target)
+    if ship is None:
+        new = replace(new, turn=target)
+        return Transition(
+            new,
+            (
+                Event(seat, f"{name}: miss. Your opponent shoots next."),
+                Event(target, f"Your opponent shot at {name}: miss. Your turn."),
+                Event(None, f"{shooter} fires at {name}: miss. {defender} shoots next."),
+            ),
+        )
+    if ship.kind == state.rules.submarine_kind:
+        return _submarine_sunk(new, seat, cell)
+    sunk = new.shots[seat].issuperset(ship.cells)
+    news, public = _hit_news(state, seat, cell, state.rules.fleet[ship.kind], sunk)
+    if sunk and new.afloat(target) == 0:
+        outcome = Outcome(seat, EndReason.RULES, "sank the whole fleet")
+        new = replace(new, phase=Phase.FINISHED, turn=None, outcome=outcome)
+        return Transition(
+            new,
+            (
+                Event(seat, f"{news[0]} That was their last ship: you win!"),
+                Event(target, f"{news[1]} That was your last ship: you lose."),
+                Event(None, f"{public} {shooter} has sunk the whole fleet and wins!"),
+            ),
+        )
+    again = state.rules.extra_shot
+    new = replace(new, turn=seat if again else target)
+    return Transition(
+        new,
+        (
+            Event(seat, news[0] + (" Shoot again." if again else " Your opponent shoots next.")),
+            Event(target, news[1] + (" They shoot again." if again else " Your turn.")),
+            Event(None, public + (f" {shooter} shoots again." if again else "")),
+        ),
+    )
+
+
+def _check_shot(
+    state: SeaBattleState, seat: int, cell: Cell, confirmed: bool, known_empty: bool
+) -> None:
+    """Refuse a shot that may not be taken now, with the sentence that says why; a shot at
+    a cell the shooter knows empty or at a disclosed mine needs ``confirmed`` (§2.9, §4.7)."""
     if state.phase is Phase.SETUP:
         raise IllegalActionError("The game has not started: both fleets must be set first.")
     if state.pending is not None and state.pending.seat == seat:
@@ -55,28 +109,14 @@ def shoot(
             f"{name} is the mine your opponent disclosed to you: shooting it sets it off and you "
             f"must disclose a ship cell. To shoot it anyway, write `{name} confirm`."
         )
-    new = replace(state, log=(*state.log, (seat, cell)))
-    defence = state.sides[target]
-    if cell in defence.mines:
-        return _struck(new, seat, cell, MINE)
-    if cell in defence.sweepers:
-        return _struck(new, seat, cell, "minesweeper")
-    ship = defence.ship_at(cell)
-    shooter, defender = name_of(seat), name_of(target)
-    if ship is None:
-        new = replace(new, turn=target)
-        return Transition(
-            new,
-            (
-                Event(seat, f"{name}: miss. Your opponent shoots next."),
-                Event(target, f"Your opponent shot at {name}: miss. Your turn."),
-                Event(None, f"{shooter} fires at {name}: miss. {defender} shoots next."),
-            ),
-        )
-    kind = state.rules.fleet[ship.kind]
-    sunk = new.shots[seat].issuperset(ship.cells)
-    if ship.kind == state.rules.submarine_kind:
-        return _submarine_sunk(new, seat, cell)
+
+
+def _hit_news(
+    state: SeaBattleState, seat: int, cell: Cell, kind: ShipKind, sunk: bool
+) -> tuple[tuple[str, str], str]:
+    """What the shooter and the target are told of a hit, and what the channel is told; the
+    words depend on whether the ship sank and on how the rules answer hits (§2.7, §4.2)."""
+    name, shooter = cell_name(cell), name_of(seat)
     if not sunk and state.rules.named_hits:  # §4.2 sub-option: every hit names the ship
         news = (
             f'{name}: hit. "You hit my {kind.name}!"',
@@ -99,27 +139,7 @@ def shoot(
             f"Your opponent shot at {name}: hit, and sank your {kind.name}.",
         )
         public = f"{shooter} fires at {name}: hit, and sank {article(kind.name)} {kind.name}."
-    if sunk and new.afloat(target) == 0:
-        outcome = Outcome(seat, EndReason.RULES, "sank the whole fleet")
-        new = replace(new, phase=Phase.FINISHED, turn=None, outcome=outcome)
-        return Transition(
-            new,
-            (
-                Event(seat, f"{news[0]} That was their last ship: you win!"),
-                Event(target, f"{news[1]} That was your last ship: you lose."),
-                Event(None, f"{public} {shooter} has sunk the whole fleet and wins!"),
-            ),
-        )
-    again = state.rules.extra_shot
-    new = replace(new, turn=seat if again else target)
-    return Transition(
-        new,
-        (
-            Event(seat, news[0] + (" Shoot again." if again else " Your opponent shoots next.")),
-            Event(target, news[1] + (" They shoot again." if again else " Your turn.")),
-            Event(None, public + (f" {shooter} shoots again." if again else "")),
-        ),
-    )
+    return news, public
 
 
 def _struck(state: SeaBattleState, seat: int, cell: Cell, what: str) -> Transition:
@@ -255,23 +275,7 @@ def _submarine_sunk(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
     )
     theirs_gone, mine_gone = new.afloat(owner) == 0, new.afloat(seat) == 0
     if theirs_gone or mine_gone:
-        if theirs_gone and mine_gone:
-            outcome = Outcome(None, EndReason.RULES, "both fleets sunk at once")
-            ending = ("Both fleets are sunk: a draw.",) * 3
-        elif theirs_gone:
-            outcome = Outcome(seat, EndReason.RULES, "sank the whole fleet")
-            ending = (
-                "That was their last ship: you win!",
-                "That was your last ship: you lose.",
-                f"{name_of(seat)} has sunk the whole fleet and wins!",
-            )
-        else:
-            outcome = Outcome(owner, EndReason.RULES, "sank the whole fleet")
-            ending = (
-                "That was your last ship: you lose.",
-                "That was their last ship: you win!",
-                f"{name_of(owner)} has sunk the whole fleet and wins!",
-            )
+        outcome, ending = _fleets_gone(seat, theirs_gone, mine_gone)
         done = replace(new, phase=Phase.FINISHED, turn=None, outcome=outcome, pending=None)
         return Transition(
             done,
@@ -300,6 +304,27 @@ def _submarine_sunk(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
             Event(owner, f"{news[1]} They shoot again."),
             Event(None, f"{news[2]} {name_of(seat)} shoots again."),
         ),
+    )
+
+
+def _fleets_gone(seat: int, theirs_gone: bool, mine_gone: bool) -> tuple[Outcome, tuple[str, ...]]:
+    """§4.8: the outcome when the submarine's sinking and its dying shot leave a fleet (or
+    both) gone, and the ending told to the shooter, the submarine's owner and the channel."""
+    owner = other(seat)
+    if theirs_gone and mine_gone:
+        return Outcome(None, EndReason.RULES, "both fleets sunk at once"), (
+            "Both fleets are sunk: a draw.",
+        ) * 3
+    if theirs_gone:
+        return Outcome(seat, EndReason.RULES, "sank the whole fleet"), (
+            "That was their last ship: you win!",
+            "That was your last ship: you lose.",
+            f"{name_of(seat)} has sunk the whole fleet and wins!",
+        )
+    return Outcome(owner, EndReason.RULES, "sank the whole fleet"), (
+        "That was your last ship: you lose.",
+        "That was their last ship: you win!",
+        f"{name_of(owner)} has sunk the whole fleet and wins!",
     )
 
 
