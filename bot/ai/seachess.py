@@ -18,7 +18,8 @@ from bot.ai.core import Seen
 from bot.ai.generic import legal_texts
 from bot.games.seachess import actions as act
 from bot.games.seachess.board import file_of, rank_of
-from bot.games.seachess.effects import Barred, perform
+from bot.games.seachess.changes import Barred
+from bot.games.seachess.effects import perform
 from bot.games.seachess.moves import candidates
 from bot.games.seachess.pieces import Kind
 from bot.games.seachess.position import Position, attacked, in_check

@@ -8,13 +8,12 @@ on a player's view position, which is what makes the two-step test of §7.2a one
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from bot.games.seachess import actions as act
 from bot.games.seachess.board import (
     CARRIER,
     FORWARD,
-    ORTHOGONAL_NEIGHBOURS,
     START_RANK,
     between,
     facing_of,
@@ -23,58 +22,12 @@ from bot.games.seachess.board import (
     rank_of,
     step,
 )
+from bot.games.seachess.changes import Barred, Notes, remove, touch, whose
 from bot.games.seachess.moves import castling_squares, reloads
-from bot.games.seachess.pieces import COLOURS, MAX_COUNT, Kind, Piece, Submerged, fresh
+from bot.games.seachess.pieces import COLOURS, Kind, Piece, fresh
 from bot.games.seachess.position import Position, attacked
+from bot.games.seachess.submarines import dive, emerge, sonar, steer
 from bot.games.words import with_article
-
-
-class Barred(Exception):
-    """The commando ship may not do this (§4.7, §6.2); ``mine`` says whether a mine is why."""
-
-    def __init__(self, mine: bool) -> None:
-        super().__init__("mine" if mine else "attacked")
-        self.mine = mine
-
-
-@dataclass
-class Notes:
-    """What one move made known: lines for the mover, for everyone, and its record."""
-
-    mover: list[str] = field(default_factory=list)
-    public: list[str] = field(default_factory=list)
-    author: list[str] = field(default_factory=list)
-    removal: bool = False
-    boat: bool = False
-    last: tuple[int, ...] = ()
-    """Squares of the move everyone saw, for the images' last-move marks."""
-
-    def both(self, text: str) -> None:
-        self.mover.append(text)
-        self.public.append(text)
-
-
-def _who(piece: Piece) -> str:
-    return f"{COLOURS[piece.owner]}'s {piece.kind.noun}"
-
-
-def remove(pos: Position, sq: int) -> Piece | None:
-    """Take the visible piece off ``sq`` with what goes with it: castling rights tied to the
-    square, and an airborne aircraft whose carrier this was (§3.7: it is lost)."""
-    piece = pos.at.pop(sq, None)
-    touch(pos, sq)
-    if piece is not None and piece.kind is Kind.CARRIER and pos.airborne[piece.owner] == sq:
-        pos.airborne[piece.owner] = None
-    return piece
-
-
-def touch(pos: Position, sq: int) -> None:
-    """A piece left or was taken from ``sq``: castling that needs a piece there is gone."""
-    for index, (seat, long) in enumerate(((0, True), (0, False), (1, True), (1, False))):
-        if pos.castling[index]:
-            king, _, partner, _, _ = castling_squares(seat, long)
-            if sq in (king, partner):
-                pos.castling[index] = False
 
 
 def perform(pos: Position, seat: int, action: act.Action, notes: Notes | None = None) -> None:
@@ -90,11 +43,11 @@ def perform(pos: Position, seat: int, action: act.Action, notes: Notes | None = 
         case act.Plant(sq):
             _plant(pos, seat, sq, notes)
         case act.Dive(start, end):
-            _dive(pos, seat, start, end, notes)
+            dive(pos, seat, start, end, notes)
         case act.Steer(start, end):
-            _steer(pos, seat, start, end, notes)
+            steer(pos, seat, start, end, notes)
         case act.Emerge(sq, target):
-            _emerge(pos, seat, sq, target, notes)
+            emerge(pos, seat, sq, target, notes)
         case act.Torpedo(start, target):
             _torpedo(pos, seat, start, target, notes)
         case act.Strike(carrier, target):
@@ -105,9 +58,7 @@ def perform(pos: Position, seat: int, action: act.Action, notes: Notes | None = 
             pos.at[home] = replace(pos.at[home], loaded=True)
             pos.airborne[seat] = None
             if notes is not None:
-                notes.both(
-                    f"{COLOURS[seat]}: the aircraft lands on its carrier on {name(home)}."
-                )
+                notes.both(f"{COLOURS[seat]}: the aircraft lands on its carrier on {name(home)}.")
                 notes.author.append(f"A{name(home)}<a")
                 notes.last = (home,)
     sonar(pos, notes)
@@ -130,6 +81,8 @@ def _move(
     ep: tuple[int, int] | None,
     notes: Notes | None,
 ) -> None:
+    """A piece moves, perhaps taking (en passant too), perhaps meeting a mine on its way or
+    on its square (§4.3-4.4), and perhaps promoting, turning, reloading or hunting (§5)."""
     piece = pos.at[start]
     kind = piece.kind
     foe = 1 - seat
@@ -140,18 +93,8 @@ def _move(
         notes.last = (start, end)
         if kind is Kind.BOAT:
             notes.boat = True
-    for s in _path(kind, start, end):
-        if s in pos.mines:  # §4.4: only an enemy mine can be here; the piece stops on it
-            remove(pos, start)
-            del pos.mines[s]
-            if notes is not None:
-                notes.removal = True
-                notes.both(
-                    f"{COLOURS[seat]}: {kind.noun} {name(start)}-{name(end)} ran onto a mine on "
-                    f"{name(s)} and was destroyed; the mine is gone."
-                )
-                notes.author.append(f"{letter}{name(start)}-{name(end)}(M{name(s)})")
-            return
+    if _stopped_on_the_way(pos, seat, start, end, notes):
+        return
     remove(pos, start)
     captured = remove(pos, end) if end in pos.at else None
     passant = None
@@ -167,7 +110,7 @@ def _move(
     if captured is not None and notes is not None:
         notes.removal = True
         where = f" on {name(passant)} en passant" if passant is not None else ""
-        text += f", taking {_who(captured)}{where}"
+        text += f", taking {whose(captured)}{where}"
         author += " e.p." if passant is not None else ""
     if end in pos.mines:  # §4.3: the mine takes the piece that arrives, then is gone
         del pos.mines[end]
@@ -178,11 +121,49 @@ def _move(
             )
             notes.author.append(author + "(M)")
         return
+    moved, reloaded = _land(pos, seat, piece, start, end, promotion)
+    if promotion is not None:
+        text += f", promoted to {with_article(promotion.noun)}"
+        author += f"={promotion.value}"
+    # §5.8: whatever ends the move as a destroyer hunts, a boat promoted to one included
+    hunted = pos.sub_at(end, foe) if moved.kind is Kind.DESTROYER else None
+    if hunted is not None:
+        pos.subs.remove(hunted)
+    if notes is not None:
+        _note_landing(notes, seat, end, kind, (text, author), reloaded, hunted is not None)
+
+
+def _stopped_on_the_way(
+    pos: Position, seat: int, start: int, end: int, notes: Notes | None
+) -> bool:
+    """§4.4: a piece that passes an enemy mine stops on it and is destroyed with the mine.
+    Says whether that happened (the move is then over)."""
+    kind = pos.at[start].kind
+    for s in _path(kind, start, end):
+        if s in pos.mines:  # only an enemy mine can be here
+            remove(pos, start)
+            del pos.mines[s]
+            if notes is not None:
+                notes.removal = True
+                notes.both(
+                    f"{COLOURS[seat]}: {kind.noun} {name(start)}-{name(end)} ran onto a mine on "
+                    f"{name(s)} and was destroyed; the mine is gone."
+                )
+                notes.author.append(f"{kind.value}{name(start)}-{name(end)}(M{name(s)})")
+            return True
+    return False
+
+
+def _land(
+    pos: Position, seat: int, piece: Piece, start: int, end: int, promotion: Kind | None
+) -> tuple[Piece, bool]:
+    """Put the moved piece on ``end`` as it now is: promoted, turned to face its way,
+    reloaded in its home zone; a boat's double step opens en passant. Returns the piece
+    and whether it reloaded."""
+    kind = piece.kind
     moved = piece
     if promotion is not None:
         moved = fresh(promotion, seat)
-        text += f", promoted to {with_article(promotion.noun)}"
-        author += f"={promotion.value}"
     elif kind is Kind.TORPEDO_BOAT:
         facing = facing_of(start, end)
         moved = replace(moved, facing=moved.facing if facing is None else facing)
@@ -198,12 +179,21 @@ def _move(
         passed = step(start, (0, FORWARD[seat]))
         assert passed is not None
         pos.ep = (passed, end)
-    # §5.8: whatever ends the move as a destroyer hunts, a boat promoted to one included
-    hunted = pos.sub_at(end, foe) if moved.kind is Kind.DESTROYER else None
-    if hunted is not None:
-        pos.subs.remove(hunted)
-    if notes is None:
-        return
+    return moved, reloaded
+
+
+def _note_landing(
+    notes: Notes,
+    seat: int,
+    end: int,
+    kind: Kind,
+    said: tuple[str, str],
+    reloaded: bool,
+    hunted: bool,
+) -> None:
+    """Write down a completed move: ``said`` is its line so far and its record in the
+    author's notation, to which a reload and a destroyer's catch are added."""
+    text, author = said
     if reloaded and kind is Kind.TORPEDO_BOAT:
         text += "; the torpedo boat reloads"
         author += "<T"
@@ -211,10 +201,10 @@ def _move(
     if reloaded and kind is Kind.CRUISER:
         notes.mover.append("Your cruiser reloaded its mine.")
         author += "<M"
-    if hunted is not None:
+    if hunted:
         notes.removal = True
         notes.both(
-            f"{COLOURS[seat]}'s destroyer on {name(end)} caught {COLOURS[foe]}'s submerged "
+            f"{COLOURS[seat]}'s destroyer on {name(end)} caught {COLOURS[1 - seat]}'s submerged "
             "submarine there."
         )
         author += "xs"
@@ -275,86 +265,6 @@ def _plant(pos: Position, seat: int, sq: int, notes: Notes | None) -> None:
         )
 
 
-def _dive(pos: Position, seat: int, start: int, end: int, notes: Notes | None) -> None:
-    piece = pos.at.pop(start)
-    touch(pos, start)
-    turns = min(piece.count // 2, 4)
-    surfaces_at = pos.ply + 2 * turns
-    if notes is not None:
-        notes.last = (start,)
-        notes.mover.append(
-            f"Your submarine on {name(start)} submerged and moved under {name(end)} "
-            f"(hidden move); it surfaces at the start of your move {surfaces_at // 2 + 1}."
-        )
-        notes.public.append(
-            f"{COLOURS[seat]}: the submarine on {name(start)} submerged (hidden move); it "
-            f"surfaces at the start of {COLOURS[seat]}'s move {surfaces_at // 2 + 1}."
-        )
-        notes.author.append(f"S{name(start)}v-{name(end)}(h)")
-    _under(pos, seat, Submerged(end, seat, surfaces_at, start), notes)
-
-
-def _steer(pos: Position, seat: int, start: int, end: int, notes: Notes | None) -> None:
-    sub = pos.sub_at(start, seat)
-    assert sub is not None
-    pos.subs.remove(sub)
-    if notes is not None:
-        notes.mover.append(
-            f"Your submerged submarine moved {name(start)}-{name(end)} (hidden move)."
-        )
-        notes.public.append(f"{COLOURS[seat]} made a hidden move.")
-        notes.author.append(f"sS{name(start)}-{name(end)}(h)")
-    _under(pos, seat, replace(sub, square=end), notes)
-
-
-def _under(pos: Position, seat: int, sub: Submerged, notes: Notes | None) -> None:
-    """A submerged submarine arrives: on an enemy mine both are gone (§4.5)."""
-    if sub.square in pos.mines:
-        del pos.mines[sub.square]
-        if notes is not None:
-            notes.removal = True
-            notes.both(
-                f"A mine on {name(sub.square)} destroyed {COLOURS[seat]}'s submerged submarine; "
-                "the mine is gone."
-            )
-            notes.author[-1] += "(M)"
-        return
-    pos.subs.append(sub)
-
-
-def _emerge(pos: Position, seat: int, sq: int, target: int | None, notes: Notes | None) -> None:
-    sub = pos.sub_at(sq, seat)
-    assert sub is not None
-    pos.subs.remove(sub)
-    end = sq if target is None else target
-    captured = remove(pos, end) if end in pos.at else None
-    text = author = ""
-    if notes is not None:
-        text = f"{COLOURS[seat]}: a submarine emerged " + (
-            f"on {name(sq)}" if target is None else f"from under {name(sq)} onto {name(target)}"
-        )
-        author = f"sS{name(sq)}" + ("" if target is None else f"-{name(target)}") + "^"
-    if captured is not None:
-        text += f", taking {_who(captured)}"
-        author += "x"
-    if notes is not None:
-        notes.last = (sq,) if target is None else (sq, target)
-        notes.removal = notes.removal or captured is not None
-    if end in pos.mines:  # §4.8: it took the cruiser on its mine and dies with the mine
-        del pos.mines[end]
-        if notes is not None:
-            notes.removal = True
-            notes.both(
-                text + f"; a mine on {name(end)} destroyed the submarine, and the mine is gone."
-            )
-            notes.author.append(author + "(M)")
-        return
-    pos.at[end] = Piece(Kind.SUBMARINE, seat)
-    if notes is not None:
-        notes.both(text + ".")
-        notes.author.append(author)
-
-
 def _torpedo(pos: Position, seat: int, start: int, target: int, notes: Notes | None) -> None:
     pos.at[start] = replace(pos.at[start], loaded=False)
     middle = between(start, target)
@@ -374,7 +284,7 @@ def _torpedo(pos: Position, seat: int, start: int, target: int, notes: Notes | N
     if notes is not None and captured is not None:
         notes.removal = True
         notes.both(
-            f"{COLOURS[seat]}: the torpedo boat on {name(start)} torpedoed {_who(captured)} "
+            f"{COLOURS[seat]}: the torpedo boat on {name(start)} torpedoed {whose(captured)} "
             f"on {name(target)}."
         )
         notes.author.append(f"T{name(start)}xt {name(target)}")
@@ -392,52 +302,6 @@ def _strike(pos: Position, seat: int, carrier: int, target: int, notes: Notes | 
         verb = "takes off from" if launch else "flies again from"
         notes.both(
             f"{COLOURS[seat]}: the aircraft {verb} the carrier on {name(carrier)} and takes "
-            f"{_who(captured)} on {name(target)}; it is airborne."
+            f"{whose(captured)} on {name(target)}; it is airborne."
         )
         notes.author.append(f"A{name(carrier)}xa {name(target)}")
-
-
-def sonar(pos: Position, notes: Notes | None) -> None:
-    """§5.7: submerged submarines next to an enemy destroyer (by a side) all surface."""
-    found = [
-        sub
-        for sub in pos.subs
-        if any(
-            (p := pos.at.get(s)) is not None and p.kind is Kind.DESTROYER and p.owner != sub.owner
-            for s in ORTHOGONAL_NEIGHBOURS[sub.square]
-        )
-    ]
-    for sub in found:
-        surface(pos, sub, notes, "found by an enemy destroyer's sonar", ">")
-
-
-def surface(pos: Position, sub: Submerged, notes: Notes | None, why: str, mark: str) -> None:
-    """§5.6: a submarine comes up; a piece above is taken, unless it is a commando ship, in
-    which case the submarine is lost."""
-    pos.subs.remove(sub)
-    sq = sub.square
-    above = pos.at.get(sq)
-    who = f"{COLOURS[sub.owner]}'s submarine surfaced on {name(sq)} ({why})" if notes else ""
-    if above is not None and above.kind is Kind.COMMANDO:
-        if notes is not None:
-            notes.removal = True
-            notes.both(f"{who} under a commando ship and was lost.")
-            notes.author.append(f"{mark}{name(sq)}^-")
-        return
-    captured = remove(pos, sq) if above is not None else None
-    pos.at[sq] = Piece(Kind.SUBMARINE, sub.owner)
-    if notes is not None:
-        if captured is not None:
-            notes.removal = True
-            notes.both(f"{who}, taking {_who(captured)}.")
-            notes.author.append(f"{mark}{name(sq)}^x")
-        else:
-            notes.both(f"{who}.")
-            notes.author.append(f"{mark}{name(sq)}^")
-
-
-def count_turn(pos: Position, seat: int) -> None:
-    """§5.1: the turn of ``seat`` ended; each of its visible submarines counts it."""
-    for sq, piece in pos.at.items():
-        if piece.owner == seat and piece.kind is Kind.SUBMARINE and piece.count < MAX_COUNT:
-            pos.at[sq] = replace(piece, count=piece.count + 1)

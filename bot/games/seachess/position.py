@@ -102,6 +102,33 @@ def attackers(pos: Position, sq: int, by: int) -> Iterator[tuple[int, Piece | No
     ``None`` for a submerged submarine). Mines and visible pieces block lines; submerged
     submarines attack but never block; whose turn it is and the airborne bar do not matter."""
     at = pos.at
+    yield from _line_attackers(pos, sq, by)
+    for s in ADJACENT[sq]:
+        piece = at.get(s)
+        if piece is not None and piece.owner == by and piece.kind in (Kind.COMMANDO, Kind.CARRIER):
+            yield s, piece
+    for s in KNIGHT[sq]:
+        piece = at.get(s)
+        if piece is not None and piece.owner == by and piece.kind is Kind.SUBMARINE:
+            yield s, piece
+    for sub in pos.subs:
+        if sub.owner == by and sub.square in KNIGHT[sq]:
+            yield sub.square, None
+    yield from _carrier_attackers(pos, sq, by)
+    back = -FORWARD[by]
+    for df in (-1, 1):
+        behind = step(sq, (df, back))
+        if behind is not None:
+            piece = at.get(behind)
+            if piece is not None and piece.owner == by and piece.kind is Kind.BOAT:
+                yield behind, piece
+    yield from _torpedo_attackers(pos, sq, by)
+
+
+def _line_attackers(pos: Position, sq: int, by: int) -> Iterator[tuple[int, Piece]]:
+    """Pieces of ``by`` attacking ``sq`` along a rook's or a bishop's line, which the first
+    visible piece or mine on the way blocks."""
+    at = pos.at
     mines = pos.mines
     for kinds, rays in (
         (LINE_KINDS["rook"], ROOK_RAYS[sq]),
@@ -116,17 +143,12 @@ def attackers(pos: Position, sq: int, by: int) -> Iterator[tuple[int, Piece | No
                     break
                 if s in mines:
                     break
-    for s in ADJACENT[sq]:
-        piece = at.get(s)
-        if piece is not None and piece.owner == by and piece.kind in (Kind.COMMANDO, Kind.CARRIER):
-            yield s, piece
-    for s in KNIGHT[sq]:
-        piece = at.get(s)
-        if piece is not None and piece.owner == by and piece.kind is Kind.SUBMARINE:
-            yield s, piece
-    for sub in pos.subs:
-        if sub.owner == by and sub.square in KNIGHT[sq]:
-            yield sub.square, None
+
+
+def _carrier_attackers(pos: Position, sq: int, by: int) -> Iterator[tuple[int, Piece]]:
+    """Carriers of ``by`` attacking ``sq``: by their own move over clear squares, and by
+    their aircraft on the ring three steps away (§3.7)."""
+    at = pos.at
     for origin, path in CARRIER_FROM[sq]:
         if not path:
             continue  # single steps were found with the adjacent squares
@@ -144,13 +166,13 @@ def attackers(pos: Position, sq: int, by: int) -> Iterator[tuple[int, Piece | No
             continue
         if max(abs(file_of(origin) - f), abs(rank_of(origin) - r)) == 3:
             yield origin, piece  # §3.7: the aircraft's ring, aboard or airborne
-    back = -FORWARD[by]
-    for df in (-1, 1):
-        behind = step(sq, (df, back))
-        if behind is not None:
-            piece = at.get(behind)
-            if piece is not None and piece.owner == by and piece.kind is Kind.BOAT:
-                yield behind, piece
+
+
+def _torpedo_attackers(pos: Position, sq: int, by: int) -> Iterator[tuple[int, Piece]]:
+    """Torpedo boats of ``by`` aimed at ``sq`` along a diagonal from one or two squares
+    away, the nearer square empty of pieces and mines (§3.4)."""
+    at = pos.at
+    mines = pos.mines
     for d in DIAGONAL:
         near = step(sq, (-d[0], -d[1]))
         if near is None:

@@ -55,27 +55,7 @@ def explain(known: Position, seat: int, action: act.Action) -> str:
         )
     match action:
         case act.Move(start, end, promotion):
-            piece = known.at.get(start)
-            if piece is None:
-                if known.sub_at(start, seat) is not None:
-                    return (
-                        f"Your submarine under {name(start)} is submerged: use "
-                        f"`sub {name(start)}-…` or `emerge {name(start)}`."
-                    )
-                return f"There is no piece on {name(start)}."
-            if piece.owner != seat:
-                return f"The {piece.kind.noun} on {name(start)} is not yours."
-            last = rank_of(end) == LAST_RANK[seat] and piece.kind is Kind.BOAT
-            if last and promotion is None:
-                return (
-                    f"Name what the boat becomes: `{name(start)}-{name(end)}=C` (C, T, S, D or A)."
-                )
-            if promotion is not None and not last:
-                return "Only a boat reaching its last rank is promoted."
-            target = known.at.get(end)
-            if target is not None and target.kind is Kind.COMMANDO:
-                return "A commando ship is never captured: it can only be checkmated."
-            return f"Your {piece.kind.noun} on {name(start)} cannot move to {name(end)}."
+            return _explain_move(known, seat, start, end, promotion)
         case act.Castle(long):
             side = "long (with the cruiser)" if long else "short (with the torpedo boat)"
             return (
@@ -86,6 +66,56 @@ def explain(known: Position, seat: int, action: act.Action) -> str:
             if known.sub_at(sq, seat) is not None:
                 return f"Your own submarine is under {name(sq)}: no mine may go on it."
             return f"You have no loaded cruiser on {name(sq)}."
+        case act.Dive() | act.Steer() | act.Emerge():
+            return _explain_submarine(known, seat, action)
+        case act.Torpedo(start, target):
+            piece = known.at.get(start)
+            if piece is None or piece.kind is not Kind.TORPEDO_BOAT or piece.owner != seat:
+                return f"You have no torpedo boat on {name(start)}."
+            if not piece.loaded:
+                return f"Your torpedo boat on {name(start)} has no torpedo: reload in your haven."
+            return f"Your torpedo boat on {name(start)} cannot torpedo {name(target)}."
+        case act.Strike(carrier_sq, target):
+            piece = known.at.get(carrier_sq)
+            if piece is None or piece.kind is not Kind.CARRIER or piece.owner != seat:
+                return f"You have no aircraft carrier on {name(carrier_sq)}."
+            return (
+                f"The aircraft of {name(carrier_sq)} can take only an enemy piece other than a "
+                "commando ship on the squares exactly three steps away."
+            )
+        case act.Land():
+            return "Your aircraft is not airborne."
+    return f"`{action}` is not possible now."
+
+
+def _explain_move(known: Position, seat: int, start: int, end: int, promotion: Kind | None) -> str:
+    """Why an ordinary move is refused, as far as the mover can know (§7.2)."""
+    piece = known.at.get(start)
+    if piece is None:
+        if known.sub_at(start, seat) is not None:
+            return (
+                f"Your submarine under {name(start)} is submerged: use "
+                f"`sub {name(start)}-…` or `emerge {name(start)}`."
+            )
+        return f"There is no piece on {name(start)}."
+    if piece.owner != seat:
+        return f"The {piece.kind.noun} on {name(start)} is not yours."
+    last = rank_of(end) == LAST_RANK[seat] and piece.kind is Kind.BOAT
+    if last and promotion is None:
+        return f"Name what the boat becomes: `{name(start)}-{name(end)}=C` (C, T, S, D or A)."
+    if promotion is not None and not last:
+        return "Only a boat reaching its last rank is promoted."
+    target = known.at.get(end)
+    if target is not None and target.kind is Kind.COMMANDO:
+        return "A commando ship is never captured: it can only be checkmated."
+    return f"Your {piece.kind.noun} on {name(start)} cannot move to {name(end)}."
+
+
+def _explain_submarine(
+    known: Position, seat: int, action: act.Dive | act.Steer | act.Emerge
+) -> str:
+    """Why a dive, a move under water or an emergence is refused (§5.2-5.5, §7.2)."""
+    match action:
         case act.Dive(start, end):
             piece = known.at.get(start)
             if piece is None or piece.kind is not Kind.SUBMARINE or piece.owner != seat:
@@ -110,23 +140,6 @@ def explain(known: Position, seat: int, action: act.Action) -> str:
                 f"{name(end) if end is not None else 'there'}: not "
                 "under a destroyer, your own mine or your other submarine."
             )
-        case act.Torpedo(start, target):
-            piece = known.at.get(start)
-            if piece is None or piece.kind is not Kind.TORPEDO_BOAT or piece.owner != seat:
-                return f"You have no torpedo boat on {name(start)}."
-            if not piece.loaded:
-                return f"Your torpedo boat on {name(start)} has no torpedo: reload in your haven."
-            return f"Your torpedo boat on {name(start)} cannot torpedo {name(target)}."
-        case act.Strike(carrier_sq, target):
-            piece = known.at.get(carrier_sq)
-            if piece is None or piece.kind is not Kind.CARRIER or piece.owner != seat:
-                return f"You have no aircraft carrier on {name(carrier_sq)}."
-            return (
-                f"The aircraft of {name(carrier_sq)} can take only an enemy piece other than a "
-                "commando ship on the squares exactly three steps away."
-            )
-        case act.Land():
-            return "Your aircraft is not airborne."
     return f"`{action}` is not possible now."
 
 

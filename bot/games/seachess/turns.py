@@ -19,11 +19,13 @@ from bot.games.core import (
     name_of,
 )
 from bot.games.seachess import actions as act
-from bot.games.seachess.effects import Barred, Notes, count_turn, perform, surface
+from bot.games.seachess.changes import Barred, Notes
+from bot.games.seachess.effects import perform
 from bot.games.seachess.moves import candidates
 from bot.games.seachess.pieces import COLOURS, Kind
 from bot.games.seachess.position import Position, attackers, in_check
 from bot.games.seachess.state import SeachessState, position_key
+from bot.games.seachess.submarines import count_turn, surface
 from bot.games.seachess.texts import check_texts, explain, final_texts
 
 QUIET_LIMIT = 100
@@ -185,4 +187,3 @@ def _judge(state: SeachessState, mover: int) -> Outcome | None:
     if state.history.count(state.history[-1]) >= REPETITIONS:
         return Outcome(None, EndReason.RULES, "the same position for the fourth time")
     return None
-
