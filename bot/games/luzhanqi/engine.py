@@ -19,7 +19,6 @@ from bot.games.core import (
     Transition,
     name_of,
     other,
-    secrecy,
 )
 from bot.games.luzhanqi import actions as act
 from bot.games.luzhanqi import moves, texts
@@ -54,7 +53,7 @@ from bot.games.luzhanqi.rules import (
 from bot.games.luzhanqi.rules import with_options as rules_with_options
 from bot.games.luzhanqi.state import LuzhanqiState, Side, state_from_json, state_to_json
 from bot.games.luzhanqi.turns import flip_piece, move_piece
-from bot.games.luzhanqi.view import LuzhanqiView, losses_seen
+from bot.games.luzhanqi.view import LuzhanqiView, losses_seen, visible_pieces
 
 
 class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
@@ -238,7 +237,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             variant=self.variant_name(state.rules),
             rules=state.rules,
             colours=(state.colour_of(0), state.colour_of(1)),
-            pieces=_visible_pieces(state, seat),
+            pieces=visible_pieces(state, seat),
             turn=state.turn,
             ready=(state.sides[0].ready, state.sides[1].ready),
             last=state.last,
@@ -394,36 +393,3 @@ def _draw_actions(draw_offer: int | None, seat: int) -> Iterator[act.DrawAction]
         yield act.AcceptDraw()
     elif draw_offer is None:
         yield act.OfferDraw()
-
-
-def _visible_pieces(state: LuzhanqiState, seat: int | None) -> tuple[Piece | None, ...]:
-    """The board as ``seat`` may know it (sections 4.5, 9, A12, 8.6)."""
-    phase = secrecy(state.phase, state.outcome)
-    if phase is Phase.FINISHED:
-        return tuple(None if p is None else replace(p, face_up=True) for p in state.board)
-    if phase is Phase.SETUP:
-        board: list[Piece | None] = [None] * len(STATIONS)
-        for each in SEATS:
-            colour = _colour(state, each)
-            if each == seat:
-                for where, kind in zip(half(colour), state.sides[each].layout, strict=True):
-                    board[where] = Piece(colour, kind)
-            elif state.sides[each].ready:
-                for where in half(colour):
-                    board[where] = Piece(colour, None)
-        return tuple(board)
-    if state.rules.flip:
-        return tuple(
-            None if p is None else p if p.face_up else Piece(None, None, face_up=False)
-            for p in state.board
-        )
-    mine = None if seat is None else state.colour_of(seat)
-    return tuple(
-        None
-        if p is None
-        else p
-        if p.colour is mine
-        or (seat is not None and p.kind is Kind.FLAG and p.colour in state.flags_shown)
-        else Piece(p.colour, None)
-        for p in state.board
-    )

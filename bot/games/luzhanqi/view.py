@@ -6,10 +6,21 @@ Views are the only thing renderers, messages and autocomplete ever see.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from bot.games.core import Outcome, Phase
-from bot.games.luzhanqi.board import CAMPS, FILES, HQS, RANKS, Colour, Station, name, station
+from bot.games.core import SEATS, Outcome, Phase, secrecy
+from bot.games.luzhanqi.board import (
+    CAMPS,
+    FILES,
+    HQS,
+    RANKS,
+    STATIONS,
+    Colour,
+    Station,
+    half,
+    name,
+    station,
+)
 from bot.games.luzhanqi.pieces import COUNTS, Kind, Piece
 from bot.games.luzhanqi.rules import LuzhanqiRules
 from bot.games.luzhanqi.state import LastMove, LuzhanqiState
@@ -161,3 +172,37 @@ def _last_text(last: LastMove) -> str:
         return f"flip {name(last.start)}"
     text = f"{name(last.start)}-{name(last.target)}"
     return text if last.removal is None else f"{text}, attack: {last.removal.value}"
+
+
+def visible_pieces(state: LuzhanqiState, seat: int | None) -> tuple[Piece | None, ...]:
+    """The board as ``seat`` may know it (sections 4.5, 9, A12, 8.6)."""
+    phase = secrecy(state.phase, state.outcome)
+    if phase is Phase.FINISHED:
+        return tuple(None if p is None else replace(p, face_up=True) for p in state.board)
+    if phase is Phase.SETUP:
+        board: list[Piece | None] = [None] * len(STATIONS)
+        for each in SEATS:
+            colour = state.colour_of(each)
+            assert colour is not None, "deployment games assign colours at the start"
+            if each == seat:
+                for where, kind in zip(half(colour), state.sides[each].layout, strict=True):
+                    board[where] = Piece(colour, kind)
+            elif state.sides[each].ready:
+                for where in half(colour):
+                    board[where] = Piece(colour, None)
+        return tuple(board)
+    if state.rules.flip:
+        return tuple(
+            None if p is None else p if p.face_up else Piece(None, None, face_up=False)
+            for p in state.board
+        )
+    mine = None if seat is None else state.colour_of(seat)
+    return tuple(
+        None
+        if p is None
+        else p
+        if p.colour is mine
+        or (seat is not None and p.kind is Kind.FLAG and p.colour in state.flags_shown)
+        else Piece(p.colour, None)
+        for p in state.board
+    )

@@ -65,11 +65,11 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         south = random.Random(f"warships:{seed}:south").randrange(2)
         state = WarshipsState(rules=rules, seed=seed, south=south)
         for seat in SEATS:
-            state = _dealt(state, seat)
+            state = setup.dealt(state, seat)
         if rules.quick:  # §5.5: the dealt setups stand and play begins at once
             for seat in SEATS:
                 state = state.with_side(seat, replace(state.sides[seat], ready=True))
-            state = replace(state, phase=Phase.PLAY, turn=_first(state))
+            state = replace(state, phase=Phase.PLAY, turn=setup.first_seat(state))
         return state
 
     # -- whose move ------------------------------------------------------------------------
@@ -85,7 +85,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         if seat not in self.to_move(state):
             return
         if state.phase is Phase.SETUP:
-            yield from _setup_actions(state, seat)
+            yield from setup.setup_actions(state, seat)
             return
         yield from (act.LayMine(cell) for cell in sorted(moves.mine_fields(state, seat)))
         if state.draw_offer == other(seat):
@@ -122,7 +122,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
                     "Here is a new random setup: all ships in port, all mines in reserve. "
                     "Edit it with `swap A1 B2` or `place mine E3`, or write `ready`."
                 )
-                return _private(_dealt(state, seat), seat, text)
+                return _private(setup.dealt(state, seat), seat, text)
             case act.Swap(first, second):
                 return self._swap(state, seat, first, second)
             case act.PlaceMine(cell):
@@ -138,9 +138,9 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     # -- setup ------------------------------------------------------------------------------
 
     def _swap(self, state: WarshipsState, seat: int, first: Cell, second: Cell) -> Transition:
-        moved = _swapped(state, seat, first, second)
+        moved = setup.swapped(state, seat, first, second)
         text = f"Swapped {cell_name(first)} and {cell_name(second)}."
-        return _private(_with_layout(state, seat, moved), seat, text)
+        return _private(setup.with_layout(state, seat, moved), seat, text)
 
     def _place_mine(self, state: WarshipsState, seat: int, cell: Cell) -> Transition:
         side = state.sides[seat]
@@ -152,16 +152,16 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             raise IllegalActionError(f"Mines start in your port, not on {cell_name(cell)}.")
         if cell in state.at:
             raise IllegalActionError(f"{cell_name(cell)} is taken; pick an empty port field.")
-        placed = {**_layout(state, seat), cell: Kind.MINE}
-        new = _with_layout(state, seat, placed)
+        placed = {**setup.layout_of(state, seat), cell: Kind.MINE}
+        new = setup.with_layout(state, seat, placed)
         text = f"Placed a mine on {cell_name(cell)}; {new.sides[seat].reserve} left in reserve."
         return _private(new, seat, text)
 
     def _remove_mine(self, state: WarshipsState, seat: int, cell: Cell) -> Transition:
-        layout = _layout(state, seat)
+        layout = setup.layout_of(state, seat)
         if layout.get(cell) is not Kind.MINE:
             raise IllegalActionError(f"None of your mines lies on {cell_name(cell)}.")
-        new = _with_layout(state, seat, {c: k for c, k in layout.items() if c != cell})
+        new = setup.with_layout(state, seat, {c: k for c, k in layout.items() if c != cell})
         text = f"Took the mine on {cell_name(cell)} back into reserve."
         return _private(new, seat, text)
 
@@ -173,10 +173,10 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         placed = dict(setup.fit_to_shore(state.rules, shore, placed))
         setup.check_layout(state.rules, shore, placed, whole=True)
         text = "Your setup is in place. Edit it, or write `ready` to confirm it."
-        return _private(_with_layout(state, seat, placed), seat, text)
+        return _private(setup.with_layout(state, seat, placed), seat, text)
 
     def _ready(self, state: WarshipsState, seat: int) -> Transition:
-        setup.check_layout(state.rules, state.shore(seat), _layout(state, seat), whole=True)
+        setup.check_layout(state.rules, state.shore(seat), setup.layout_of(state, seat), whole=True)
         new = state.with_side(seat, replace(state.sides[seat], ready=True))
         if not new.sides[other(seat)].ready:
             return Transition(
@@ -186,7 +186,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
                     Event(None, f"{name_of(seat)} has set up their fleet."),
                 ),
             )
-        first = _first(new)
+        first = setup.first_seat(new)
         new = replace(new, phase=Phase.PLAY, turn=first)
         return Transition(
             new,
@@ -211,9 +211,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             return turns.draw(state, seat, offer=isinstance(action, act.OfferDraw))
         if isinstance(action, act.Pass):
             if next(iter(turns.main_actions(state, seat)), None) is not None:
-                raise IllegalActionError(
-                    "You may pass only when none of your ships can act."
-                )
+                raise IllegalActionError("You may pass only when none of your ships can act.")
             said = (
                 Event(seat, "You pass."),
                 Event(other(seat), "Your opponent passes: none of their ships can act."),
@@ -396,75 +394,6 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         return state_from_json(data)
 
 
-# -- setup helpers ----------------------------------------------------------------------------
-
-
-def _first(state: WarshipsState) -> int:
-    """§5.1: who moves first, drawn independently of who plays South."""
-    return random.Random(f"warships:{state.seed}:first").randrange(2)
-
-
-def _layout(state: WarshipsState, seat: int) -> dict[Cell, Kind]:
-    return {p.cell: p.kind for p in state.own(seat) if p.kind is not Kind.BATTERY}
-
-
-def _with_layout(state: WarshipsState, seat: int, layout: Mapping[Cell, Kind]) -> WarshipsState:
-    others = [p for p in state.pieces if p.owner != seat]
-    shore = state.shore(seat)
-    mines = sum(1 for kind in layout.values() if kind is Kind.MINE)
-    new = state.with_pieces(others + setup.pieces_for(seat, shore, layout))
-    return new.with_side(seat, replace(state.sides[seat], reserve=6 - mines))
-
-
-def _dealt(state: WarshipsState, seat: int) -> WarshipsState:
-    side = state.sides[seat]
-    rng = random.Random(f"warships:{state.seed}:setup:{seat}:{side.random_draws}")
-    layout = setup.random_layout(state.shore(seat), rng)
-    new = _with_layout(state, seat, layout)
-    return new.with_side(seat, replace(new.sides[seat], random_draws=side.random_draws + 1))
-
-
-def _swapped(state: WarshipsState, seat: int, first: Cell, second: Cell) -> dict[Cell, Kind]:
-    """``seat``'s layout with the contents of two fields exchanged, or a refusal (§5, §15.3)."""
-    layout = _layout(state, seat)
-    if first == second:
-        raise IllegalActionError("Name two different fields to swap.")
-    if first not in layout and second not in layout:
-        raise IllegalActionError(
-            f"Neither {cell_name(first)} nor {cell_name(second)} holds one of your ships "
-            "or mines."
-        )
-    moved = {cell: kind for cell, kind in layout.items() if cell not in (first, second)}
-    if first in layout:
-        moved[second] = layout[first]
-    if second in layout:
-        moved[first] = layout[second]
-    setup.check_layout(state.rules, state.shore(seat), moved, whole=False)
-    return moved
-
-
-def _setup_actions(state: WarshipsState, seat: int) -> Iterator[act.SetupAction]:
-    yield act.RandomSetup()
-    yield act.Ready()
-    layout = _layout(state, seat)
-    shore = state.shore(seat)
-    fields = sorted(setup.placement_fields(state.rules, shore))
-    for cell in fields:
-        kind = layout.get(cell)
-        if kind is Kind.MINE:
-            yield act.RemoveMine(cell)
-        elif kind is None and cell in board.SETUP_FIELDS[shore] and state.sides[seat].reserve:
-            yield act.PlaceMine(cell)
-    for i, first in enumerate(fields):
-        for second in fields[i + 1 :]:
-            if first in layout or second in layout:
-                try:
-                    _swapped(state, seat, first, second)
-                except IllegalActionError:
-                    continue
-                yield act.Swap(first, second)
-
-
 # -- autocomplete ------------------------------------------------------------------------------
 
 
@@ -474,9 +403,7 @@ def seen_by(view: WarshipsView, seat: int) -> WarshipsState:
     Legality depends only on public facts and the mover's own types (§16.1), so unknown
     enemy tokens may stand in as any kind that is not a battery.
     """
-    pieces = [
-        Piece(t.cell, t.owner, t.kind or Kind.MINE, neutral=t.neutral) for t in view.tokens
-    ]
+    pieces = [Piece(t.cell, t.owner, t.kind or Kind.MINE, neutral=t.neutral) for t in view.tokens]
     base = WarshipsState(
         rules=view.rules,
         seed=0,

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 
 from bot.games.core import IllegalActionError
 from bot.games.grid import Cell, cell_name
+from bot.games.warships import actions as act
 from bot.games.warships import board
 from bot.games.warships.board import Shore
 from bot.games.warships.rules import MANOEUVRE_LIMIT, WarshipsRules
-from bot.games.warships.state import Piece
+from bot.games.warships.state import Piece, WarshipsState
 from bot.games.warships.units import MINE_COUNT, SHIPS, Kind
 
 Layout = Mapping[Cell, Kind]
@@ -37,9 +39,7 @@ def check_field(rules: WarshipsRules, shore: Shore, cell: Cell, kind: Kind) -> N
                 f"A mine cannot start on {name}: mines start in the port or in reserve."
             )
         return
-    where = "your port or your initial-manoeuvre area" if rules.manoeuvres else (
-        "your port"
-    )
+    where = "your port or your initial-manoeuvre area" if rules.manoeuvres else ("your port")
     raise IllegalActionError(f"{name} is not in {where}.")
 
 
@@ -84,3 +84,74 @@ def fit_to_shore(rules: WarshipsRules, shore: Shore, layout: Layout) -> Layout:
         return layout
     turned = {board.mirror(cell): kind for cell, kind in layout.items()}
     return turned if all(cell in fields for cell in turned) else layout
+
+
+def first_seat(state: WarshipsState) -> int:
+    """§5.1: who moves first, drawn independently of who plays South."""
+    return random.Random(f"warships:{state.seed}:first").randrange(2)
+
+
+def layout_of(state: WarshipsState, seat: int) -> dict[Cell, Kind]:
+    """``seat``'s ships and port mines by field, as a setup action sees them."""
+    return {p.cell: p.kind for p in state.own(seat) if p.kind is not Kind.BATTERY}
+
+
+def with_layout(state: WarshipsState, seat: int, layout: Mapping[Cell, Kind]) -> WarshipsState:
+    """The state with ``seat``'s side set out as ``layout``; mines not laid stay in reserve."""
+    others = [p for p in state.pieces if p.owner != seat]
+    shore = state.shore(seat)
+    mines = sum(1 for kind in layout.values() if kind is Kind.MINE)
+    new = state.with_pieces(others + pieces_for(seat, shore, layout))
+    return new.with_side(seat, replace(state.sides[seat], reserve=6 - mines))
+
+
+def dealt(state: WarshipsState, seat: int) -> WarshipsState:
+    """A random setup for ``seat``, drawn from the seed and the count of earlier draws so a
+    replay deals the same."""
+    side = state.sides[seat]
+    rng = random.Random(f"warships:{state.seed}:setup:{seat}:{side.random_draws}")
+    layout = random_layout(state.shore(seat), rng)
+    new = with_layout(state, seat, layout)
+    return new.with_side(seat, replace(new.sides[seat], random_draws=side.random_draws + 1))
+
+
+def swapped(state: WarshipsState, seat: int, first: Cell, second: Cell) -> dict[Cell, Kind]:
+    """``seat``'s layout with the contents of two fields exchanged, or a refusal (§5, §15.3)."""
+    layout = layout_of(state, seat)
+    if first == second:
+        raise IllegalActionError("Name two different fields to swap.")
+    if first not in layout and second not in layout:
+        raise IllegalActionError(
+            f"Neither {cell_name(first)} nor {cell_name(second)} holds one of your ships or mines."
+        )
+    moved = {cell: kind for cell, kind in layout.items() if cell not in (first, second)}
+    if first in layout:
+        moved[second] = layout[first]
+    if second in layout:
+        moved[first] = layout[second]
+    check_layout(state.rules, state.shore(seat), moved, whole=False)
+    return moved
+
+
+def setup_actions(state: WarshipsState, seat: int) -> Iterator[act.SetupAction]:
+    """Every setup action open to ``seat``: random, ready, each mine laid or lifted, each
+    legal swap."""
+    yield act.RandomSetup()
+    yield act.Ready()
+    layout = layout_of(state, seat)
+    shore = state.shore(seat)
+    fields = sorted(placement_fields(state.rules, shore))
+    for cell in fields:
+        kind = layout.get(cell)
+        if kind is Kind.MINE:
+            yield act.RemoveMine(cell)
+        elif kind is None and cell in board.SETUP_FIELDS[shore] and state.sides[seat].reserve:
+            yield act.PlaceMine(cell)
+    for i, first in enumerate(fields):
+        for second in fields[i + 1 :]:
+            if first in layout or second in layout:
+                try:
+                    swapped(state, seat, first, second)
+                except IllegalActionError:
+                    continue
+                yield act.Swap(first, second)
