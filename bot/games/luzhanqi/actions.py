@@ -16,6 +16,7 @@ from bot.games.core import DRAW_WORDS, AcceptDraw, NotationError, OfferDraw, Pha
 from bot.games.grid import shorten
 from bot.games.luzhanqi.board import Station, name, parse_station
 from bot.games.luzhanqi.deployment import Layout, layout_text, parse_layout_codes
+from bot.games.setup import Ready
 
 
 @dataclass(frozen=True)
@@ -48,12 +49,6 @@ class Swap:
 class RandomLayout:
     def __str__(self) -> str:
         return "random"
-
-
-@dataclass(frozen=True)
-class Ready:
-    def __str__(self) -> str:
-        return "ready"
 
 
 @dataclass(frozen=True)

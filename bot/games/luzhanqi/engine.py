@@ -54,6 +54,7 @@ from bot.games.luzhanqi.rules import with_options as rules_with_options
 from bot.games.luzhanqi.state import LuzhanqiState, Side, state_from_json, state_to_json
 from bot.games.luzhanqi.turns import flip_piece, move_piece
 from bot.games.luzhanqi.view import LuzhanqiView, losses_seen, visible_pieces
+from bot.games.setup import confirm_ready
 
 
 class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
@@ -202,31 +203,11 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
 
     def _ready(self, state: LuzhanqiState, seat: int) -> Transition:
         check_layout(state.sides[seat].layout, _colour(state, seat))
-        new = state.with_side(seat, replace(state.sides[seat], ready=True))
-        if not new.sides[other(seat)].ready:
-            return Transition(
-                new,
-                (
-                    Event(seat, "Your deployment is confirmed. Waiting for your opponent."),
-                    Event(None, f"{name_of(seat)} has deployed their army."),
-                ),
-            )
-        board: list[Piece | None] = [None] * len(STATIONS)
-        for each in SEATS:
-            colour = _colour(new, each)
-            for where, kind in zip(half(colour), new.sides[each].layout, strict=True):
-                board[where] = Piece(colour, kind)
-        red = new.seat_of(Colour.RED)
-        assert red is not None
-        new = replace(new, phase=Phase.PLAY, board=tuple(board), turn=red)
-        return Transition(
-            new,
-            (
-                Event(red, "Both armies are deployed. You play Red and move first."),
-                Event(other(red), "Both armies are deployed. You play Blue; Red moves first."),
-                Event(None, f"Both armies are deployed. {name_of(red)} plays Red and moves first."),
-            ),
+        waiting = (
+            "Your deployment is confirmed. Waiting for your opponent.",
+            f"{name_of(seat)} has deployed their army.",
         )
+        return confirm_ready(state, seat, waiting, _start_play)
 
     # -- knowledge ------------------------------------------------------------------------------
 
@@ -342,6 +323,26 @@ def _colour(state: LuzhanqiState, seat: int) -> Colour:
     colour = state.colour_of(seat)
     assert colour is not None, "deployment games assign colours at the start"
     return colour
+
+
+def _start_play(new: LuzhanqiState) -> Transition:
+    """Both armies are deployed: they take the board as laid out and Red moves first."""
+    board: list[Piece | None] = [None] * len(STATIONS)
+    for each in SEATS:
+        colour = _colour(new, each)
+        for where, kind in zip(half(colour), new.sides[each].layout, strict=True):
+            board[where] = Piece(colour, kind)
+    red = new.seat_of(Colour.RED)
+    assert red is not None
+    new = replace(new, phase=Phase.PLAY, board=tuple(board), turn=red)
+    return Transition(
+        new,
+        (
+            Event(red, "Both armies are deployed. You play Red and move first."),
+            Event(other(red), "Both armies are deployed. You play Blue; Red moves first."),
+            Event(None, f"Both armies are deployed. {name_of(red)} plays Red and moves first."),
+        ),
+    )
 
 
 def _swap_allowed(layout: Layout, i: int, j: int) -> bool:

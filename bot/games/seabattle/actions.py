@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.games.core import NotationError, Phase
 from bot.games.grid import Cell, cell_name, parse_cell, shorten
+from bot.games.setup import Ready
 
 
 @dataclass(frozen=True)
@@ -64,12 +65,6 @@ class RandomFleet:
 class ClearFleet:
     def __str__(self) -> str:
         return "clear"
-
-
-@dataclass(frozen=True)
-class Ready:
-    def __str__(self) -> str:
-        return "ready"
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from bot.games.seabattle.fleet import (
 from bot.games.seabattle.mines import MINE, SWEEPER, blocked_for_ships, check_item, touching
 from bot.games.seabattle.rules import SeaBattleRules
 from bot.games.seabattle.state import SeaBattleState, Side
+from bot.games.setup import confirm_ready
 from bot.games.words import with_article
 
 
@@ -245,16 +246,17 @@ def _ready(state: SeaBattleState, seat: int) -> Transition:
         )
     if not is_complete(rules, side):
         raise IllegalActionError(f"{_items_left(rules, side)} Or write `random` for a whole fleet.")
-    new = state.with_side(seat, replace(side, ready=True))
-    if not new.sides[other(seat)].ready:
-        return Transition(
-            new,
-            (
-                Event(seat, "Your fleet is confirmed. Waiting for your opponent to set theirs."),
-                Event(None, f"{name_of(seat)} has set their fleet."),
-            ),
-        )
-    first = random.Random(f"seabattle:{state.seed}:first").randrange(2)
+    waiting = (
+        "Your fleet is confirmed. Waiting for your opponent to set theirs.",
+        f"{name_of(seat)} has set their fleet.",
+    )
+    return confirm_ready(state, seat, waiting, _start_play)
+
+
+def _start_play(new: SeaBattleState) -> Transition:
+    """Both fleets are set: the seat drawn from the seed shoots first."""
+    rules = new.rules
+    first = random.Random(f"seabattle:{new.seed}:first").randrange(2)
     new = replace(new, phase=Phase.PLAY, turn=first)
     return Transition(
         new,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from bot.games.core import DRAW_WORDS, AcceptDraw, NotationError, OfferDraw, Phase
 from bot.games.grid import Cell, cell_name, shorten
+from bot.games.setup import Ready
 from bot.games.warships import board
 from bot.games.warships.units import SHIPS, Kind
 
@@ -98,12 +99,6 @@ class RemoveMine:
 
     def __str__(self) -> str:
         return f"remove mine {cell_name(self.cell)}"
-
-
-@dataclass(frozen=True)
-class Ready:
-    def __str__(self) -> str:
-        return "ready"
 
 
 @dataclass(frozen=True)

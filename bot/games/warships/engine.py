@@ -21,6 +21,7 @@ from bot.games.core import (
     secrecy,
 )
 from bot.games.grid import Cell, cell_name
+from bot.games.setup import confirm_ready
 from bot.games.warships import actions as act
 from bot.games.warships import board, moves, setup, turns
 from bot.games.warships.rules import (
@@ -177,25 +178,11 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
 
     def _ready(self, state: WarshipsState, seat: int) -> Transition:
         setup.check_layout(state.rules, state.shore(seat), setup.layout_of(state, seat), whole=True)
-        new = state.with_side(seat, replace(state.sides[seat], ready=True))
-        if not new.sides[other(seat)].ready:
-            return Transition(
-                new,
-                (
-                    Event(seat, "Your setup is confirmed. Waiting for your opponent."),
-                    Event(None, f"{name_of(seat)} has set up their fleet."),
-                ),
-            )
-        first = setup.first_seat(new)
-        new = replace(new, phase=Phase.PLAY, turn=first)
-        return Transition(
-            new,
-            (
-                Event(first, "Both fleets are set. You move first."),
-                Event(other(first), "Both fleets are set. Your opponent moves first."),
-                Event(None, f"Both fleets are set. {name_of(first)} moves first."),
-            ),
+        waiting = (
+            "Your setup is confirmed. Waiting for your opponent.",
+            f"{name_of(seat)} has set up their fleet.",
         )
+        return confirm_ready(state, seat, waiting, setup.start_play)
 
     # -- play -------------------------------------------------------------------------------
 

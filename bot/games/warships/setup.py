@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
-from bot.games.core import IllegalActionError
+from bot.games.core import Event, IllegalActionError, Phase, Transition, name_of, other
 from bot.games.grid import Cell, cell_name
 from bot.games.warships import actions as act
 from bot.games.warships import board
@@ -155,3 +155,17 @@ def setup_actions(state: WarshipsState, seat: int) -> Iterator[act.SetupAction]:
                 except IllegalActionError:
                     continue
                 yield act.Swap(first, second)
+
+
+def start_play(new: WarshipsState) -> Transition:
+    """Both setups are confirmed: play begins with the seat drawn to move first (§5.1)."""
+    first = first_seat(new)
+    new = replace(new, phase=Phase.PLAY, turn=first)
+    return Transition(
+        new,
+        (
+            Event(first, "Both fleets are set. You move first."),
+            Event(other(first), "Both fleets are set. Your opponent moves first."),
+            Event(None, f"Both fleets are set. {name_of(first)} moves first."),
+        ),
+    )

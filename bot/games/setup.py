@@ -1,0 +1,58 @@
+"""The setup phase shared by the games that have one (Sea Battle, Luzhanqi, Warships): the
+``ready`` word and the handshake that starts play once both seats have confirmed.
+
+Each game checks its own setup before a seat may confirm it and says how play begins; the
+handshake between the two is the same everywhere: the first seat to confirm waits, and
+only that seat and the channel hear of it (the opponent learns nothing of the setup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, Self, TypeVar
+
+from bot.games.core import Event, Transition, other
+
+
+@dataclass(frozen=True)
+class Ready:
+    """A seat confirms its setup: ``ready``."""
+
+    def __str__(self) -> str:
+        return "ready"
+
+
+class SetupSide(Protocol):
+    """One seat's side of a game with a setup phase (a frozen dataclass)."""
+
+    @property
+    def ready(self) -> bool: ...
+
+
+class SetupState(Protocol):
+    """A game state with a side per seat, each confirmed or not."""
+
+    @property
+    def sides(self) -> tuple[Any, Any]: ...
+
+    def with_side(self, seat: int, side: Any) -> Self: ...
+
+
+S = TypeVar("S", bound=SetupState)
+
+
+def confirm_ready(
+    state: S,
+    seat: int,
+    waiting: tuple[str, str],
+    start_play: Callable[[S], Transition],
+) -> Transition:
+    """Mark ``seat``'s checked setup as confirmed. While the opponent has not confirmed,
+    ``waiting`` is what the seat and the channel are told; once both have, ``start_play``
+    turns the state with both sides ready into the first position of play."""
+    new = state.with_side(seat, replace(state.sides[seat], ready=True))
+    if not new.sides[other(seat)].ready:
+        mine, public = waiting
+        return Transition(new, (Event(seat, mine), Event(None, public)))
+    return start_play(new)
