@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 import pytest
 
 from bot.games import setup
-from bot.games.core import Transition
+from bot.games.core import Phase, Transition
 from bot.games.luzhanqi import actions as luzhanqi_actions
 from bot.games.seabattle import actions as seabattle_actions
 from bot.games.warships import actions as warships_actions
@@ -29,6 +29,8 @@ class _Side:
 class _State:
     sides: tuple[_Side, _Side] = (_Side(), _Side())
     started: bool = False
+    phase: Phase = Phase.SETUP
+    turn: int | None = None
 
     def with_side(self, seat: int, side: _Side) -> _State:
         sides = (side, self.sides[1]) if seat == 0 else (self.sides[0], side)
@@ -55,3 +57,10 @@ def test_the_second_seat_to_confirm_starts_play_with_both_sides_ready() -> None:
     assert done.state.started
     assert done.state.sides == (_Side(True), _Side(True))
     assert done.events == ()
+
+
+def test_during_setup_the_seats_still_to_confirm_move_then_the_seat_whose_turn_it_is() -> None:
+    assert setup.movers(_State()) == {0, 1}
+    assert setup.movers(_State(sides=(_Side(True), _Side(False)))) == {1}
+    assert setup.movers(_State(phase=Phase.PLAY, turn=0)) == {0}
+    assert setup.movers(_State(phase=Phase.FINISHED)) == frozenset()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, Self, TypeVar
 
-from bot.games.core import Event, Transition, other
+from bot.games.core import SEATS, Event, Phase, Transition, other
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,12 @@ class SetupSide(Protocol):
 
 class SetupState(Protocol):
     """A game state with a side per seat, each confirmed or not."""
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def turn(self) -> int | None: ...
 
     @property
     def sides(self) -> tuple[Any, Any]: ...
@@ -56,3 +62,13 @@ def confirm_ready(
         mine, public = waiting
         return Transition(new, (Event(seat, mine), Event(None, public)))
     return start_play(new)
+
+
+def movers(state: SetupState) -> frozenset[int]:
+    """Seats that may act now: during setup both until each has confirmed, in play the seat
+    whose turn it is, none when the game is over."""
+    if state.phase is Phase.SETUP:
+        return frozenset(seat for seat in SEATS if not state.sides[seat].ready)
+    if state.phase is Phase.PLAY and state.turn is not None:
+        return frozenset({state.turn})
+    return frozenset()

@@ -54,7 +54,7 @@ from bot.games.luzhanqi.rules import with_options as rules_with_options
 from bot.games.luzhanqi.state import LuzhanqiState, Side, state_from_json, state_to_json
 from bot.games.luzhanqi.turns import flip_piece, move_piece
 from bot.games.luzhanqi.view import LuzhanqiView, losses_seen, visible_pieces
-from bot.games.setup import confirm_ready
+from bot.games.setup import confirm_ready, movers
 
 
 class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
@@ -90,11 +90,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
     # -- whose move ---------------------------------------------------------------------------
 
     def to_move(self, state: LuzhanqiState) -> frozenset[int]:
-        if state.phase is Phase.SETUP:
-            return frozenset(seat for seat in SEATS if not state.sides[seat].ready)
-        if state.phase is Phase.PLAY and state.turn is not None:
-            return frozenset({state.turn})
-        return frozenset()
+        return movers(state)
 
     def legal_actions(self, state: LuzhanqiState, seat: int) -> Iterator[act.Action]:
         if seat not in self.to_move(state):

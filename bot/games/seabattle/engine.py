@@ -9,7 +9,6 @@ from functools import lru_cache
 from typing import Any
 
 from bot.games.core import (
-    SEATS,
     Engine,
     GameError,
     IllegalActionError,
@@ -42,6 +41,7 @@ from bot.games.seabattle.state import (
 )
 from bot.games.seabattle.turns import disclosable, disclose, shoot
 from bot.games.seabattle.view import Mark, SeaBattleView
+from bot.games.setup import movers
 
 
 class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView]):
@@ -58,11 +58,7 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
     # -- whose move ------------------------------------------------------------------------
 
     def to_move(self, state: SeaBattleState) -> frozenset[int]:
-        if state.phase is Phase.SETUP:
-            return frozenset(seat for seat in SEATS if not state.sides[seat].ready)
-        if state.phase is Phase.PLAY and state.turn is not None:
-            return frozenset({state.turn})
-        return frozenset()
+        return movers(state)
 
     def legal_actions(self, state: SeaBattleState, seat: int) -> Iterator[act.Action]:
         if seat not in self.to_move(state):

@@ -21,7 +21,7 @@ from bot.games.core import (
     secrecy,
 )
 from bot.games.grid import Cell, cell_name
-from bot.games.setup import confirm_ready
+from bot.games.setup import confirm_ready, movers
 from bot.games.warships import actions as act
 from bot.games.warships import board, moves, setup, turns
 from bot.games.warships.rules import (
@@ -76,11 +76,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     # -- whose move ------------------------------------------------------------------------
 
     def to_move(self, state: WarshipsState) -> frozenset[int]:
-        if state.phase is Phase.SETUP:
-            return frozenset(seat for seat in SEATS if not state.sides[seat].ready)
-        if state.phase is Phase.PLAY and state.turn is not None:
-            return frozenset({state.turn})
-        return frozenset()
+        return movers(state)
 
     def legal_actions(self, state: WarshipsState, seat: int) -> Iterator[act.Action]:
         if seat not in self.to_move(state):
