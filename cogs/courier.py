@@ -54,6 +54,17 @@ def answer_key(lane: Lane) -> str:
     return f"answer:{lane.game_id}.{lane.audience}"
 
 
+def closed_dms_nonce(notice: Notice) -> str:
+    """Names the channel's note to a player whose DMs are closed, so the note posted again
+    when their notice is retried (a restart before it was retired) is dropped by Discord.
+
+    Made of the game, the seat and the second of the game's last public change, all of
+    which the channel knows: never the notice's number among the seat's own, which counts
+    the player's secret setup edits.
+    """
+    return f"dm{notice.game.id}.{notice.audience}.{int(notice.game.updated_at)}"
+
+
 def as_file(message: Message) -> discord.File:
     board = message.board
     return discord.File(io.BytesIO(board.png), board.filename, description=board.alt)
@@ -309,6 +320,7 @@ class Courier:
             f"<@{user_id}>, I cannot send you your board for {title(game)}: allow "
             "direct messages from this server's members, then use `/board`.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+            nonce=closed_dms_nonce(notice),
         )
 
     def channel(self, game: GameRecord) -> discord.PartialMessageable:
