@@ -29,9 +29,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot.delivery.presenter import presented_all
 from bot.games import ENGINES
 from bot.games.core import Phase
-from bot.presenter import presented_all
 from bot.referee import Notice, Referee
 from bot.storage import PostgresRepository, SqliteRepository
 from bot.storage.outbox import Lane

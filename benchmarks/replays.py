@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from benchmarks.playouts import play_out
+from bot.delivery.presenter import frame_renderer, names_of
 from bot.games import ENGINES
-from bot.presenter import frame_renderer, names_of
 from bot.referee import Referee
 from bot.replays import TRUTH, Audience, moments, states_of
 from bot.storage import SqliteRepository

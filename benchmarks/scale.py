@@ -42,8 +42,8 @@ from pathlib import Path
 
 from bot.__main__ import settle_memory
 from bot.copy_database import copy_database
+from bot.delivery.presenter import presented, presented_all
 from bot.games import ENGINES
-from bot.presenter import presented, presented_all
 from bot.referee import Notice, Referee, Report
 from bot.storage import (
     ChallengeRecord,

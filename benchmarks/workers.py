@@ -49,10 +49,10 @@ from subprocess import PIPE
 import asyncpg
 
 from benchmarks.processor_share import ProcessorShare, ShareUnavailable
-from bot.deliverer import SEATS_AND_CHANNEL, Deliverer
+from bot.delivery.deliverer import SEATS_AND_CHANNEL, Deliverer
+from bot.delivery.presenter import presented
 from bot.games import ENGINES
 from bot.games.core import Phase
-from bot.presenter import presented
 from bot.referee import Referee, Report
 from bot.storage import PostgresRepository, SqliteRepository
 from bot.storage.outbox import Lane, Parcel

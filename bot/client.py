@@ -13,7 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot.computer import Computer
-from bot.deliverer import Deliverer
+from bot.delivery.deliverer import Deliverer
 from bot.referee import Referee
 from bot.settings import Settings
 from bot.storage import Clock, PostgresRepository, SqliteRepository, open_repository

@@ -29,7 +29,7 @@ import logging
 from collections.abc import Awaitable
 from typing import Protocol
 
-from bot.deliverer import Deliverer
+from bot.delivery.deliverer import Deliverer
 from bot.games.core import GameError
 from bot.logs import fields
 from bot.referee import Referee, Report

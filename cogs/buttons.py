@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.delivery.discord_sender import Buttons
 from cogs.replies import answering_errors, tell
 
 
@@ -189,3 +190,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
     async def callback(self, interaction: discord.Interaction) -> None:
         async with _guard(interaction, f"game {self.game_id}: rematch button", self.game_id):
             await _cog(interaction, "Challenges").rematch(interaction, self.game_id)
+
+
+BUTTONS = Buttons(move=MoveButton, board=BoardButton, replay=ReplayButton, rematch=RematchButton)
+"""The buttons the Discord sender puts on the messages it sends."""

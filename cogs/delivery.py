@@ -5,14 +5,15 @@ from __future__ import annotations
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.deliverer import Deliverer
-from cogs.courier import Courier
+from bot.delivery.deliverer import Deliverer
+from bot.delivery.discord_sender import Courier
+from cogs.buttons import BUTTONS
 
 
 class Delivery(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.courier = Courier(bot)
+        self.courier = Courier(bot, BUTTONS)
         bot.deliverer = Deliverer(bot.repository.outbox, bot.referee, self.courier)
 
     async def cog_load(self) -> None:

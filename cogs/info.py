@@ -7,8 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
+from bot.delivery.presenter import fill_names
 from bot.games import ENGINES
-from bot.presenter import fill_names
 from bot.storage import GameRecord
 from cogs.challenges import GAME_CHOICES
 from cogs.places import place_of

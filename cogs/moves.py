@@ -13,15 +13,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.deliverer import SEATS_AND_CHANNEL
+from bot.delivery.deliverer import SEATS_AND_CHANNEL
+from bot.delivery.discord_sender import Courier, as_file
+from bot.delivery.presenter import presented
 from bot.games import ENGINES
 from bot.games.grid import shorten
-from bot.presenter import presented
 from bot.referee import Report, game_label, game_number
 from bot.storage.outbox import Lane
 from bot.storage.postgres_queue import MoveQueue
-from cogs.buttons import BoardButton, MoveButton, ResignButton
-from cogs.courier import Courier, as_file
+from cogs.buttons import BUTTONS, BoardButton, MoveButton, ResignButton
 from cogs.places import place_of
 from cogs.replies import (
     answering_errors,
@@ -51,7 +51,7 @@ _PREFIXED_WORD = re.compile(r"^\s*(?:#\s*([0-9]+)\s+)?(resign|abort)\s*$", re.I)
 class Moves(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.courier = Courier(bot)
+        self.courier = Courier(bot, BUTTONS)
         self._caught_up = asyncio.Event()
         self._read_at_start: set[int] = set()
         """Messages read from history at start, which the gateway may also bring."""

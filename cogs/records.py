@@ -18,8 +18,8 @@ from discord.ext import commands
 
 from bot import records
 from bot.client import RefereeBot
+from bot.delivery.presenter import board_drawn, fill_names
 from bot.games import ENGINES
-from bot.presenter import board_drawn, fill_names
 from bot.storage.results import Records as RecordStore
 from cogs.challenges import GAME_CHOICES
 from cogs.places import place_of

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.presenter import Attachment, present_replay
+from bot.delivery.presenter import Attachment, present_replay
 from bot.replays import AUDIENCE_WORDS
 from cogs.buttons import ReplayButton
 from cogs.places import place_of

@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 import discord
 from discord import app_commands
 
+from bot.delivery.discord_sender import PLACEHOLDER, responding
 from bot.games.core import GameError
 
 log = logging.getLogger("referee.cogs")
@@ -33,18 +34,6 @@ player's app loaded it (Discord apps keep the commands they loaded for a while).
 DEFER_AFTER = 1.5
 """Seconds a command may work before its answer is deferred: Discord drops an interaction
 not answered within 3 seconds, and a deferred one may be answered for 15 minutes."""
-
-
-def responding(interaction: discord.Interaction) -> asyncio.Lock:
-    """One answer to an interaction at a time, so a deferral never crosses the answer."""
-    lock = interaction.extras.get("responding")
-    if lock is None:
-        lock = interaction.extras["responding"] = asyncio.Lock()
-    return lock
-
-
-PLACEHOLDER = "placeholder"
-"""Where an interaction keeps the id of the "thinking" message its deferral showed."""
 
 
 async def defer_thinking(interaction: discord.Interaction) -> None:

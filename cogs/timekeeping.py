@@ -8,13 +8,14 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.client import RefereeBot
-from bot.deliverer import Undeliverable
-from bot.presenter import presented
+from bot.delivery.deliverer import Undeliverable
+from bot.delivery.discord_sender import Courier
+from bot.delivery.presenter import presented
 from bot.referee import Notice, Report
 from bot.storage import ChallengeRecord
 from bot.timekeeping import Timekeeper
+from cogs.buttons import BUTTONS
 from cogs.challenges import challenge_text
-from cogs.courier import Courier
 from cogs.replies import answering_errors, nobody_asked
 
 TICK_SECONDS = 60.0
@@ -28,7 +29,7 @@ process that stored them delivers them at once, unless it stopped."""
 class Timekeeping(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.errands = ClockErrands(bot, Courier(bot))
+        self.errands = ClockErrands(bot, Courier(bot, BUTTONS))
         self.timekeeper = Timekeeper(bot.referee, bot.repository, bot.settings.deadlines)
 
     async def cog_load(self) -> None:

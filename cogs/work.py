@@ -4,8 +4,8 @@ Everything a worker says goes over Discord's REST API with the bot's token: boar
 deliverer's courier, answers to a player's command as the follow-up of their interaction
 (its token, kept with the queued move, is good for 15 minutes), and refusals of moves sent
 by DM into that DM channel. A follow-up that carries the mover's notice keeps the delivery
-guarantees of an answer given in-process (``cogs.courier``): its token is kept before it
-goes, and in DMs it fills the "thinking" placeholder only if no DM went out after it.
+guarantees of an answer given in-process (``bot.delivery.discord_sender``): its token is
+kept before it goes, and in DMs it fills the "thinking" placeholder only if no DM went out after it.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ import discord
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.deliverer import SEATS_AND_CHANNEL, AnswerOutOfOrder, Sender
-from bot.presenter import presented
+from bot.delivery.deliverer import SEATS_AND_CHANNEL, AnswerOutOfOrder, Sender
+from bot.delivery.discord_sender import Courier, as_file, or_missing
+from bot.delivery.presenter import presented
 from bot.referee import Report
 from bot.storage.outbox import Lane, Parcel
 from bot.storage.postgres_queue import QueuedMove
 from bot.worker import AT_ONCE, STANDBY_SECONDS, MoveWorker
-from cogs.courier import Courier, as_file, or_missing, quick_view
+from cogs.buttons import BUTTONS
 from cogs.replies import PLACEHOLDER
 
 COUNTED = "Your move counted; your board follows by direct message."
@@ -57,7 +58,7 @@ class QueuedAnswers:
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.courier = Courier(bot)
+        self.courier = Courier(bot, BUTTONS)
 
     def _follow_up(self, move: QueuedMove) -> discord.Webhook | None:
         reply = move.reply
@@ -86,7 +87,7 @@ class QueuedAnswers:
                 message.content,
                 file=as_file(message),
                 ephemeral=move.reply["private"],
-                view=or_missing(quick_view(report.game, message)),
+                view=or_missing(self.courier.quick_view(report.game, message)),
             )
         else:
             channel = self.bot.get_partial_messageable(move.reply["dm"])
@@ -109,7 +110,7 @@ class QueuedAnswers:
                 message.content,
                 file=as_file(message),
                 ephemeral=move.reply["private"],
-                view=or_missing(quick_view(report.game, message)),
+                view=or_missing(self.courier.quick_view(report.game, message)),
             )
 
         return send

@@ -186,7 +186,7 @@ def render_for(record: GameRecord, seat: int | None) -> bytes:
     attachment with this proves which audience's view, and which moment of the game, it
     shows (with the players' names as the game keeps them).
     """
-    from bot.presenter import names_of
+    from bot.delivery.presenter import names_of
     from renderers import seabattle
 
     return seabattle.render(SEA.view(state_of(record), seat), names_of(record))

@@ -15,8 +15,8 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+from bot.delivery.presenter import fill_names
 from bot.fairness import lasting
-from bot.presenter import fill_names
 from bot.referee import Referee
 from bot.storage import GameRecord, LogEntry, LogKind, SqliteRepository
 from tests.cog_helpers import render_for

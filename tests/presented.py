@@ -13,8 +13,8 @@ import json
 import zlib
 from typing import Any
 
+from bot.delivery.presenter import Message, present
 from bot.games import ENGINES
-from bot.presenter import Message, present
 from bot.referee import Notice, status_line
 from bot.storage import GameRecord, GameStatus
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.workers import Load, deliver, planned_moves, start_games
-from bot.deliverer import Deliverer
+from bot.delivery.deliverer import Deliverer
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.referee import Referee, Report

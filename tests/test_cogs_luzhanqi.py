@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 
+from bot.delivery.presenter import names_of
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.luzhanqi.actions import Move
 from bot.games.luzhanqi.pieces import Kind
 from bot.games.luzhanqi.state import LuzhanqiState
-from bot.presenter import names_of
 from bot.storage import GameRecord
 from renderers import luzhanqi
 from tests.cog_helpers import (

@@ -4,10 +4,10 @@ and one board for everyone: both players' DMs and the channel carry the same ima
 
 from __future__ import annotations
 
+from bot.delivery.presenter import names_of
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.games.marine.state import MarineState
-from bot.presenter import names_of
 from bot.storage import GameRecord, GameStatus
 from renderers import marine
 from tests.cog_helpers import (

@@ -4,9 +4,9 @@ audience's messages checked against what section 9 of the rules lets it learn.""
 
 from __future__ import annotations
 
+from bot.delivery.presenter import names_of
 from bot.games import ENGINES
 from bot.games.seachess.state import SeachessState
-from bot.presenter import names_of
 from bot.storage import GameRecord
 from renderers import seachess as drawing
 from tests.cog_helpers import accept, in_channel_since, repository, seen_by, stored_game

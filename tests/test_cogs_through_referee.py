@@ -16,7 +16,6 @@ from bot.storage import SqliteRepository
 ROOT = Path(__file__).resolve().parents[1]
 
 STILL_REACHING = {
-    "cogs/courier.py",
     "cogs/delivery.py",
     "cogs/moves.py",
     "cogs/timekeeping.py",

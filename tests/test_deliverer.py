@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.deliverer import Backoff, Deliverer, Undeliverable
+from bot.delivery.deliverer import Backoff, Deliverer, Undeliverable
 from bot.referee import Referee, Report
 from bot.storage import PostgresRepository, SqliteRepository
 from bot.storage.outbox import Lane, Parcel

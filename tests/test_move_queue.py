@@ -15,7 +15,7 @@ from typing import cast
 import asyncpg
 import pytest
 
-from bot.deliverer import Deliverer
+from bot.delivery.deliverer import Deliverer
 from bot.games.core import GameError
 from bot.referee import Referee, RefereeError, Report
 from bot.storage.outbox import Parcel

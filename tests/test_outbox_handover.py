@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.deliverer import Deliverer
+from bot.delivery.deliverer import Deliverer
 from bot.referee import Referee
 from bot.storage import LogKind, PostgresRepository, SqliteRepository
 from bot.storage.outbox import Handover, Lane, Parcel

@@ -1,7 +1,7 @@
 """Boards are drawn off the event loop, the notices asked for in one turn in one job.
 
 A move's audiences are told side by side; drawing their boards on one thread, in one job,
-keeps the drawings from handing the interpreter lock to each other (``bot.presenter``).
+keeps the drawings from handing the interpreter lock to each other (``bot.delivery.presenter``).
 Each asker still gets its own message, and one board that fails fails alone.
 """
 
@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from bot import presenter
+from bot.delivery import presenter
+from bot.delivery.presenter import present, presented, presented_all
 from bot.games import ENGINES
-from bot.presenter import present, presented, presented_all
 from bot.referee import Notice
 from tests.cog_helpers import game_in_play, png_of, render_for, shoot, stored_game
 from tests.discord_stub import DiscordDriver, FakeUser

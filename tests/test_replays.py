@@ -8,8 +8,8 @@ import pytest
 from PIL import Image, ImageChops
 
 from benchmarks.playouts import play_out
+from bot.delivery.presenter import frame_renderer, names_of, present_replay
 from bot.games import ENGINES
-from bot.presenter import frame_renderer, names_of, present_replay
 from bot.referee import Place, Referee, RefereeError
 from bot.replays import TRUTH, Replay, moments, states_of
 from bot.storage import SqliteRepository

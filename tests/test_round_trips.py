@@ -23,7 +23,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.deliverer import Deliverer
+from bot.delivery.deliverer import Deliverer
 from bot.referee import Referee
 from bot.storage import SqliteRepository
 from bot.storage.postgres import PostgresRepository

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from bot.delivery.presenter import Message, present, render_board
 from bot.games import ENGINES
 from bot.games.core import SEATS, CorruptStateError, EndReason, Engine, Outcome, Phase, other
-from bot.presenter import Message, present, render_board
 from bot.referee import Referee, Report
 from bot.storage import GameRecord, SqliteRepository
 

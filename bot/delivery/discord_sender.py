@@ -1,5 +1,10 @@
 """Sends notices on Discord for the deliverer: DMs to players, one live message per game.
 
+This is the one module of the delivery wing that talks to discord.py (see
+``tests/test_layering.py``): the deliverer and the presenter stay free of it. The buttons
+a message carries answer presses in the cogs, so the cogs hand their constructors in
+(``Buttons``) rather than this module reaching up into them.
+
 The channel's game message is edited in place after every public change, so a channel
 holds one message per game rather than one per move; the end is announced anew so that
 people are notified. Every new message carries a nonce naming its notices, which Discord
@@ -14,22 +19,22 @@ import io
 import json
 import logging
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, cast
 
 import discord
 
 from bot.client import RefereeBot
-from bot.deliverer import AnswerOutOfOrder, Sender, Undeliverable
+from bot.delivery.deliverer import AnswerOutOfOrder, Sender, Undeliverable
+from bot.delivery.presenter import Message, fill_names, presented, title
 from bot.fairness import Kept, kept_apart
 from bot.games.core import EndReason
 from bot.logs import fields
-from bot.presenter import Message, fill_names, presented, title
 from bot.records import rating_changes
 from bot.referee import Notice, Report
 from bot.storage import GameRecord
 from bot.storage.outbox import Lane, Parcel
-from cogs.buttons import BoardButton, MoveButton, RematchButton, ReplayButton
-from cogs.replies import PLACEHOLDER, responding
 
 log = logging.getLogger("referee.courier")
 
@@ -70,14 +75,30 @@ def as_file(message: Message) -> discord.File:
     return discord.File(io.BytesIO(board.png), board.filename, description=board.alt)
 
 
-def quick_view(game: GameRecord, message: Message) -> discord.ui.View | None:
-    """Buttons for the moves a player may want to press (setup's random fleet, ready)."""
-    if not message.quick_moves:
-        return None
-    view = discord.ui.View(timeout=None)
-    for label, move in message.quick_moves:
-        view.add_item(MoveButton(game.id, move, label))
-    return view
+Item = discord.ui.Item[Any]
+
+
+@dataclass(frozen=True)
+class Buttons:
+    """The buttons messages carry, made by the cogs that answer their presses."""
+
+    move: Callable[[int, str, str], Item]
+    """A move to make in a game, with its label (setup's random fleet, ready)."""
+    board: Callable[[int], Item]
+    replay: Callable[[int], Item]
+    rematch: Callable[[int], Item]
+
+
+def responding(interaction: discord.Interaction) -> asyncio.Lock:
+    """One answer to an interaction at a time, so a deferral never crosses the answer."""
+    lock = interaction.extras.get("responding")
+    if lock is None:
+        lock = interaction.extras["responding"] = asyncio.Lock()
+    return lock
+
+
+PLACEHOLDER = "placeholder"
+"""Where an interaction keeps the id of the "thinking" message its deferral showed."""
 
 
 def or_missing(view: discord.ui.View | None) -> Any:
@@ -85,27 +106,35 @@ def or_missing(view: discord.ui.View | None) -> Any:
     return discord.utils.MISSING if view is None else view
 
 
-def after_game_view(game: GameRecord) -> discord.ui.View:
-    """The end announcement's buttons: they carry the game's id only."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(ReplayButton(game.id))
-    view.add_item(RematchButton(game.id))
-    return view
-
-
-def public_view(game: GameRecord, finished: bool) -> discord.ui.View | None:
-    if finished:
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(BoardButton(game.id))
-    return view
-
-
 class Courier:
     """The deliverer's transport: one notice to one audience, on Discord."""
 
-    def __init__(self, bot: RefereeBot) -> None:
+    def __init__(self, bot: RefereeBot, buttons: Buttons) -> None:
         self.bot = bot
+        self.buttons = buttons
+
+    def quick_view(self, game: GameRecord, message: Message) -> discord.ui.View | None:
+        """Buttons for the moves a player may want to press (setup's random fleet, ready)."""
+        if not message.quick_moves:
+            return None
+        view = discord.ui.View(timeout=None)
+        for label, move in message.quick_moves:
+            view.add_item(self.buttons.move(game.id, move, label))
+        return view
+
+    def after_game_view(self, game: GameRecord) -> discord.ui.View:
+        """The end announcement's buttons: they carry the game's id only."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(self.buttons.replay(game.id))
+        view.add_item(self.buttons.rematch(game.id))
+        return view
+
+    def public_view(self, game: GameRecord, finished: bool) -> discord.ui.View | None:
+        if finished:
+            return None
+        view = discord.ui.View(timeout=None)
+        view.add_item(self.buttons.board(game.id))
+        return view
 
     async def ready(self, report: Report) -> bool:
         """Wait while Discord's bucket for the live message's edits in its channel is empty.
@@ -177,7 +206,7 @@ class Courier:
     ) -> None:
         """Reply to a player's own command: privately in a server, plainly in DMs."""
         private = interaction.guild_id is not None
-        view = or_missing(quick_view(game, message))
+        view = or_missing(self.quick_view(game, message))
         async with responding(interaction):
             if interaction.response.is_done():
                 await interaction.followup.send(
@@ -280,7 +309,7 @@ class Courier:
             sent = await channel.send(
                 message.content,
                 file=as_file(message),
-                view=or_missing(quick_view(notice.game, message)),
+                view=or_missing(self.quick_view(notice.game, message)),
                 nonce=nonce,
             )
             self.bot.newest_dm[channel.id] = max(sent.id, self.bot.newest_dm.get(channel.id, 0))
@@ -334,7 +363,7 @@ class Courier:
         Returns the live message's id, which is new when the old message was gone.
         """
         channel = self.channel(game)
-        view = public_view(game, finished)
+        view = self.public_view(game, finished)
         if game.public_message_id is not None:
             try:
                 await channel.get_partial_message(game.public_message_id).edit(
@@ -408,5 +437,5 @@ class Courier:
         await self.channel(game).send(
             f"{text}\n{changes}" if changes else text,
             nonce=f"end.{game.id}",
-            view=after_game_view(game),
+            view=self.after_game_view(game),
         )
