@@ -8,9 +8,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.client import RefereeBot
-from bot.delivery.deliverer import Undeliverable
 from bot.delivery.discord_sender import Courier
-from bot.delivery.presenter import presented
 from bot.referee import Notice, Report
 from bot.storage import ChallengeRecord
 from bot.timekeeping import Timekeeper
@@ -63,13 +61,7 @@ class ClockErrands:
         self.courier = courier
 
     async def remind(self, notice: Notice) -> None:
-        """A reminder goes once: its nonce names the game, the seat and the wait, by the
-        second of the game's last public change (never the ply, which counts the secret
-        setup edits of both players)."""
-        with contextlib.suppress(Undeliverable):  # the channel was told why
-            game = notice.game
-            nonce = f"r{game.id}.{notice.audience}.{int(game.updated_at)}"
-            await self.courier.send_dm(notice, await presented(notice), nonce=nonce)
+        await self.courier.remind(notice)
 
     async def end(self, report: Report) -> None:
         """A game lost on time was stored with its notices: the deliverer sends them."""

@@ -15,6 +15,7 @@ What Discord refuses for good is reported as ``Undeliverable`` for the deliverer
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -298,6 +299,15 @@ class Courier:
         placeholder = interaction.extras.get(PLACEHOLDER)
         newest = self.bot.newest_dm.get(interaction.channel_id or 0)
         return placeholder is None or (newest is not None and newest > placeholder)
+
+    async def remind(self, notice: Notice) -> None:
+        """DM a player their reminder, once: its nonce names the game, the seat and the wait,
+        by the second of the game's last public change (never the ply, which counts the
+        secret setup edits of both players). Closed DMs are said in the channel."""
+        with contextlib.suppress(Undeliverable):  # the channel was told why
+            game = notice.game
+            nonce = f"r{game.id}.{notice.audience}.{int(game.updated_at)}"
+            await self.send_dm(notice, await presented(notice), nonce=nonce)
 
     async def send_dm(self, notice: Notice, message: Message, *, nonce: str) -> None:
         """DM a player their notice; if their DMs are closed, ask them in the channel (and
