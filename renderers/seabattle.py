@@ -112,9 +112,12 @@ shrink an 18x18 cell to 9 px; stacked, it keeps 16 px."""
 
 
 @lru_cache(maxsize=32)
-def layout(size: int, footer: bool, blind: bool = False, mines: bool = False) -> Layout:
+def layout(
+    size: int, footer: bool, blind: bool = False, mines: bool = False, sweepers: bool = False
+) -> Layout:
     """Geometry for a board of ``size``; ``footer`` adds the setup lines under the fields,
-    ``blind`` the lines of blind salvo reports (§4.3), ``mines`` their legend (§4.6)."""
+    ``blind`` the lines of blind salvo reports (§4.3), ``mines`` their legend (§4.6), and
+    ``sweepers`` the minesweepers' (§4.7)."""
     cell = cell_size(size)
     span = cell * size
     top = MARGIN + HEADER + PANEL_TITLE + AXIS
@@ -132,7 +135,7 @@ def layout(size: int, footer: bool, blind: bool = False, mines: bool = False) ->
         notes_top = below
         below += NOTE_LINE * NOTE_LINES + 8
     legend_top = below + (FOOTER + (ITEM_LINE if mines else 0) if footer else 0)
-    items = _legend_items(cell, "Ship afloat", blind, mines)
+    items = _legend_items(cell, "Ship afloat", blind, mines, sweepers)
     rows = next(
         r
         for r in range(1, len(items) + 1)
@@ -155,10 +158,18 @@ def _rows_of(items: list[tuple[str, int]], rows: int) -> list[list[tuple[str, in
     return [items[i : i + per_row] for i in range(0, len(items), per_row)]
 
 
+def legend_labels(view: SeaBattleView) -> list[str]:
+    """The legend's entries under this view's board, in order."""
+    geo = layout_for(view)
+    ship = "Ship afloat" if view.seat is None or view.phase is Phase.FINISHED else "Your ship"
+    labels = _legend_items(geo.cell, ship, view.blind_report, view.mines, view.sweepers)
+    return [label for label, _ in labels]
+
+
 def layout_for(view: SeaBattleView) -> Layout:
     """The geometry ``render`` uses for this view, e.g. to find a cell's pixels in tests."""
     setup = view.phase is Phase.SETUP and view.seat is not None
-    return layout(view.size, setup, view.blind_report, view.mines)
+    return layout(view.size, setup, view.blind_report, view.mines, view.sweepers)
 
 
 NAME_WIDTH = 210
@@ -184,10 +195,17 @@ def _font_sizes(cell: int) -> tuple[int, int]:
 
 @lru_cache(maxsize=32)
 def _static_layer(
-    size: int, setup: bool, public: bool, finished: bool, variant: str, blind: bool, mines: bool
+    size: int,
+    setup: bool,
+    public: bool,
+    finished: bool,
+    variant: str,
+    blind: bool,
+    mines: bool,
+    sweepers: bool,
 ) -> Image.Image:
     """Background, title, empty grids with coordinates, legend: identical for every move."""
-    geo = layout(size, setup and not public, blind, mines)
+    geo = layout(size, setup and not public, blind, mines, sweepers)
     image = PALETTE.new_image((geo.width, geo.height), "background")
     draw = ImageDraw.Draw(image)
     title = "Sea Battle"
@@ -233,7 +251,7 @@ def _static_layer(
                 "background",
                 anchor="rm",
             )
-    _draw_legend(image, geo, public, finished, blind, mines)
+    _draw_legend(image, geo, public, finished, blind, mines, sweepers)
     return image
 
 
@@ -244,7 +262,7 @@ NARROW_SPACING = 12
 
 
 def _legend_items(
-    cell: int, ship_label: str, blind: bool = False, mines: bool = False
+    cell: int, ship_label: str, blind: bool = False, mines: bool = False, sweepers: bool = False
 ) -> list[tuple[str, int]]:
     """(label, width) per legend entry, swatch included."""
     _, size = _font_sizes(cell)
@@ -252,7 +270,7 @@ def _legend_items(
     if blind:
         labels[3] = "Shot, salvo no."
     if mines:
-        labels += ["Mine", "Minesweeper", "Disclosed"]
+        labels += ["Mine", "Minesweeper", "Disclosed"] if sweepers else ["Mine", "Disclosed"]
     return [(label, SWATCH + 8 + text_width(label, size)) for label in labels]
 
 
@@ -261,12 +279,18 @@ def _legend_width(items: list[tuple[str, int]], spacing: int = LEGEND_SPACING) -
 
 
 def _draw_legend(
-    image: Image.Image, geo: Layout, public: bool, finished: bool, blind: bool, mines: bool
+    image: Image.Image,
+    geo: Layout,
+    public: bool,
+    finished: bool,
+    blind: bool,
+    mines: bool,
+    sweepers: bool,
 ) -> None:
     """Sample cells with labels, stamped from the same sprites as the board, centred in
     as few rows as fit."""
     ship = "Ship afloat" if public or finished else "Your ship"
-    items = _legend_items(geo.cell, ship, blind, mines)
+    items = _legend_items(geo.cell, ship, blind, mines, sweepers)
     samples = [
         [mark_sprite("miss", SWATCH)],
         [mark_sprite("hit", SWATCH)],
@@ -275,7 +299,7 @@ def _draw_legend(
         [hull_sprite(SWATCH, 1, False, False)],
         [mark_sprite("ring", SWATCH)],
         [mark_sprite("mine", SWATCH)],
-        [mark_sprite("sweeper", SWATCH)],
+        *([[mark_sprite("sweeper", SWATCH)]] if sweepers else []),
         [mark_sprite("disclosed", SWATCH)],
     ][: len(items)]
     _, label_size = _font_sizes(geo.cell)
@@ -451,6 +475,7 @@ def render_image(view: SeaBattleView, names: Names = NO_NAMES) -> Image.Image:
         view.variant,
         view.blind_report,
         view.mines,
+        view.sweepers,
     ).copy()
     for panel, field in enumerate(panel_fields(view)):
         _draw_field(image, geo, panel, field)

@@ -10,7 +10,7 @@ from bot.games.core import EndReason, Outcome, Phase
 from bot.games.grid import cell_name
 from bot.games.seabattle.state import SeaBattleState
 from renderers import seabattle_words as render_module
-from renderers.seabattle import alt_text, render
+from renderers.seabattle import alt_text, legend_labels, render
 from tests.samples import save_sample
 from tests.seabattle_positions import ENGINE, MODES, seed_where_first
 
@@ -95,3 +95,18 @@ def test_a_game_aborted_in_play_still_counts_ships_afloat() -> None:
     view = ENGINE.view(aborted, 0)
     assert render_module.field_counts(view) == ("10 afloat", "10 afloat")
     assert "10 ships afloat" in view.text()
+
+
+@pytest.mark.parametrize("mode", MINE_MODES)
+def test_the_legend_names_minesweepers_only_where_the_game_has_them(mode: str) -> None:
+    """Classic mines games have no minesweepers (Sea Battle rules §4.6); the 16x16 and
+    18x18 fields do (§4.7). Neither the image's legend nor the board's text twin offers a
+    mark the game cannot show."""
+    state = ENGINE.new_game(MODES[mode], seed_where_first(0, mode))
+    has_sweepers = MODES[mode].sweepers > 0
+    for seat in (0, 1, None):
+        view = ENGINE.view(state, seat)
+        assert ("Minesweeper" in legend_labels(view)) is has_sweepers
+        assert "Mine" in legend_labels(view)
+        assert ("minesweeper" in view.text()) is has_sweepers
+        assert "mine" in view.text()

@@ -50,6 +50,7 @@ def view_of(state: SeaBattleState, seat: int | None, variant: str) -> SeaBattleV
         owed=None if pending is None else (pending.seat, pending.what),
         choices=choices,
         mines=rules.mines > 0,
+        sweepers=rules.sweepers > 0,
     )
 
 

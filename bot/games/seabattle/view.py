@@ -112,6 +112,9 @@ class SeaBattleView:
     """The cells the viewer may disclose now, if they owe a disclosure."""
     mines: bool = False
     """Whether the game has mines (and so the images a legend for them)."""
+    sweepers: bool = False
+    """Whether the game has minesweepers too (Sea Battle rules §4.7): only then does a
+    legend name them."""
 
     @property
     def movers(self) -> frozenset[int]:
@@ -162,9 +165,9 @@ class SeaBattleView:
         if any(field.salvo_numbers for field in self.fields):
             legend += "  ? shot, answer not told"
         if self.mines:
-            legend += (
-                "  * mine  ^ minesweeper  m mine set off  w minesweeper struck"
-                "  ! disclosed ship cell  @ disclosed mine"
-            )
+            legend += "  * mine  m mine set off"
+            if self.sweepers:
+                legend += "  ^ minesweeper  w minesweeper struck"
+            legend += "  ! disclosed ship cell  @ disclosed mine"
         lines.append(legend)
         return "\n".join(lines)
