@@ -69,6 +69,10 @@ __all__ = [
 ]
 
 
+SHUTDOWN_SECONDS = 1.0
+"""How long a stopping loopback Discord lets requests in flight finish."""
+
+
 class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
     """Discord's REST API on a random 127.0.0.1 port, with a recording of everything sent.
 
@@ -90,7 +94,12 @@ class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get(GATEWAY_PATH, self.gateway.handle)
         app.router.add_route("*", "/{tail:.*}", self._dispatch)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # A request still held when the loopback Discord stops (a test that stopped the bot
+        # mid-request) is one the stopped bot never hears answered: waiting aiohttp's
+        # default minute for it would only slow the test down.
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_SECONDS
+        )
         await self._runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
