@@ -161,7 +161,7 @@ def _rows_of(items: list[tuple[str, int]], rows: int) -> list[list[tuple[str, in
 def legend_labels(view: SeaBattleView) -> list[str]:
     """The legend's entries under this view's board, in order."""
     geo = layout_for(view)
-    ship = "Ship afloat" if view.seat is None or view.phase is Phase.FINISHED else "Your ship"
+    ship = _ship_label(view.seat is None, view.phase is Phase.FINISHED)
     labels = _legend_items(geo.cell, ship, view.blind_report, view.mines, view.sweepers)
     return [label for label, _ in labels]
 
@@ -261,6 +261,11 @@ NARROW_SPACING = 12
 """Between legend entries; a stacked (narrow) board packs them closer."""
 
 
+def _ship_label(public: bool, finished: bool) -> str:
+    """The legend's word for a ship: the viewer's own, or any ship once all are shown."""
+    return "Ship afloat" if public or finished else "Your ship"
+
+
 def _legend_items(
     cell: int, ship_label: str, blind: bool = False, mines: bool = False, sweepers: bool = False
 ) -> list[tuple[str, int]]:
@@ -289,8 +294,7 @@ def _draw_legend(
 ) -> None:
     """Sample cells with labels, stamped from the same sprites as the board, centred in
     as few rows as fit."""
-    ship = "Ship afloat" if public or finished else "Your ship"
-    items = _legend_items(geo.cell, ship, blind, mines, sweepers)
+    items = _legend_items(geo.cell, _ship_label(public, finished), blind, mines, sweepers)
     samples = [
         [mark_sprite("miss", SWATCH)],
         [mark_sprite("hit", SWATCH)],
