@@ -29,7 +29,7 @@ from tests.cog_helpers import (
     stored_game,
 )
 from tests.discord_stub import DiscordDriver, FakeUser, StoredMessage
-from tests.discord_stub.models import HeldAnswer
+from tests.discord_stub.injections import HeldAnswer
 from tests.test_cogs_restart import same_world
 
 

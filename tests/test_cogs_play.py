@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.storage import GameRecord
 from tests.cog_helpers import (
     NO_GAME,
     channel_messages,
@@ -32,9 +33,34 @@ from tests.cog_helpers import (
     stored_game,
     stored_log,
 )
-from tests.discord_stub import DiscordDriver, FakeUser
+from tests.discord_stub import DiscordDriver, FakeUser, StoredMessage
 
 # -- play -------------------------------------------------------------------------------------
+
+
+def assert_live_message(
+    driver: DiscordDriver, live_id: int | None, record: GameRecord, ending: str
+) -> StoredMessage:
+    """The channel's one live message ends with ``ending`` and shows the public board."""
+    live = driver.message(live_id or 0)
+    assert live.content.endswith(ending)
+    assert png_of(driver, live.id) == render_for(record, None)
+    return live
+
+
+def assert_miss_told(
+    driver: DiscordDriver, record: GameRecord, shooter: FakeUser, other: FakeUser, miss: str
+) -> None:
+    """Both seats hear of a miss in their own words, each with their own board."""
+    seat = record.seats.index(shooter.id)
+    assert driver.dms_to(shooter)[-1].content == (
+        f"**Sea Battle #1**\n{miss}: miss. Your opponent shoots next.\nYour opponent's move."
+    )
+    assert driver.dms_to(other)[-1].content == (
+        f"**Sea Battle #1**\nYour opponent shot at {miss}: miss. Your turn.\nYour move."
+    )
+    assert png_of(driver, driver.dms_to(shooter)[-1].id) == render_for(record, seat)
+    assert png_of(driver, driver.dms_to(other)[-1].id) == render_for(record, 1 - seat)
 
 
 async def test_shots_tell_miss_hit_and_sunk_and_edit_one_live_message(
@@ -49,20 +75,14 @@ async def test_shots_tell_miss_hit_and_sunk_and_edit_one_live_message(
     record = await stored_game(driver, game.id)
     m_seat = record.seats.index(missed_by.id)
     other = player(driver, record, 1 - m_seat)
-    assert driver.dms_to(missed_by)[-1].content == (
-        f"**Sea Battle #1**\n{miss}: miss. Your opponent shoots next.\nYour opponent's move."
-    )
-    assert driver.dms_to(other)[-1].content == (
-        f"**Sea Battle #1**\nYour opponent shot at {miss}: miss. Your turn.\nYour move."
-    )
-    assert png_of(driver, driver.dms_to(missed_by)[-1].id) == render_for(record, m_seat)
-    assert png_of(driver, driver.dms_to(other)[-1].id) == render_for(record, 1 - m_seat)
-    live = driver.message(live_id or 0)
-    assert live.content.endswith(
+    assert_miss_told(driver, record, missed_by, other, miss)
+    assert_live_message(
+        driver,
+        live_id,
+        record,
         f"{missed_by.mention} fires at {miss}: miss. {other.mention} shoots next.\n"
-        f"{other.mention} to move."
+        f"{other.mention} to move.",
     )
-    assert png_of(driver, live.id) == render_for(record, None)
 
     # The other player hits the largest ship (still afloat), then sinks a one-cell ship.
     target_seat = m_seat
@@ -85,12 +105,13 @@ async def test_shots_tell_miss_hit_and_sunk_and_edit_one_live_message(
         f"**Sea Battle #1**\nYour opponent shot at {boat} and sank your torpedo boat (1 cell)."
     )
     record = await stored_game(driver, game.id)
-    live = driver.message(live_id or 0)
-    assert live.content.endswith(
+    live = assert_live_message(
+        driver,
+        live_id,
+        record,
         f"{other.mention} fires at {boat}: sunk a torpedo boat (1 cell). "
-        f"{other.mention} shoots again.\n{other.mention} to move."
+        f"{other.mention} shoots again.\n{other.mention} to move.",
     )
-    assert png_of(driver, live.id) == render_for(record, None)
     assert live.custom_ids == ["board:1"]
 
     channel_activity = in_channel_since(driver, seq)

@@ -2,7 +2,7 @@
 
 Games are played through the referee against a real SQLite store, as the cogs play them;
 the rating mathematics is openskill's, so these tests check the policy around it (who
-gains, who loses, what never counts) and the storage guarantees.
+gains, who loses, what never counts: ``test_rating_policy``) and the storage guarantees.
 """
 
 from __future__ import annotations
@@ -19,15 +19,9 @@ from bot.games import ENGINES
 from bot.games.core import EndReason, Outcome, other
 from bot.games.grid import cell_name
 from bot.games.seabattle.state import SeaBattleState
-from bot.ratings import PROVISIONAL_SIGMA, Skill, counts_for_rating, rate
+from bot.ratings import Skill, rate
 from bot.referee import GameFault, Referee, Report
-from bot.storage import (
-    Ending,
-    GameRecord,
-    GameStatus,
-    LogKind,
-    SqliteRepository,
-)
+from bot.storage import Ending, GameRecord, GameStatus, LogKind, SqliteRepository
 from bot.storage.outbox import Lane
 from bot.storage.results import Score
 from tests.storage.helpers import old_database
@@ -39,14 +33,10 @@ GUILD, OTHER_GUILD = 500, 600
 
 @pytest.fixture
 async def repo(tmp_path: Path) -> AsyncIterator[SqliteRepository]:
+    """A store on a file (the conftest's ``referee`` plays on it)."""
     repository = await SqliteRepository.open(tmp_path / "ratings.sqlite3")
     yield repository
     await repository.close()
-
-
-@pytest.fixture
-def referee(repo: SqliteRepository) -> Referee:
-    return Referee(repo, seed_source=itertools.count(1).__next__)
 
 
 def state_of(game: GameRecord) -> SeaBattleState:
@@ -117,55 +107,6 @@ async def time_out(referee: Referee, game: GameRecord) -> Report:
 async def skill(repo: SqliteRepository, user_id: int) -> Skill | None:
     standings = {s.game: s for s in await repo.records.standings_of(user_id)}
     return standings["seabattle"].skill if "seabattle" in standings else None
-
-
-# -- policy -------------------------------------------------------------------------------------
-
-
-def test_a_win_raises_the_winner_and_lowers_the_loser_by_the_same_display_points() -> None:
-    fresh = (Skill(), Skill())
-    winner, loser = rate(fresh, 0)
-    assert Skill().display == 1500
-    assert winner.display > 1500 > loser.display
-    assert winner.display - 1500 == 1500 - loser.display
-    assert winner.sigma < Skill().sigma and loser.sigma < Skill().sigma
-    assert rate(fresh, 1) == (loser, winner)
-
-
-def test_a_draw_between_equals_changes_no_figure_and_pulls_unequals_together() -> None:
-    first, second = rate((Skill(), Skill()), None)
-    assert first.display == second.display == 1500
-    strong, weak = rate((Skill(30.0, 5.0), Skill(20.0, 5.0)), None)
-    assert strong.mu < 30.0 and weak.mu > 20.0
-
-
-def test_a_rating_is_provisional_for_its_first_games_only() -> None:
-    player, rival = Skill(), Skill()
-    provisional = []
-    for game in range(12):
-        player, rival = rate((player, rival), game % 2)
-        provisional.append(player.provisional)
-    assert provisional[0] and not provisional[-1]
-    assert provisional == sorted(provisional, reverse=True), "settled ratings stay settled"
-    assert Skill(25.0, PROVISIONAL_SIGMA).provisional and not Skill(25.0, 6.99).provisional
-
-
-@pytest.mark.parametrize(
-    ("rated", "reason", "started", "counts"),
-    [
-        (True, EndReason.RULES, True, True),
-        (True, EndReason.RESIGNATION, True, True),
-        (True, EndReason.TIMEOUT, True, True),
-        (True, EndReason.ABORTED, False, False),
-        (True, EndReason.RESIGNATION, False, False),
-        (True, EndReason.TIMEOUT, False, False),
-        (False, EndReason.RULES, True, False),
-    ],
-)
-def test_which_ends_count_for_rating(
-    rated: bool, reason: EndReason, started: bool, counts: bool
-) -> None:
-    assert counts_for_rating(rated, Outcome(0, reason), started) is counts
 
 
 # -- whole games through the referee --------------------------------------------------------------

@@ -15,9 +15,7 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from .messages import Messages
-from .models import (
-    JSONDict,
-)
+from .models import JSONDict
 from .wire import ApiError, form_error, json_response
 
 if TYPE_CHECKING:

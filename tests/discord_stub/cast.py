@@ -10,9 +10,50 @@ from __future__ import annotations
 import discord
 
 from .accounts import DEFAULT_MEMBER_PERMISSIONS, FakeGuild, FakeUser, SameAsName
-from .gateway import FakeGateway, Intent, shard_of
+from .gateway import FakeGateway
+from .gateway_protocol import Intent, shard_of
 from .models import JSONDict, snowflake_iso
 from .server import FakeDiscord
+
+GUILD_SETTINGS: JSONDict = {
+    "icon": None,
+    "splash": None,
+    "discovery_splash": None,
+    "banner": None,
+    "description": None,
+    "afk_channel_id": None,
+    "afk_timeout": 300,
+    "verification_level": 0,
+    "default_message_notifications": 0,
+    "explicit_content_filter": 0,
+    "mfa_level": 0,
+    "nsfw_level": 0,
+    "premium_tier": 0,
+    "premium_subscription_count": 0,
+    "premium_progress_bar_enabled": False,
+    "preferred_locale": "en-US",
+    "system_channel_flags": 0,
+    "rules_channel_id": None,
+    "public_updates_channel_id": None,
+    "safety_alerts_channel_id": None,
+    "vanity_url_code": None,
+    "features": [],
+    "emojis": [],
+    "stickers": [],
+    "application_id": None,
+    "max_members": 500000,
+    "max_video_channel_users": 25,
+    "large": False,
+    "lazy": True,
+    "threads": [],
+    "voice_states": [],
+    "presences": [],
+    "stage_instances": [],
+    "guild_scheduled_events": [],
+    "soundboard_sounds": [],
+    "incidents_data": None,
+}
+"""What every fake guild's GUILD_CREATE says alike: a plain server with nothing switched on."""
 
 
 class Cast:
@@ -193,32 +234,11 @@ class Cast:
         for channel in channels:
             channel.pop("guild_id", None)
         payload: JSONDict = {
+            **GUILD_SETTINGS,
             "id": str(guild.id),
             "name": guild.name,
-            "icon": None,
-            "splash": None,
-            "discovery_splash": None,
-            "banner": None,
-            "description": None,
             "owner_id": str(guild.owner_id),
-            "afk_channel_id": None,
-            "afk_timeout": 300,
-            "verification_level": 0,
-            "default_message_notifications": 0,
-            "explicit_content_filter": 0,
-            "mfa_level": 0,
-            "nsfw_level": 0,
-            "premium_tier": 0,
-            "premium_subscription_count": 0,
-            "premium_progress_bar_enabled": False,
-            "preferred_locale": "en-US",
             "system_channel_id": str(guild.channel_id),
-            "system_channel_flags": 0,
-            "rules_channel_id": None,
-            "public_updates_channel_id": None,
-            "safety_alerts_channel_id": None,
-            "vanity_url_code": None,
-            "features": [],
             "roles": [
                 self._role_payload(guild.id, "@everyone", DEFAULT_MEMBER_PERMISSIONS, 0),
                 {
@@ -229,24 +249,10 @@ class Cast:
                     "tags": {"bot_id": str(server.bot_id)},
                 },
             ],
-            "emojis": [],
-            "stickers": [],
-            "application_id": None,
-            "max_members": 500000,
-            "max_video_channel_users": 25,
             "joined_at": snowflake_iso(guild.id),
-            "large": False,
-            "lazy": True,
             "member_count": len(member_ids),
             "channels": channels,
-            "threads": [],
             "members": [server.member_payload(guild.id, uid) for uid in listed],
-            "voice_states": [],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
-            "incidents_data": None,
         }
         if available:
             payload["unavailable"] = False

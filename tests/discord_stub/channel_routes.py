@@ -12,10 +12,7 @@ import urllib.parse
 from aiohttp import web
 
 from .messages import Messages
-from .models import (
-    DM,
-    NONCE_WINDOW,
-)
+from .models import DM, NONCE_WINDOW
 from .wire import ApiError, empty_response, json_response
 
 

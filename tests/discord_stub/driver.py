@@ -26,7 +26,7 @@ import yarl
 
 from .accounts import DEFAULT_APP_PERMISSIONS, FakeGuild, FakeUser
 from .actions import UserActions
-from .gateway import Intent
+from .gateway_protocol import Intent
 from .server import FakeDiscord, Sent, StoredMessage
 from .settling import (
     CapturedError,

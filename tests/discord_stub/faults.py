@@ -13,11 +13,8 @@ import time
 
 from aiohttp import web
 
-from .models import (
-    HeldAnswer,
-    InjectedFailure,
-    JSONDict,
-)
+from .injections import HeldAnswer, InjectedFailure
+from .models import JSONDict
 from .wire import json_response
 from .world import World
 

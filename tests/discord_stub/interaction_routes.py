@@ -8,18 +8,19 @@ exists only after the callback and a token that expires (50027).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from aiohttp import web
 
 from .messages import Messages
-from .models import (
-    EPHEMERAL,
-    LOADING,
-    InteractionState,
-    JSONDict,
-    StoredMessage,
-)
+from .models import EPHEMERAL, LOADING, ChannelInfo, InteractionState, JSONDict, StoredMessage
 from .wire import ApiError, empty_response, form_error, json_response
+
+Files = dict[int, tuple[str, bytes]]
+
+ALLOWED_RESPONSES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+"""The callback types Discord accepts per interaction type (command, component,
+autocomplete, modal submit); a modal submitted from a slash command cannot update."""
 
 
 class InteractionRoutes(Messages):
@@ -35,134 +36,136 @@ class InteractionRoutes(Messages):
             raise ApiError(404, 10062, "Unknown interaction")  # answered too late
         payload, files = await self._read_body(request)
         callback_type = int(payload.get("type", 0))
-        data: JSONDict = payload.get("data") or {}
         if interaction.acknowledged:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[interaction.type]
-        if interaction.type == 5 and interaction.message_id is None:
-            allowed = {4, 5}
-        if callback_type not in allowed:
-            raise form_error(
-                ["type"],
-                "INTERACTION_RESPONSE_TYPE_INVALID",
-                "Interaction response type is invalid for this interaction type",
-            )
-
+        _check_response_type(interaction, callback_type)
         channel = self._channel(interaction.channel_id)
-        message: StoredMessage | None = None
+        answer = {
+            4: self._respond_with_message,
+            5: self._defer_with_message,
+            6: self._defer_update,
+            7: self._update_message,
+            8: self._offer_choices,
+            9: self._open_modal,
+        }[callback_type]
+        message = answer(interaction, channel, payload, files)
         resource: JSONDict = {"type": callback_type}
         callback: JSONDict = {"id": str(interaction.id), "type": interaction.type}
-        if callback_type == 4:
-            self._validate(data, files, creating=True)
-            message = self._create_message(channel, data, files, interaction=interaction)
-            interaction.callback_type = callback_type
-            interaction.original_message_id = message.id
-            self._log_message(
-                "response",
-                message,
-                data,
-                self._sorted_files(files),
-                interaction=interaction,
-                callback_type=callback_type,
-            )
-        elif callback_type == 5:
-            flags = LOADING | (int(data.get("flags") or 0) & EPHEMERAL)
-            message = self._create_message(
-                channel, {}, {}, interaction=interaction, forced_flags=flags
-            )
-            interaction.callback_type = callback_type
-            interaction.original_message_id = message.id
-            self._log_message(
-                "deferred", message, data, [], interaction=interaction, callback_type=callback_type
-            )
-        elif callback_type == 6:
-            interaction.callback_type = callback_type
-            interaction.original_message_id = interaction.message_id
-            self._log(
-                "deferred",
-                channel_id=channel.id,
-                message_id=interaction.message_id,
-                interaction_id=interaction.id,
-                user_id=interaction.user_id,
-                callback_type=callback_type,
-                payload=payload,
-            )
-        elif callback_type == 7:
-            target = self.messages.get(interaction.message_id or 0)
-            if target is None:
-                raise ApiError(404, 10008, "Unknown Message")
-            self._validate(data, files, creating=False)
-            self._apply_edit(target, data, files)
-            message = target
-            interaction.callback_type = callback_type
-            interaction.original_message_id = target.id
-            self._log_message(
-                "update",
-                target,
-                data,
-                self._sorted_files(files),
-                interaction=interaction,
-                callback_type=callback_type,
-            )
-        elif callback_type == 8:
-            choices = data.get("choices") or []
-            if len(choices) > 25:
-                raise form_error(
-                    ["data", "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
-                )
-            for index, choice in enumerate(choices):
-                if not 1 <= len(str(choice.get("name", ""))) <= 100:
-                    raise form_error(
-                        ["data", "choices", index, "name"],
-                        "BASE_TYPE_BAD_LENGTH",
-                        "Must be between 1 and 100 in length.",
-                    )
-                if isinstance(choice.get("value"), str) and len(choice["value"]) > 100:
-                    raise form_error(
-                        ["data", "choices", index, "value"],
-                        "BASE_TYPE_MAX_LENGTH",
-                        "Must be 100 or fewer in length.",
-                    )
-            interaction.callback_type = callback_type
-            interaction.choices = choices
-            self._log(
-                "autocomplete",
-                channel_id=channel.id,
-                message_id=None,
-                interaction_id=interaction.id,
-                user_id=interaction.user_id,
-                callback_type=callback_type,
-                choices=choices,
-                payload=payload,
-            )
-        elif callback_type == 9:
-            components = data.get("components") or []
-            if not data.get("custom_id") or not data.get("title") or not 1 <= len(components) <= 5:
-                raise form_error(["data"], "MODAL_INVALID", "Invalid modal.")
-            interaction.callback_type = callback_type
-            interaction.modal = data
-            self._log(
-                "modal",
-                channel_id=channel.id,
-                message_id=None,
-                interaction_id=interaction.id,
-                user_id=interaction.user_id,
-                callback_type=callback_type,
-                modal=data,
-                components=components,
-                payload=payload,
-            )
-
         if message is not None:
             callback["response_message_id"] = str(message.id)
             callback["response_message_loading"] = message.loading
             callback["response_message_ephemeral"] = message.ephemeral
             resource["message"] = message.payload(self.url)
-            if callback_type == 7:
-                self._emit("MESSAGE_UPDATE", message)
-            else:
-                self._emit("MESSAGE_CREATE", message)
+            self._emit("MESSAGE_UPDATE" if callback_type == 7 else "MESSAGE_CREATE", message)
         return json_response(200, {"interaction": callback, "resource": resource})
+
+    def _respond_with_message(
+        self, interaction: InteractionState, channel: ChannelInfo, payload: JSONDict, files: Files
+    ) -> StoredMessage:
+        data: JSONDict = payload.get("data") or {}
+        self._validate(data, files, creating=True)
+        message = self._create_message(channel, data, files, interaction=interaction)
+        self._acknowledge(interaction, 4, message.id)
+        self._log_message(
+            "response",
+            message,
+            data,
+            self._sorted_files(files),
+            interaction=interaction,
+            callback_type=4,
+        )
+        return message
+
+    def _defer_with_message(
+        self, interaction: InteractionState, channel: ChannelInfo, payload: JSONDict, files: Files
+    ) -> StoredMessage:
+        data: JSONDict = payload.get("data") or {}
+        flags = LOADING | (int(data.get("flags") or 0) & EPHEMERAL)
+        message = self._create_message(channel, {}, {}, interaction=interaction, forced_flags=flags)
+        self._acknowledge(interaction, 5, message.id)
+        self._log_message("deferred", message, data, [], interaction=interaction, callback_type=5)
+        return message
+
+    def _defer_update(
+        self, interaction: InteractionState, channel: ChannelInfo, payload: JSONDict, files: Files
+    ) -> None:
+        self._acknowledge(interaction, 6, interaction.message_id)
+        self._log_callback(
+            "deferred", interaction, channel, payload, message_id=interaction.message_id
+        )
+
+    def _update_message(
+        self, interaction: InteractionState, channel: ChannelInfo, payload: JSONDict, files: Files
+    ) -> StoredMessage:
+        data: JSONDict = payload.get("data") or {}
+        target = self.messages.get(interaction.message_id or 0)
+        if target is None:
+            raise ApiError(404, 10008, "Unknown Message")
+        self._validate(data, files, creating=False)
+        self._apply_edit(target, data, files)
+        self._acknowledge(interaction, 7, target.id)
+        self._log_message(
+            "update",
+            target,
+            data,
+            self._sorted_files(files),
+            interaction=interaction,
+            callback_type=7,
+        )
+        return target
+
+    def _offer_choices(
+        self, interaction: InteractionState, channel: ChannelInfo, payload: JSONDict, files: Files
+    ) -> None:
+        choices = (payload.get("data") or {}).get("choices") or []
+        _check_choices(choices)
+        self._acknowledge(interaction, 8, None)
+        interaction.choices = choices
+        self._log_callback("autocomplete", interaction, channel, payload, choices=choices)
+
+    def _open_modal(
+        self, interaction: InteractionState, channel: ChannelInfo, payload: JSONDict, files: Files
+    ) -> None:
+        data: JSONDict = payload.get("data") or {}
+        components = data.get("components") or []
+        if not data.get("custom_id") or not data.get("title") or not 1 <= len(components) <= 5:
+            raise form_error(["data"], "MODAL_INVALID", "Invalid modal.")
+        self._acknowledge(interaction, 9, None)
+        interaction.modal = data
+        self._log_callback(
+            "modal", interaction, channel, payload, modal=data, components=components
+        )
+
+    @staticmethod
+    def _acknowledge(
+        interaction: InteractionState, callback_type: int, original: int | None
+    ) -> None:
+        """The interaction is answered (its webhook exists from now on)."""
+        interaction.callback_type = callback_type
+        if callback_type in (4, 5, 6, 7):
+            interaction.original_message_id = original
+
+    def _log_callback(
+        self,
+        kind: str,
+        interaction: InteractionState,
+        channel: ChannelInfo,
+        payload: JSONDict,
+        *,
+        message_id: int | None = None,
+        **fields: Any,
+    ) -> None:
+        """Record an answer that posts no message of its own."""
+        self._log(
+            kind,
+            channel_id=channel.id,
+            message_id=message_id,
+            interaction_id=interaction.id,
+            user_id=interaction.user_id,
+            callback_type=interaction.callback_type,
+            payload=payload,
+            **fields,
+        )
 
     def _webhook_interaction(self, app_id: str, token: str) -> InteractionState:
         interaction = self._by_token.get(token)
@@ -246,3 +249,37 @@ class InteractionRoutes(Messages):
         interaction = self._webhook_interaction(app_id, token)
         self._delete(self._webhook_message(interaction, message), interaction)
         return empty_response()
+
+
+def _check_response_type(interaction: InteractionState, callback_type: int) -> None:
+    allowed = ALLOWED_RESPONSES[interaction.type]
+    if interaction.type == 5 and interaction.message_id is None:
+        allowed = {4, 5}
+    if callback_type not in allowed:
+        raise form_error(
+            ["type"],
+            "INTERACTION_RESPONSE_TYPE_INVALID",
+            "Interaction response type is invalid for this interaction type",
+        )
+
+
+def _check_choices(choices: list[JSONDict]) -> None:
+    """Discord's limits on autocomplete: 25 choices, names of 1 to 100 characters and
+    string values of at most 100."""
+    if len(choices) > 25:
+        raise form_error(
+            ["data", "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
+        )
+    for index, choice in enumerate(choices):
+        if not 1 <= len(str(choice.get("name", ""))) <= 100:
+            raise form_error(
+                ["data", "choices", index, "name"],
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 1 and 100 in length.",
+            )
+        if isinstance(choice.get("value"), str) and len(choice["value"]) > 100:
+            raise form_error(
+                ["data", "choices", index, "value"],
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 100 or fewer in length.",
+            )

@@ -7,9 +7,7 @@ constants are Discord's own numbers (flags, message and channel types, limits).
 
 from __future__ import annotations
 
-import asyncio
 import datetime
-import re
 import struct
 import time
 import urllib.parse
@@ -363,68 +361,6 @@ class Sent:
     def custom_ids(self) -> list[str]:
         """custom_ids of the interactive components carried by this record."""
         return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
-
-
-@dataclass
-class InjectedFailure:
-    """A pending fault set up by :meth:`FakeDiscord.fail_next`."""
-
-    method: str
-    pattern: re.Pattern[str]
-    status: int
-    body: JSONDict | None
-    remaining: int
-    retry_after: float | None
-    is_global: bool = False
-
-    def matches(self, method: str, path: str) -> bool:
-        """Whether this fault applies to a request; ``*`` matches any method."""
-        return (
-            self.remaining > 0
-            and self.method in ("*", method.upper())
-            and self.pattern.search(path) is not None
-        )
-
-
-@dataclass
-class HeldAnswer:
-    """A request served but its answer held back (:meth:`FakeDiscord.hold_answer`): the
-    moment between Discord doing what the bot asked and the bot hearing that it did."""
-
-    method: str
-    pattern: re.Pattern[str]
-    reached: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set once a matching request was served and its answer is held."""
-    released: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set by the test to let the answer go (to a bot that may be dead by then)."""
-
-    def matches(self, method: str, path: str) -> bool:
-        return (
-            not self.reached.is_set()
-            and self.method in ("*", method.upper())
-            and self.pattern.search(path) is not None
-        )
-
-
-@dataclass
-class FiredFailure:
-    """A fault that was actually served, so tests can prove the retry path ran."""
-
-    method: str
-    path: str
-    status: int
-
-
-@dataclass
-class RequestRecord:
-    """Every request the bot made, for debugging failing tests."""
-
-    method: str
-    path: str
-    status: int
-    injected: bool = False
-    body: Any = None
-    """The JSON body, if the request sent one (``server.json_body``)."""
 
 
 def walk_components(components: list[JSONDict]) -> Iterator[JSONDict]:

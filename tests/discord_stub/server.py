@@ -31,17 +31,16 @@ from aiohttp import web
 from .app_routes import AppRoutes
 from .channel_routes import ChannelRoutes
 from .faults import Faults
-from .gateway import GATEWAY_PATH, FakeGateway
+from .gateway import FakeGateway
+from .gateway_protocol import GATEWAY_PATH
+from .injections import FiredFailure, InjectedFailure, RequestRecord
 from .interaction_routes import InteractionRoutes
 from .models import (
     API_PREFIX,
     EPHEMERAL,
     LOADING,
     ChannelInfo,
-    FiredFailure,
-    InjectedFailure,
     InteractionState,
-    RequestRecord,
     Sent,
     SnowflakeGenerator,
     StoredAttachment,
@@ -204,24 +203,10 @@ class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
         def log(status: int, *, injected: bool = False) -> None:
             self.requests.append(RequestRecord(request.method, path, status, injected, body))
 
-        for failure in self._failures:
-            if failure.matches(request.method, path):
-                failure.remaining -= 1
-                self.fired_failures.append(FiredFailure(request.method, path, failure.status))
-                log(failure.status, injected=True)
-                return self._failure_response(failure)
-        if self.weather is not None and routes is self._api_routes:
-            fault = self.weather.fault(request.method, path)
-            if fault is not None:
-                status, retry_after = fault
-                self.fired_failures.append(FiredFailure(request.method, path, status))
-                log(status, injected=True)
-                weather = InjectedFailure(
-                    request.method, re.compile(""), status, None, 1, retry_after or None
-                )
-                return self._failure_response(weather)
-
-        response: web.StreamResponse
+        fault = self._injected_fault(request.method, path, api=routes is self._api_routes)
+        if fault is not None:
+            log(fault.status, injected=True)
+            return self._failure_response(fault)
         method_mismatch = False
         for route in routes:
             match = route.pattern.fullmatch(path)
@@ -238,26 +223,10 @@ class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
                 if wait is not None:
                     log(429)
                     return self._rate_limited(wait, limited)
-            try:
-                if route.auth and not request.headers.get("Authorization", "").startswith("Bot "):
-                    raise ApiError(401, 0, "401: Unauthorized")
-                response = await route.handler(request, **match.groupdict())
-                response.headers.update(limited)
-                if response.status < 400:
-                    await self._hold_if_asked(request.method, path)
-            except ApiError as error:
-                response = json_response(error.status, error.body())
-            except ConnectionResetError:
-                # The client went away mid-request (a killed bot): nobody reads an answer.
+            response = await self._serve(route, request, match.groupdict(), limited, path)
+            if response is None:  # the client went away mid-request: nobody reads an answer
                 log(499)
                 return json_response(400, {"code": 0, "message": "client gone"})
-            except Exception:
-                # A bug in the fake must fail the test loudly, but a 5xx would make
-                # discord.py retry for seconds first, so answer 400 and record it.
-                self.internal_errors.append(
-                    f"{request.method} {full_path}\n{traceback.format_exc()}"
-                )
-                response = json_response(400, {"code": 0, "message": "fake discord internal error"})
             log(response.status)
             return response
 
@@ -266,6 +235,52 @@ class FakeDiscord(AppRoutes, ChannelRoutes, InteractionRoutes, Faults):
         message = "405: Method Not Allowed" if method_mismatch else "unknown route"
         log(status)
         return json_response(status, {"code": 0, "message": message})
+
+    def _injected_fault(self, method: str, path: str, *, api: bool) -> InjectedFailure | None:
+        """The failure a test set up or the weather brings for this request, if any, counted
+        as fired; the weather only touches the REST API, not the CDN."""
+        for failure in self._failures:
+            if failure.matches(method, path):
+                failure.remaining -= 1
+                self.fired_failures.append(FiredFailure(method, path, failure.status))
+                return failure
+        if self.weather is not None and api:
+            fault = self.weather.fault(method, path)
+            if fault is not None:
+                status, retry_after = fault
+                self.fired_failures.append(FiredFailure(method, path, status))
+                return InjectedFailure(method, re.compile(""), status, None, 1, retry_after or None)
+        return None
+
+    async def _serve(
+        self,
+        route: Route,
+        request: web.Request,
+        arguments: dict[str, str],
+        limited: dict[str, str],
+        path: str,
+    ) -> web.StreamResponse | None:
+        """One matched route's answer, None if the client went away (a killed bot); a fault
+        in the fake itself is recorded and answered 400."""
+        try:
+            if route.auth and not request.headers.get("Authorization", "").startswith("Bot "):
+                raise ApiError(401, 0, "401: Unauthorized")
+            response = await route.handler(request, **arguments)
+            response.headers.update(limited)
+            if response.status < 400:
+                await self._hold_if_asked(request.method, path)
+        except ApiError as error:
+            response = json_response(error.status, error.body())
+        except ConnectionResetError:
+            return None
+        except Exception:
+            # A bug in the fake must fail the test loudly, but a 5xx would make
+            # discord.py retry for seconds first, so answer 400 and record it.
+            self.internal_errors.append(
+                f"{request.method} {request.path}\n{traceback.format_exc()}"
+            )
+            response = json_response(400, {"code": 0, "message": "fake discord internal error"})
+        return response
 
 
 async def json_body(request: web.Request) -> Any:

@@ -26,7 +26,8 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from .gateway import TASK_PREFIX, FakeGateway
+from .gateway import FakeGateway
+from .gateway_protocol import TASK_PREFIX
 from .server import FakeDiscord
 
 TaskPredicate = Callable[[asyncio.Task[Any]], bool]

@@ -7,12 +7,7 @@ checked against Discord's limits here first.
 
 from __future__ import annotations
 
-from .models import (
-    COMPONENTS_V2,
-    MAX_UPLOAD_BYTES,
-    JSONDict,
-    walk_components,
-)
+from .models import COMPONENTS_V2, MAX_UPLOAD_BYTES, JSONDict, walk_components
 from .wire import ApiError, form_error
 
 
@@ -32,40 +27,7 @@ class Validation:
         embeds = payload.get("embeds") or []
         if len(embeds) > 10:
             raise form_error(["embeds"], "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
-        total = 0
-        limits = {"title": 256, "description": 4096}
-        for index, embed in enumerate(embeds):
-            for key, limit in limits.items():
-                value = embed.get(key) or ""
-                total += len(value)
-                if len(value) > limit:
-                    raise form_error(
-                        ["embeds", index, key],
-                        "BASE_TYPE_MAX_LENGTH",
-                        f"Must be {limit} or fewer in length.",
-                    )
-            fields = embed.get("fields") or []
-            if len(fields) > 25:
-                raise form_error(
-                    ["embeds", index, "fields"],
-                    "BASE_TYPE_MAX_LENGTH",
-                    "Must be 25 or fewer in length.",
-                )
-            for f_index, embed_field in enumerate(fields):
-                for key, limit in (("name", 256), ("value", 1024)):
-                    value = embed_field.get(key) or ""
-                    total += len(value)
-                    if not value.strip() or len(value) > limit:
-                        raise form_error(
-                            ["embeds", index, "fields", f_index, key],
-                            "BASE_TYPE_BAD_LENGTH",
-                            f"Must be between 1 and {limit} in length.",
-                        )
-            footer = (embed.get("footer") or {}).get("text") or ""
-            author = (embed.get("author") or {}).get("name") or ""
-            total += len(footer) + len(author)
-            if len(footer) > 2048 or len(author) > 256:
-                raise form_error(["embeds", index], "BASE_TYPE_MAX_LENGTH", "Embed text too long.")
+        total = sum(_embed_length(index, embed) for index, embed in enumerate(embeds))
         if total > 6000:
             raise form_error(
                 ["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"
@@ -147,3 +109,38 @@ class Validation:
                         "BUTTON_COMPONENT_CUSTOM_ID_REQUIRED",
                         "A custom id is required",
                     )
+
+
+def _embed_length(index: int, embed: JSONDict) -> int:
+    """The characters one embed counts towards Discord's 6000, each part checked against
+    its own limit first."""
+    total = 0
+    for key, limit in (("title", 256), ("description", 4096)):
+        value = embed.get(key) or ""
+        total += len(value)
+        if len(value) > limit:
+            raise form_error(
+                ["embeds", index, key],
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {limit} or fewer in length.",
+            )
+    fields = embed.get("fields") or []
+    if len(fields) > 25:
+        raise form_error(
+            ["embeds", index, "fields"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
+        )
+    for f_index, embed_field in enumerate(fields):
+        for key, limit in (("name", 256), ("value", 1024)):
+            value = embed_field.get(key) or ""
+            total += len(value)
+            if not value.strip() or len(value) > limit:
+                raise form_error(
+                    ["embeds", index, "fields", f_index, key],
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be between 1 and {limit} in length.",
+                )
+    footer = (embed.get("footer") or {}).get("text") or ""
+    author = (embed.get("author") or {}).get("name") or ""
+    if len(footer) > 2048 or len(author) > 256:
+        raise form_error(["embeds", index], "BASE_TYPE_MAX_LENGTH", "Embed text too long.")
+    return total + len(footer) + len(author)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import secrets
 
+from .injections import FiredFailure, HeldAnswer, InjectedFailure, RequestRecord
 from .models import (
     DM,
     GUILD_TEXT,
@@ -17,13 +18,9 @@ from .models import (
     TOKEN_LIFETIME,
     VIEW_CHANNEL,
     ChannelInfo,
-    FiredFailure,
-    HeldAnswer,
-    InjectedFailure,
     InteractionState,
     JSONDict,
     MessageListener,
-    RequestRecord,
     Sent,
     SnowflakeGenerator,
     StoredAttachment,
