@@ -10,7 +10,9 @@ reaching into the bot's memory.
 from __future__ import annotations
 
 import io
+import random
 import re
+from typing import Any
 
 from PIL import Image
 
@@ -245,6 +247,28 @@ async def accept(driver: DiscordDriver, opponent: FakeUser, message: StoredMessa
     await driver.click(opponent, message.id, accept_id)
 
 
+async def resigned_with_announcement(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> tuple[GameRecord, StoredMessage]:
+    """A game in play that Bob resigns, and the channel's one announcement of its end."""
+    game = await game_in_play(driver, alice, bob)
+    await resign(driver, bob)
+    (announcement,) = [m for m in channel_messages(driver) if m.content.startswith("🏁")]
+    return game, announcement
+
+
+async def accepted_play(
+    driver: DiscordDriver, challenger: FakeUser, opponent: FakeUser, **options: Any
+) -> StoredMessage:
+    """The challenger's ``/play`` against the opponent with ``options`` (game, variant, option
+    words), posted in the channel and accepted; returns the challenge message."""
+    result = await driver.slash(challenger, "play", options={**options, "opponent": opponent})
+    message = result.original
+    assert message is not None and not message.ephemeral, result.content
+    await accept(driver, opponent, message)
+    return message
+
+
 async def start_game(driver: DiscordDriver, challenger: FakeUser, opponent: FakeUser) -> GameRecord:
     """Challenge and accept; the game is then in setup, both fleets still to place."""
     message = await challenge_message(driver, challenger, opponent)
@@ -271,6 +295,29 @@ async def game_in_play(
     record = await stored_game(driver, record.id)
     assert state_of(record).phase is Phase.PLAY
     return record
+
+
+async def accept_offered_draw(driver: DiscordDriver, user: FakeUser, game_id: int) -> None:
+    """``user`` finds the draw offered in their last DM, with its button, and accepts it."""
+    offered = driver.dms_to(user)[-1]
+    assert f"move:{game_id}:draw" in offered.custom_ids
+    assert any(
+        c.get("label") == "Accept draw"
+        for row in offered.components
+        for c in row.get("components", [])
+    )
+    await driver.click(user, offered.id, f"move:{game_id}:draw")
+
+
+async def shoot_at_random(
+    driver: DiscordDriver, record: GameRecord, rng: random.Random
+) -> tuple[int, GameRecord]:
+    """The seat to move fires a legal shot ``rng`` picks, by DM; returns that seat and the
+    game as stored after it."""
+    seat = seat_to_move(record)
+    shot = rng.choice(list(SEA.legal_actions(state_of(record), seat)))
+    await driver.dm(player(driver, record, seat), str(shot))
+    return seat, await stored_game(driver, record.id)
 
 
 async def shoot(driver: DiscordDriver, game_id: int, *, hit: bool) -> tuple[FakeUser, str]:

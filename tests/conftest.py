@@ -10,12 +10,14 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.client import RefereeBot
 from bot.referee import Referee
 from bot.settings import Settings
 from bot.storage import Clock, SqliteRepository
+from bot.timekeeping import HOUR
 from tests.discord_stub import DiscordDriver, FakeUser
 
 LONGEST_FIRST = (
@@ -31,6 +33,32 @@ LONGEST_FIRST = (
 in the order they start. ``./scripts/test`` shares the tests between one worker per core,
 each taking the next test when it is free: started last, one of these would leave the
 other cores idle at the end of the run while it finished."""
+
+
+class HandClock:
+    """A clock that moves only when told, so a day passes in a line and no test sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += hours * HOUR
+
+
+@asynccontextmanager
+async def in_one_server(
+    client: discord.Client, name: str = "Harbour"
+) -> AsyncIterator[DiscordDriver]:
+    """The client on the loopback Discord in one server with one channel; once done, the
+    proof that no route it called was unknown."""
+    async with DiscordDriver.start(client) as driver:
+        driver.add_guild(name)
+        await driver.settle()
+        yield driver
+        assert driver.server.unhandled == []
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -73,11 +101,8 @@ def database(tmp_path: Path) -> Path:
 @pytest.fixture
 async def driver(database: Path) -> AsyncIterator[DiscordDriver]:
     """The bot in one server with one channel; every test also proves no route was unknown."""
-    async with DiscordDriver.start(make_bot(database)) as drv:
-        drv.add_guild("Harbour")
-        await drv.settle()
+    async with in_one_server(make_bot(database)) as drv:
         yield drv
-        assert drv.server.unhandled == []
 
 
 @pytest.fixture

@@ -233,13 +233,15 @@ def assert_never_pinged(world: World, since: int, *, expected: set[int]) -> None
         assert set(sent.mentioned_user_ids) <= expected
 
 
-async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 20.0) -> None:
-    """Poll an async predicate until it holds: what another process does has no task here
-    to wait for."""
+async def until(
+    condition: Callable[[], Awaitable[bool]], timeout: float = 20.0, every: float = 0.05
+) -> None:
+    """Poll an async predicate (``every`` so many seconds) until it holds: what another
+    process does has no task here to wait for."""
     deadline = time.monotonic() + timeout
     while not await condition():
         assert time.monotonic() < deadline, "timed out waiting"
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(every)
 
 
 def dms_naming(world: World, user: FakeUser, text: str, since: int) -> list[Sent]:

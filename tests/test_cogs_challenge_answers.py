@@ -24,7 +24,20 @@ from tests.cog_helpers import (
     stored_game,
     stored_log,
 )
-from tests.discord_stub import DiscordDriver, FakeUser
+from tests.discord_stub import DiscordDriver, FakeUser, StoredMessage
+
+
+async def assert_closed_without_a_game(
+    driver: DiscordDriver, message: StoredMessage, said: str, status: ChallengeStatus
+) -> None:
+    """The challenge message says how it closed and lost its buttons; the store agrees, and
+    no game was made."""
+    closed = driver.message(message.id)
+    assert closed.content.endswith(f"\n✖️ The challenge was {said}.")
+    assert closed.custom_ids == []
+    stored = await repository(driver).get_challenge(1)
+    assert stored is not None and stored.status is status
+    assert await repository(driver).get_game(1) is None
 
 
 async def test_decline_by_the_opponent_closes_the_challenge(
@@ -36,12 +49,7 @@ async def test_decline_by_the_opponent_closes_the_challenge(
     result = await driver.click(bob, message.id, "challenge:decline:1")
 
     assert result.callback_type == 7  # the challenge message itself was updated
-    closed = driver.message(message.id)
-    assert closed.content.endswith("\n✖️ The challenge was declined.")
-    assert closed.custom_ids == []
-    stored = await repository(driver).get_challenge(1)
-    assert stored is not None and stored.status is ChallengeStatus.DECLINED
-    assert await repository(driver).get_game(1) is None
+    await assert_closed_without_a_game(driver, message, "declined", ChallengeStatus.DECLINED)
     assert driver.dms_to(alice) == [] and driver.dms_to(bob) == []
 
 
@@ -53,12 +61,7 @@ async def test_decline_by_the_challenger_withdraws_it(
 
     await driver.click(alice, message.id, "challenge:decline:1")
 
-    closed = driver.message(message.id)
-    assert closed.content.endswith("\n✖️ The challenge was withdrawn.")
-    assert closed.custom_ids == []
-    stored = await repository(driver).get_challenge(1)
-    assert stored is not None and stored.status is ChallengeStatus.WITHDRAWN
-    assert await repository(driver).get_game(1) is None
+    await assert_closed_without_a_game(driver, message, "withdrawn", ChallengeStatus.WITHDRAWN)
 
 
 async def test_accept_starts_the_game_by_dm_and_posts_the_live_message(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.games import ENGINES
 from bot.storage import GameStatus
-from tests.cog_helpers import game_in_play, resign, start_game, stored_game
+from tests.cog_helpers import accept_offered_draw, game_in_play, resign, start_game, stored_game
 from tests.discord_stub import DiscordDriver, FakeUser
 from tests.test_cogs_warships import start as start_warships
 from tests.test_cogs_warships import state_of as warships_state
@@ -76,14 +76,7 @@ async def test_a_draw_is_offered_by_word_and_accepted_by_button(
     await driver.dm(mover, "draw")
     assert "You offer a draw." in driver.dms_to(mover)[-1].content
     await driver.dm(mover, await a_move(driver, game.id, first))
-    offered = driver.dms_to(other)[-1]
-    assert f"move:{game.id}:draw" in offered.custom_ids
-    assert any(
-        c.get("label") == "Accept draw"
-        for row in offered.components
-        for c in row.get("components", [])
-    )
-    await driver.click(other, offered.id, f"move:{game.id}:draw")
+    await accept_offered_draw(driver, other, game.id)
     record = await stored_game(driver, game.id)
     assert (record.status, record.winner) == (GameStatus.FINISHED, None)
     assert record.end_reason == "rules"

@@ -15,7 +15,8 @@ from bot.games.luzhanqi.state import LuzhanqiState
 from bot.storage import GameRecord
 from renderers import luzhanqi
 from tests.cog_helpers import (
-    accept,
+    accept_offered_draw,
+    accepted_play,
     channel_messages,
     in_channel_since,
     live_message,
@@ -43,12 +44,7 @@ async def start(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, variant: str, options: str = ""
 ) -> GameRecord:
     extra = {"options": options} if options else {}
-    result = await driver.slash(
-        alice, "play", game="luzhanqi", opponent=bob, variant=variant, options=extra
-    )
-    message = result.original
-    assert message is not None and not message.ephemeral, result.content
-    await accept(driver, bob, message)
+    await accepted_play(driver, alice, bob, game="luzhanqi", variant=variant, **extra)
     return await stored_game(driver, 1)
 
 
@@ -205,14 +201,7 @@ async def test_a_draw_is_offered_by_word_and_accepted_by_button(
     state = state_of(await stored_game(driver, game.id))
     move = next(m for m in E.legal_actions(state, red) if isinstance(m, Move))
     await driver.dm(mover, str(move))
-    offered = driver.dms_to(opponent)[-1]
-    assert f"move:{game.id}:draw" in offered.custom_ids
-    assert any(
-        c.get("label") == "Accept draw"
-        for row in offered.components
-        for c in row.get("components", [])
-    )
-    await driver.click(opponent, offered.id, f"move:{game.id}:draw")
+    await accept_offered_draw(driver, opponent, game.id)
     record = await stored_game(driver, game.id)
     assert (record.winner, record.end_reason) == (None, "rules")
     assert any("accepts the draw" in m.content for m in channel_messages(driver))

@@ -28,6 +28,7 @@ from tests.cog_helpers import (
     seen_by,
     sent_since,
     shoot,
+    shoot_at_random,
     start_game,
     state_of,
     stored_game,
@@ -56,11 +57,7 @@ async def test_a_whole_game_of_random_shots_ends_with_a_stored_winner(
     record = game
 
     while record.status is GameStatus.ACTIVE:
-        state = state_of(record)
-        seat = seat_to_move(record)
-        shot = rng.choice(list(SEA.legal_actions(state, seat)))
-        await driver.dm(player(driver, record, seat), str(shot))
-        record = await stored_game(driver, game.id)
+        seat, record = await shoot_at_random(driver, record, rng)
         accepted += 1
         assert record.ply == accepted, driver.dms_to(player(driver, record, seat))[-1].content
 

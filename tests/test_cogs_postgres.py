@@ -15,6 +15,7 @@ from bot.referee import Report
 from bot.settings import Settings
 from bot.storage import GameStatus, PostgresRepository
 from tests.cog_helpers import game_in_play, repository, shoot, stored_game, stored_log
+from tests.conftest import in_one_server
 from tests.discord_stub import DiscordDriver
 from tests.test_cogs_computer import AT_MOST_THREE, answer_standing
 
@@ -24,11 +25,8 @@ async def pg_driver(postgres_url: str, tmp_path: Path) -> AsyncIterator[DiscordD
     settings = Settings(
         token="test-token", database_path=tmp_path / "unused.sqlite3", database_url=postgres_url
     )
-    async with DiscordDriver.start(RefereeBot(settings)) as drv:
-        drv.add_guild("Harbour")
-        await drv.settle()
+    async with in_one_server(RefereeBot(settings)) as drv:
         yield drv
-        assert drv.server.unhandled == []
 
 
 async def test_a_game_is_played_on_postgresql(pg_driver: DiscordDriver, tmp_path: Path) -> None:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.core import EndReason
 from bot.ratings import Skill, rate
-from bot.storage import Ending, GameRecord, LogKind
+from bot.storage import GameRecord
 from tests.cog_helpers import (
     SEA,
     accept,
@@ -27,6 +26,7 @@ from tests.cog_helpers import (
     stored_game,
 )
 from tests.discord_stub import DiscordDriver, FakeUser
+from tests.storage.helpers import second_seat_resigns
 
 
 async def store_finished(
@@ -44,14 +44,7 @@ async def store_finished(
     )
     game = await repo.accept_challenge(challenge.id, seed=1, seats=(winner.id, loser.id), state={})
     assert game is not None
-    return await repo.append(
-        game,
-        seat=1,
-        kind=LogKind.END,
-        text="{}",
-        state={},
-        ending=Ending(0, EndReason.RESIGNATION.value, rated=True),
-    )
+    return await second_seat_resigns(repo, game)
 
 
 async def resigned_after_a_shot(

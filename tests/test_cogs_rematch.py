@@ -5,9 +5,8 @@ from __future__ import annotations
 from tests.cog_helpers import (
     accept,
     channel_messages,
-    game_in_play,
     repository,
-    resign,
+    resigned_with_announcement,
     stored_game,
 )
 from tests.discord_stub import DiscordDriver, FakeUser
@@ -16,9 +15,7 @@ from tests.discord_stub import DiscordDriver, FakeUser
 async def test_rematch_challenges_the_opponent_with_the_seats_turned_round(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, carol: FakeUser
 ) -> None:
-    game = await game_in_play(driver, alice, bob)
-    await resign(driver, bob)
-    (announcement,) = [m for m in channel_messages(driver) if m.content.startswith("🏁")]
+    game, announcement = await resigned_with_announcement(driver, alice, bob)
     assert f"rematch:{game.id}" in announcement.custom_ids
 
     stranger = await driver.click(carol, announcement.id, f"rematch:{game.id}")
@@ -70,9 +67,7 @@ async def test_a_second_rematch_click_is_told_the_first_still_waits(
 ) -> None:
     """Rematch clicked again while the first rematch challenge is open: one challenge, and
     a sentence saying why, never the fault message."""
-    game = await game_in_play(driver, alice, bob)
-    await resign(driver, bob)
-    (announcement,) = [m for m in channel_messages(driver) if m.content.startswith("🏁")]
+    game, announcement = await resigned_with_announcement(driver, alice, bob)
     first = await driver.click(alice, announcement.id, f"rematch:{game.id}")
     assert first.original is not None and not first.original.ephemeral
 

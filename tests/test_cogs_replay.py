@@ -8,7 +8,14 @@ import json
 from PIL import Image
 
 from bot.verify import verify
-from tests.cog_helpers import channel_messages, game_in_play, resign, shoot, stored_log
+from tests.cog_helpers import (
+    channel_messages,
+    game_in_play,
+    resign,
+    resigned_with_announcement,
+    shoot,
+    stored_log,
+)
 from tests.discord_stub import DiscordDriver, FakeUser, InteractionResult
 
 
@@ -58,9 +65,7 @@ async def test_replay_is_refused_while_the_game_runs_and_sent_once_it_is_over(
 async def test_the_end_announcement_carries_a_replay_button(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, carol: FakeUser
 ) -> None:
-    game = await game_in_play(driver, alice, bob)
-    await resign(driver, bob)
-    (announcement,) = [m for m in channel_messages(driver) if m.content.startswith("🏁")]
+    game, announcement = await resigned_with_announcement(driver, alice, bob)
     assert f"replay:{game.id}" in announcement.custom_ids
     for user, name in ((bob, "seat1"), (alice, "seat0"), (carol, "channel")):
         clicked = await driver.click(user, announcement.id, f"replay:{game.id}")

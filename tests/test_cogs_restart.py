@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.games.core import Phase
-from bot.storage import GameStatus
+from bot.storage import GameRecord, GameStatus
 from tests.cog_helpers import (
     challenge_message,
     channel_messages,
@@ -141,14 +141,20 @@ async def test_game_continues_where_it_stood_on_a_fresh_discord(
         assert final.ply == len(await stored_log(new, game.id)) == SETUP_MOVES + 4
 
 
-async def test_old_buttons_still_work_after_a_restart(
-    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, database: Path
-) -> None:
-    """Buttons carry only public ids, so clicks on pre-restart messages reach the new bot."""
+async def all_but_alice_ready(driver: DiscordDriver, alice: FakeUser, bob: FakeUser) -> GameRecord:
+    """A game in setup where both fleets are dealt and only Bob confirmed his."""
     game = await start_game(driver, alice, bob)
     await driver.dm(alice, "random")
     await driver.dm(bob, "random")
     await driver.dm(bob, "ready")
+    return game
+
+
+async def test_old_buttons_still_work_after_a_restart(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, database: Path
+) -> None:
+    """Buttons carry only public ids, so clicks on pre-restart messages reach the new bot."""
+    game = await all_but_alice_ready(driver, alice, bob)
     pending = await challenge_message(driver, bob, alice)  # challenge #2, not yet answered
     before = await stored_game(driver, game.id)
     await driver.close()
@@ -184,10 +190,7 @@ async def test_restart_with_discord_intact_edits_the_live_message_in_place(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, database: Path
 ) -> None:
     """When Discord kept the messages, the real old buttons work and nothing is reposted."""
-    game = await start_game(driver, alice, bob)
-    await driver.dm(alice, "random")
-    await driver.dm(bob, "random")
-    await driver.dm(bob, "ready")
+    game = await all_but_alice_ready(driver, alice, bob)
     setup_dm = driver.dms_to(alice)[-1]
     live_id = game.public_message_id
     assert setup_dm.custom_ids == ["move:1:random", "move:1:ready"]

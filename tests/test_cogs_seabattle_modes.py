@@ -10,7 +10,7 @@ from bot.games.grid import cell_name
 from bot.storage import GameRecord, GameStatus
 from tests.cog_helpers import (
     SEA,
-    accept,
+    accepted_play,
     channel_messages,
     player,
     png_of,
@@ -29,16 +29,22 @@ async def start_mode(
 ) -> GameRecord:
     """``/play`` with a variant and option words, accepted, fleets dealt and confirmed."""
     extra = {"options": options} if options else {}
-    result = await driver.slash(
-        alice, "play", game="seabattle", opponent=bob, variant=variant, options=extra
-    )
-    message = result.original
-    assert message is not None and not message.ephemeral, result.content
-    await accept(driver, bob, message)
+    await accepted_play(driver, alice, bob, game="seabattle", variant=variant, **extra)
     record = await stored_game(driver, 1)
     assert state_of(record).rules == SEA.configure(variant, options)
     await random_ready(driver, record.id, alice, bob)
     return await stored_game(driver, record.id)
+
+
+async def typed_by_dm(driver: DiscordDriver, record: GameRecord, move: str) -> GameRecord:
+    """The player to move types ``move`` by DM, and it must be accepted: the game as stored
+    after it is one entry longer."""
+    user = player(driver, record, seat_to_move(record))
+    ply = record.ply
+    await driver.dm(user, f"#{record.id} {move}")
+    record = await stored_game(driver, record.id)
+    assert record.ply == ply + 1, driver.dms_to(user)[-1].content
+    return record
 
 
 async def play_out(driver: DiscordDriver, record: GameRecord, seed: int) -> GameRecord:
@@ -48,10 +54,7 @@ async def play_out(driver: DiscordDriver, record: GameRecord, seed: int) -> Game
         state = state_of(record)
         seat = seat_to_move(record)
         move = rng.choice(list(SEA.legal_actions(state, seat)))
-        ply = record.ply
-        await driver.dm(player(driver, record, seat), f"#{record.id} {move}")
-        record = await stored_game(driver, record.id)
-        assert record.ply == ply + 1, driver.dms_to(player(driver, record, seat))[-1].content
+        record = await typed_by_dm(driver, record, str(move))
     return record
 
 
@@ -118,10 +121,7 @@ async def test_a_whole_16x16_game_with_mines_and_a_minesweeper_by_dm(
             aim = next(c for c in targets if c not in fired)
             known = (1 - seat, aim) in state.disclosures  # a mine disclosed to this player
             move = cell_name(aim) + (" confirm" if known else "")
-        ply = record.ply
-        await driver.dm(user, f"#{record.id} {move}")
-        record = await stored_game(driver, record.id)
-        assert record.ply == ply + 1, driver.dms_to(user)[-1].content
+        record = await typed_by_dm(driver, record, move)
     final = state_of(record)
     assert final.phase is Phase.FINISHED and record.winner is not None
     assert asked >= 3 and len(final.disclosures) == asked
@@ -156,10 +156,7 @@ async def test_a_whole_game_with_submarines_by_dm(
             move = f"reveal {cell_name(SEA.view(state, seat).choices[0])}"
         else:
             move = cell_name(next(c for c in targets if c not in state.shots[seat]))
-        ply = record.ply
-        await driver.dm(user, f"#{record.id} {move}")
-        record = await stored_game(driver, record.id)
-        assert record.ply == ply + 1, driver.dms_to(user)[-1].content
+        record = await typed_by_dm(driver, record, move)
     final = state_of(record)
     assert final.phase is Phase.FINISHED and record.end_reason == "rules"
     for user in (alice, bob):
@@ -197,10 +194,7 @@ async def test_a_whole_flying_dutchman_game_by_dm(
             decisions += 1
         else:
             move = cell_name(state.sides[1 - seat].ships[0].cells[0])
-        ply = record.ply
-        await driver.dm(user, f"#{record.id} {move}")
-        record = await stored_game(driver, record.id)
-        assert record.ply == ply + 1, driver.dms_to(user)[-1].content
+        record = await typed_by_dm(driver, record, move)
     final = state_of(record)
     assert final.phase is Phase.FINISHED and record.winner is not None
     assert decisions == 4  # five decks: four hits leave a ship to move

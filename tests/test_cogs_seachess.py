@@ -9,7 +9,13 @@ from bot.games import ENGINES
 from bot.games.seachess.state import SeachessState
 from bot.storage import GameRecord
 from renderers import seachess as drawing
-from tests.cog_helpers import accept, in_channel_since, repository, seen_by, stored_game
+from tests.cog_helpers import (
+    accepted_play,
+    in_channel_since,
+    repository,
+    seen_by,
+    stored_game,
+)
 from tests.discord_stub import DiscordDriver, FakeUser
 
 E = ENGINES["seachess"]
@@ -29,10 +35,8 @@ def state_of(record: GameRecord) -> SeachessState:
 
 
 async def start(driver: DiscordDriver, alice: FakeUser, bob: FakeUser) -> GameRecord:
-    result = await driver.slash(alice, "play", options={"game": "seachess", "opponent": bob})
-    message = result.original
-    assert message is not None and "Seachess" in (message.content or ""), result.content
-    await accept(driver, bob, message)
+    message = await accepted_play(driver, alice, bob, game="seachess")
+    assert "Seachess" in (message.content or "")
     (game,) = await repository(driver).active_games_of(alice.id)
     return game
 

@@ -15,9 +15,10 @@ import pytest
 
 from bot.games import ENGINES
 from bot.games.grid import Cell, cell_name
+from bot.games.seabattle.state import SeaBattleState
 from bot.storage import GameStatus
-from tests.cog_helpers import player, seat_to_move, start_game, state_of, stored_game
-from tests.discord_stub import DiscordDriver, FakeUser
+from tests.cog_helpers import shoot_at_random, start_game, state_of, stored_game
+from tests.discord_stub import DiscordDriver, FakeUser, Sent
 
 SEA = ENGINES["seabattle"]
 CELL = re.compile(r"\b([A-J](?:10|[1-9]))\b")
@@ -39,6 +40,23 @@ def names(cells: set[Cell]) -> set[str]:
     return {cell_name(cell) for cell in cells}
 
 
+def assert_names_only_known_cells(
+    driver: DiscordDriver, users: dict[int, FakeUser], state: SeaBattleState, sent: Sent, text: str
+) -> None:
+    """The text of what was sent names, in the channel, only cells already shot (every shot
+    is public, rule 3); to a player, those and the cells of their own fleet."""
+    shot = names(state.shots[0] | state.shots[1])
+    own = {
+        seat: names({c for ship in state.sides[seat].ships for c in ship.cells}) for seat in (0, 1)
+    }
+    if sent.channel_id == driver.channel_id:
+        assert cells_in(text) <= shot, f"the channel was told: {text}"
+    for seat, user in users.items():
+        if sent.channel_id == driver.dm_channel_id(user):
+            told = cells_in(text) - shot - own[seat]
+            assert not told, f"seat {seat} was told {told}: {text}"
+
+
 async def test_no_message_button_or_log_line_names_a_secret_cell(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -55,21 +73,11 @@ async def test_no_message_button_or_log_line_names_a_secret_cell(
         a player, those and the cells of their own fleet.
         """
         nonlocal checked
-        shot = names(state.shots[0] | state.shots[1])
-        own = {
-            seat: names({c for ship in state.sides[seat].ships for c in ship.cells})
-            for seat in (0, 1)
-        }
         for sent in driver.server.sent[checked:]:
             text = sent.content or ""
             for custom_id in re.findall(r'"custom_id":\s*"([^"]*)"', repr(sent.components)):
                 assert not cells_in(custom_id), custom_id
-            if sent.channel_id == driver.channel_id:
-                assert cells_in(text) <= shot, f"the channel was told: {text}"
-            for seat, user in users.items():
-                if sent.channel_id == driver.dm_channel_id(user):
-                    told = cells_in(text) - shot - own[seat]
-                    assert not told, f"seat {seat} was told {told}: {text}"
+            assert_names_only_known_cells(driver, users, state, sent, text)
         checked = len(driver.server.sent)
 
     for seat, moves in PLACEMENTS.items():
@@ -81,11 +89,7 @@ async def test_no_message_button_or_log_line_names_a_secret_cell(
     rng = random.Random(7)
     record = await stored_game(driver, game.id)
     while record.status is GameStatus.ACTIVE:
-        state = state_of(record)
-        seat = seat_to_move(record)
-        shot = rng.choice(list(SEA.legal_actions(state, seat)))
-        await driver.dm(player(driver, record, seat), str(shot))
-        record = await stored_game(driver, game.id)
+        _, record = await shoot_at_random(driver, record, rng)
         state = state_of(record)
         if record.status is GameStatus.ACTIVE:
             audit()

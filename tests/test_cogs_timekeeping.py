@@ -17,7 +17,6 @@ from bot import catalog
 from bot.games.core import EndReason
 from bot.games.seabattle.view import SeaBattleView
 from bot.storage import ChallengeStatus, GameStatus
-from bot.timekeeping import HOUR
 from tests.cog_helpers import (
     challenge_message,
     channel_messages,
@@ -29,35 +28,19 @@ from tests.cog_helpers import (
     start_game,
     stored_game,
 )
-from tests.conftest import make_bot
-from tests.discord_stub import DiscordDriver, FakeUser
-
-
-class Clock:
-    """A clock that moves only when told."""
-
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, hours: float) -> None:
-        self.now += hours * HOUR
+from tests.conftest import HandClock, in_one_server, make_bot
+from tests.discord_stub import DiscordDriver, FakeUser, StoredMessage
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> HandClock:
+    return HandClock()
 
 
 @pytest.fixture
-async def driver(database: Path, clock: Clock) -> AsyncIterator[DiscordDriver]:
-    async with DiscordDriver.start(make_bot(database, clock)) as drv:
-        drv.add_guild("Harbour")
-        await drv.settle()
+async def driver(database: Path, clock: HandClock) -> AsyncIterator[DiscordDriver]:
+    async with in_one_server(make_bot(database, clock)) as drv:
         yield drv
-        assert drv.server.unhandled == []
 
 
 async def tick(driver: DiscordDriver) -> None:
@@ -69,7 +52,7 @@ async def tick(driver: DiscordDriver) -> None:
 
 
 async def test_a_player_who_stops_moving_is_reminded_once_then_loses_on_time(
-    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock
 ) -> None:
     record = await game_in_play(driver, alice, bob)
     late = player(driver, record, seat_to_move(record))
@@ -107,7 +90,7 @@ async def test_a_player_who_stops_moving_is_reminded_once_then_loses_on_time(
 
 
 async def test_a_move_restarts_the_wait(
-    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock
 ) -> None:
     record = await game_in_play(driver, alice, bob)
     clock.advance(47)
@@ -120,7 +103,7 @@ async def test_a_move_restarts_the_wait(
 
 
 async def test_after_a_long_outage_players_are_reminded_before_anyone_loses(
-    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock
 ) -> None:
     """Days without a tick (the bot was down) remind first; the loss comes a full wait later."""
     record = await game_in_play(driver, alice, bob)
@@ -141,7 +124,7 @@ async def test_after_a_long_outage_players_are_reminded_before_anyone_loses(
 
 
 async def test_nobody_ready_in_time_ends_the_game_without_a_winner(
-    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock
 ) -> None:
     record = await start_game(driver, alice, bob)
     clock.advance(24.5)
@@ -155,7 +138,7 @@ async def test_nobody_ready_in_time_ends_the_game_without_a_winner(
 
 
 async def test_the_wait_survives_a_restart(
-    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock, database: Path
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock, database: Path
 ) -> None:
     record = await game_in_play(driver, alice, bob)
     clock.advance(25)
@@ -175,12 +158,20 @@ async def test_the_wait_survives_a_restart(
         assert (await stored_game(again, record.id)).end_reason == EndReason.TIMEOUT.value
 
 
-async def test_a_challenge_nobody_answers_expires(
-    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
-) -> None:
+async def unanswered_for_a_day(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock
+) -> StoredMessage:
+    """Alice's challenge to Bob, left unanswered past its day and swept once."""
     message = await challenge_message(driver, alice, bob)
     clock.advance(25)
     await tick(driver)
+    return message
+
+
+async def test_a_challenge_nobody_answers_expires(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock
+) -> None:
+    message = await unanswered_for_a_day(driver, alice, bob, clock)
     assert "the challenge expired" in driver.message(message.id).content
     assert driver.button_ids(message.id) == []
     challenge = await repository(driver).get_challenge(1)
@@ -189,12 +180,10 @@ async def test_a_challenge_nobody_answers_expires(
 
 
 async def test_a_closed_challenge_is_forgotten_two_expiry_periods_later(
-    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: Clock
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock
 ) -> None:
     """The challenges table keeps no row for ever: a day for a late click, then it goes."""
-    await challenge_message(driver, alice, bob)
-    clock.advance(25)
-    await tick(driver)
+    await unanswered_for_a_day(driver, alice, bob, clock)
     assert await repository(driver).get_challenge(1) is not None  # expired, kept a while
     clock.advance(24)
     await tick(driver)
@@ -205,7 +194,7 @@ async def test_boards_are_drawn_off_the_event_loop(
     driver: DiscordDriver,
     alice: FakeUser,
     bob: FakeUser,
-    clock: Clock,
+    clock: HandClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Moves, answers, reminders and a loss on time after an outage draw every board on

@@ -15,7 +15,13 @@ from bot.games.warships.state import WarshipsState
 from bot.games.warships.units import Kind
 from bot.storage import GameRecord
 from renderers import warships as drawing
-from tests.cog_helpers import accept, in_channel_since, repository, seen_by, stored_game
+from tests.cog_helpers import (
+    accepted_play,
+    in_channel_since,
+    repository,
+    seen_by,
+    stored_game,
+)
 from tests.discord_stub import DiscordDriver, FakeUser
 from tests.test_cogs_restart import fresh_world
 
@@ -28,12 +34,8 @@ def state_of(record: GameRecord) -> WarshipsState:
 
 
 async def start(driver: DiscordDriver, alice: FakeUser, bob: FakeUser, options: str) -> GameRecord:
-    result = await driver.slash(
-        alice, "play", options={"game": "warships", "opponent": bob, "options": options}
-    )
-    message = result.original
-    assert message is not None and "Warships" in (message.content or ""), result.content
-    await accept(driver, bob, message)
+    message = await accepted_play(driver, alice, bob, game="warships", options=options)
+    assert "Warships" in (message.content or "")
     (game,) = await repository(driver).active_games_of(alice.id)
     return game
 

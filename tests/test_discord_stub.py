@@ -18,6 +18,7 @@ import pytest
 from discord import app_commands
 from PIL import Image
 
+from tests.conftest import in_one_server
 from tests.discord_stub import BotError, DiscordDriver, FakeUser, Limit, RateLimits, Weather
 
 BOARDS = ["River Crossing", "Archipelago", "Mountain Pass", "Open Sea"]
@@ -142,21 +143,8 @@ class StubBot(discord.Client):
 @pytest.fixture
 async def driver() -> AsyncIterator[DiscordDriver]:
     """A logged-in StubBot in one guild; every test also proves no route went unhandled."""
-    async with DiscordDriver.start(StubBot()) as drv:
-        drv.add_guild("Harness Guild")
-        await drv.settle()
+    async with in_one_server(StubBot(), "Harness Guild") as drv:
         yield drv
-        assert drv.server.unhandled == []
-
-
-@pytest.fixture
-def alice(driver: DiscordDriver) -> FakeUser:
-    return driver.add_user("alice")
-
-
-@pytest.fixture
-def bob(driver: DiscordDriver) -> FakeUser:
-    return driver.add_user("bob")
 
 
 async def test_login_ready_and_command_sync(driver: DiscordDriver) -> None:

@@ -9,9 +9,9 @@ once; what players wrote while the bot was down is acted on when it starts.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import re
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -19,6 +19,7 @@ import pytest
 
 from bot.games.grid import cell_name
 from bot.storage import GameRecord, GameStatus, SqliteRepository
+from tests import e2e_world
 from tests.cog_helpers import open_water, ship_cells, state_of
 from tests.delivery_checks import assert_told_exactly_once_in_order
 from tests.discord_stub import FakeUser, Weather
@@ -34,11 +35,8 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         yield running
 
 
-async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not await condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        await asyncio.sleep(0.02)
+until = functools.partial(e2e_world.until, timeout=30.0, every=0.02)
+"""Polls as often as the delivery tests need to see each step."""
 
 
 async def waiting_notices(world: World) -> int:
@@ -102,6 +100,14 @@ async def ply_passes(world: World, game_id: int, ply: int) -> None:
     await until(moved)
 
 
+async def shot_played(world: World, game_id: int, rng: random.Random) -> None:
+    """The player to move fires the shot ``next_shot`` picks, by DM, and it is stored."""
+    current = await world.game(game_id)
+    seat, target = next_shot(current, rng)
+    send_dm(world, world.seated(current, int(seat)), target)
+    await ply_passes(world, game_id, current.ply)
+
+
 async def test_chaos_every_audience_told_each_notice_once_in_order(world: World) -> None:
     """Three games, about two hundred moves by DM and ``/move``, 429s and 5xx answers on
     every route the bot uses while playing, and two SIGKILLs at random moments."""
@@ -155,10 +161,7 @@ async def test_a_429_on_the_live_edit_never_lets_an_older_board_land_last(
     seq = driver.server.last_seq
     rng = random.Random(3)
     for _ in range(6):
-        current = await world.game(record.id)
-        seat, target = next_shot(current, rng)
-        send_dm(world, world.seated(current, int(seat)), target)
-        await ply_passes(world, record.id, current.ply)
+        await shot_played(world, record.id, rng)
     await all_delivered(world)
 
     final = await world.game(record.id)
@@ -218,19 +221,13 @@ async def test_a_move_during_start_up_redelivery_is_told_once(world: World) -> N
     driver.server.fail_next("*", r"^/channels/\d+/messages", 429, retry_after=60, times=3)
     rng = random.Random(5)
     for _ in range(5):
-        current = await world.game(record.id)
-        seat, target = next_shot(current, rng)
-        send_dm(world, world.seated(current, int(seat)), target)
-        await ply_passes(world, record.id, current.ply)
+        await shot_played(world, record.id, rng)
     assert await waiting_notices(world) > 0
     await world.bot.kill()
     driver.server._failures.clear()  # the minute is over
 
     await world.bot.start()
-    current = await world.game(record.id)
-    seat, target = next_shot(current, rng)
-    send_dm(world, world.seated(current, int(seat)), target)
-    await ply_passes(world, record.id, current.ply)
+    await shot_played(world, record.id, rng)
     await all_delivered(world)
 
     final = await world.game(record.id)

@@ -7,13 +7,14 @@ moves: every game goes on, nothing is lost, nothing counts twice, everyone gets 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+import functools
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.storage import GameStatus
+from tests import e2e_world
 from tests.cog_helpers import open_water, ship_cells, state_of
 from tests.discord_stub import Sent
 from tests.e2e_world import World, running_bot
@@ -29,12 +30,8 @@ def sent_since(world: World, seq: int) -> list[Sent]:
     return [s for s in world.driver.server.sent if s.seq > seq]
 
 
-async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 15.0) -> None:
-    """Poll an async predicate until it holds."""
-    deadline = time.monotonic() + timeout
-    while not await condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        await asyncio.sleep(0.02)
+until = functools.partial(e2e_world.until, timeout=15.0, every=0.02)
+"""Polls as often as the delivery tests need to see each step."""
 
 
 async def test_sigkill_mid_game_then_restart_loses_and_doubles_nothing(world: World) -> None:

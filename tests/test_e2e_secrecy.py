@@ -11,16 +11,11 @@ import json
 import re
 from pathlib import Path
 
-from bot.games.grid import Cell, cell_name
 from bot.storage import GameStatus
 from tests.cog_helpers import ship_cells, state_of
 from tests.discord_stub import Sent
 from tests.e2e_world import TOKEN, World, running_bot
-from tests.test_cogs_secrecy import PLACEMENTS, cells_in
-
-
-def names(cells: set[Cell]) -> set[str]:
-    return {cell_name(cell) for cell in cells}
+from tests.test_cogs_secrecy import PLACEMENTS, assert_names_only_known_cells, cells_in, names
 
 
 def readable(sent: Sent) -> str:
@@ -62,22 +57,12 @@ async def _play_and_audit(world: World) -> None:
     async def audit() -> None:
         nonlocal checked
         state = state_of(await world.game())
-        shot = names(state.shots[0] | state.shots[1])
-        own = {
-            seat: names({c for ship in state.sides[seat].ships for c in ship.cells})
-            for seat in (0, 1)
-        }
         for sent in driver.server.sent[checked:]:
             text = readable(sent)
             assert TOKEN not in json.dumps(sent.payload)
             for custom_id in sent.custom_ids:
                 assert not cells_in(custom_id), custom_id
-            if sent.channel_id == driver.channel_id:
-                assert cells_in(text) <= shot, f"the channel was told: {text}"
-            for seat, user in users.items():
-                if sent.channel_id == driver.dm_channel_id(user):
-                    told = cells_in(text) - shot - own[seat]
-                    assert not told, f"seat {seat} was told {told}: {text}"
+            assert_names_only_known_cells(driver, users, state, sent, text)
         checked = len(driver.server.sent)
 
     for seat, moves in PLACEMENTS.items():

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import NamedTuple
 
 import pytest
 import pytest_asyncio
 
-from bot.storage import GameStatus
+from bot.storage import GameRecord, GameStatus
 from tests.cog_helpers import names, open_water, ship_cells
 from tests.conftest import fresh_schema
 from tests.discord_stub import FakeUser, InteractionResult
@@ -121,12 +122,25 @@ async def test_one_move_sent_to_both_processes_at_once_applies_once(
     assert len(refusals) == 1, refusals
 
 
-async def test_sigkill_of_one_process_mid_delivery_loses_and_doubles_nothing(
-    shards: ShardedWorld,
-) -> None:
+class StalledShot(NamedTuple):
+    record: GameRecord
+    live_id: int
+    seat: int
+    shooter: FakeUser
+    rival: FakeUser
+    target: str
+    shown_before: str
+    since: int
+    shot: asyncio.Task[InteractionResult]
+
+
+async def shot_with_the_channel_stalled(shards: ShardedWorld, *players: str) -> StalledShot:
+    """Two newcomers' game in a server on shard 1, whose shooter fires by ``/move`` there
+    while the channel's edit stalls on a long rate limit: the move is stored and told to
+    the players, but the channel has not heard of it yet."""
     driver = shards.driver
     lagoon = shards.servers[1]
-    record = await shards.game_in_play(newcomers(shards, "grace", "heidi"), lagoon)
+    record = await shards.game_in_play(newcomers(shards, *players), lagoon)
     live_id = record.public_message_id
     assert live_id is not None
     seat, shooter = shards.shooter(record)
@@ -134,10 +148,19 @@ async def test_sigkill_of_one_process_mid_delivery_loses_and_doubles_nothing(
     target = open_water(record, 1 - seat)[0]
     shown_before = driver.message(live_id).content
     since = driver.server.last_seq
-    # The channel's edit stalls on a long rate limit, so the shard-1 process dies after
-    # storing the move and telling the players, before the channel heard of it.
     driver.server.fail_next("PATCH", rf"^/channels/\d+/messages/{live_id}$", 429, retry_after=60)
     shot = asyncio.create_task(driver.slash(shooter, "move", guild=lagoon, text=target))
+    return StalledShot(record, live_id, seat, shooter, rival, target, shown_before, since, shot)
+
+
+async def test_sigkill_of_one_process_mid_delivery_loses_and_doubles_nothing(
+    shards: ShardedWorld,
+) -> None:
+    driver = shards.driver
+    # The channel's edit stalls on a long rate limit, so the shard-1 process dies after
+    # storing the move and telling the players, before the channel heard of it.
+    stalled = await shot_with_the_channel_stalled(shards, "grace", "heidi")
+    record, live_id, seat, shooter, rival, target, shown_before, since, shot = stalled
     await until(lambda: _ply_is(shards, record.id, record.ply + 1))
     await until(lambda: _dm_count_is(shards, rival, target, since, 1))
     await asyncio.sleep(0.3)
@@ -170,17 +193,8 @@ async def test_while_one_process_is_down_the_other_delivers_what_it_left_once(
     shards: ShardedWorld,
 ) -> None:
     driver = shards.driver
-    lagoon = shards.servers[1]
-    record = await shards.game_in_play(newcomers(shards, "ivan", "judy"), lagoon)
-    live_id = record.public_message_id
-    assert live_id is not None
-    seat, shooter = shards.shooter(record)
-    rival = shards.seated(record, 1 - seat)
-    target = open_water(record, 1 - seat)[0]
-    shown_before = driver.message(live_id).content
-    since = driver.server.last_seq
-    driver.server.fail_next("PATCH", rf"^/channels/\d+/messages/{live_id}$", 429, retry_after=60)
-    shot = asyncio.create_task(driver.slash(shooter, "move", guild=lagoon, text=target))
+    stalled = await shot_with_the_channel_stalled(shards, "ivan", "judy")
+    record, live_id, seat, shooter, rival, target, shown_before, since, shot = stalled
     await until(lambda: _dm_count_is(shards, rival, target, since, 1))
     await asyncio.sleep(0.3)
     await shards.second.kill()  # it claimed the channel's notice and never sent it

@@ -27,7 +27,7 @@ from tests.test_e2e_computer import (
     restarted_until_the_computer_moves,
     the_computer_thinking,
 )
-from tests.test_e2e_delivery import all_delivered, next_shot, ply_passes, send_dm
+from tests.test_e2e_delivery import all_delivered, next_shot, ply_passes, send_dm, shot_played
 
 SIGNALS = [pytest.param(signal.SIGINT, id="SIGINT"), pytest.param(signal.SIGTERM, id="SIGTERM")]
 
@@ -46,10 +46,7 @@ async def test_stopped_in_the_middle_of_moves_it_plays_and_tells_them_after_the_
     record = await world.game_in_play()
     rng = random.Random(7)
     for _ in range(3):
-        current = await world.game(record.id)
-        seat, target = next_shot(current, rng)
-        send_dm(world, world.seated(current, int(seat)), target)
-        await ply_passes(world, record.id, current.ply)
+        await shot_played(world, record.id, rng)
     seat, target = next_shot(await world.game(record.id), rng)
     before = await world.game(record.id)
     send_dm(world, world.seated(before, int(seat)), target)  # and stop while it is played

@@ -15,6 +15,7 @@ import pytest
 
 from bot.client import build_bot
 from bot.settings import Settings
+from bot.storage import GameRecord
 from tests.cog_helpers import game_in_play, open_water, player, seat_to_move, stored_game
 from tests.discord_stub import DiscordDriver, FakeDiscord, FakeUser
 
@@ -104,13 +105,21 @@ async def test_an_unknown_session_cannot_resume(server: FakeDiscord) -> None:
         assert await client.receive() == {"op": 9, "d": False}
 
 
+async def a_miss_to_fire(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> tuple[GameRecord, FakeUser, str]:
+    """A game in play, the player to shoot, and open water for them to fire at."""
+    record = await game_in_play(driver, alice, bob)
+    shooter = player(driver, record, seat_to_move(record))
+    water = open_water(record, 1 - seat_to_move(record))[0]
+    return record, shooter, water
+
+
 async def test_the_bot_resumes_after_a_drop_and_the_game_goes_on(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
     """A move sent while the connection is down arrives once, replayed on RESUME."""
-    record = await game_in_play(driver, alice, bob)
-    shooter = player(driver, record, seat_to_move(record))
-    water = open_water(record, 1 - seat_to_move(record))[0]
+    record, shooter, water = await a_miss_to_fire(driver, alice, bob)
 
     driver.gateway.drop()
     await driver.dm(shooter, water)
@@ -124,9 +133,7 @@ async def test_the_bot_resumes_after_a_drop_and_the_game_goes_on(
 async def test_the_bot_follows_a_reconnect_request_and_resumes(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
-    record = await game_in_play(driver, alice, bob)
-    shooter = player(driver, record, seat_to_move(record))
-    water = open_water(record, 1 - seat_to_move(record))[0]
+    record, shooter, water = await a_miss_to_fire(driver, alice, bob)
 
     driver.gateway.request_reconnect()
     await driver.dm(shooter, water)

@@ -21,10 +21,10 @@ from bot.games.grid import cell_name
 from bot.games.seabattle.state import SeaBattleState
 from bot.ratings import Skill, rate
 from bot.referee import GameFault, Referee, Report
-from bot.storage import Ending, GameRecord, GameStatus, LogKind, SqliteRepository
+from bot.storage import GameRecord, GameStatus, SqliteRepository
 from bot.storage.outbox import Lane
 from bot.storage.results import Score
-from tests.storage.helpers import old_database
+from tests.storage.helpers import old_database, second_seat_resigns
 
 E = ENGINES["seabattle"]
 ALICE, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
@@ -262,19 +262,7 @@ async def test_two_games_ending_at_once_for_one_player_both_count(
         assert game is not None
         games.append(game)
 
-    await asyncio.gather(
-        *(
-            repo.append(
-                game,
-                seat=1,
-                kind=LogKind.END,
-                text="{}",
-                state={},
-                ending=Ending(0, EndReason.RESIGNATION.value, rated=True),
-            )
-            for game in games
-        )
-    )
+    await asyncio.gather(*(second_seat_resigns(repo, game) for game in games))
 
     (alice,) = await repo.records.standings_of(ALICE)
     assert (alice.games, alice.wins, alice.streak) == (2, 2, 2)
@@ -314,14 +302,7 @@ async def test_a_database_from_before_ratings_is_upgraded_and_its_games_count_as
         assert challenge is not None and challenge.rated
         game = await repository.accept_challenge(1, seed=1, seats=(2, 3), state={})
         assert game is not None and game.rated
-        await repository.append(
-            game,
-            seat=1,
-            kind=LogKind.END,
-            text="{}",
-            state={},
-            ending=Ending(0, EndReason.RESIGNATION.value, rated=True),
-        )
+        await second_seat_resigns(repository, game)
         (standing,) = await repository.records.standings_of(2)
         assert (standing.games, standing.wins) == (1, 1)
     finally:

@@ -22,6 +22,7 @@ from bot.storage import GameStatus, LogKind
 from bot.storage import postgres_schema as schema
 from bot.storage.outbox import Lane
 from bot.storage.postgres import SCHEMA_VERSION, PostgresRepository
+from tests.storage.helpers import OLD_GAMES, OLD_OUTBOX, assert_old_outbox_delivered_per_audience
 from tests.test_referee import ALICE, BOB, GUILD, E, random_move, set_fleets, start_game, state_of
 
 
@@ -35,18 +36,27 @@ async def stores(postgres_url: str) -> AsyncIterator[tuple[PostgresRepository, P
     await one.close()
 
 
+async def assert_held_off(store: PostgresRepository, game_id: int, *, seconds: float) -> None:
+    """The game's lock stays out of the store's reach for ``seconds``."""
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(seconds), store.game_lock(game_id):
+            pass
+
+
+async def assert_free(store: PostgresRepository, game_id: int) -> None:
+    """The store takes the game's lock at once (within five seconds) and lets it go."""
+    async with asyncio.timeout(5), store.game_lock(game_id):
+        pass
+
+
 async def test_a_game_lock_taken_by_one_process_holds_off_the_other(
     stores: tuple[PostgresRepository, PostgresRepository],
 ) -> None:
     one, two = stores
     async with one.game_lock(7):
-        with pytest.raises(TimeoutError):
-            async with asyncio.timeout(0.3), two.game_lock(7):
-                pass
-        async with asyncio.timeout(5), two.game_lock(8):
-            pass  # another game's lock is free meanwhile
-    async with asyncio.timeout(5), two.game_lock(7):
-        pass
+        await assert_held_off(two, 7, seconds=0.3)
+        await assert_free(two, 8)  # another game's lock is free meanwhile
+    await assert_free(two, 7)
 
 
 async def test_a_lock_abandoned_by_a_cancelled_caller_is_released(
@@ -55,11 +65,8 @@ async def test_a_lock_abandoned_by_a_cancelled_caller_is_released(
     """A caller cancelled while it waits must not take the lock later and keep it."""
     one, two = stores
     async with one.game_lock(3):
-        with pytest.raises(TimeoutError):
-            async with asyncio.timeout(0.2), two.game_lock(3):
-                pass
-    async with asyncio.timeout(5), one.game_lock(3):
-        pass
+        await assert_held_off(two, 3, seconds=0.2)
+    await assert_free(one, 3)
 
 
 async def test_the_read_taken_with_a_lock_is_the_game_its_last_holder_left(
@@ -219,7 +226,7 @@ async def test_a_version_10_outbox_moves_to_per_audience_notices_and_keeps_the_e
             await old.execute(step)
         await old.execute("CREATE TABLE schema_version (version INTEGER)")
         await old.execute("INSERT INTO schema_version VALUES (10)")
-        for game_id, status, ply in ((1, "active", 3), (2, "finished", 7)):
+        for game_id, status, ply in OLD_GAMES:
             await old.execute(
                 "INSERT INTO games (id, game, rules, seed, channel_id, seat0_id, seat1_id,"
                 " status, ply, state, created_at, updated_at)"
@@ -228,12 +235,7 @@ async def test_a_version_10_outbox_moves_to_per_audience_notices_and_keeps_the_e
                 status,
                 ply,
             )
-        held = [
-            (1, 3, [[0, ["Your move."]], [None, ["Alice to move."]]]),
-            (2, 6, [[1, ["Hit."]]]),
-            (2, 7, [[0, ["You won!"]], [1, ["You lost."]], [None, ["Alice won."]]]),
-        ]
-        for game_id, ply, tidings in held:
+        for game_id, ply, tidings in OLD_OUTBOX:
             await old.execute(
                 "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES ($1, $2, $3, 0)",
                 game_id,
@@ -244,21 +246,7 @@ async def test_a_version_10_outbox_moves_to_per_audience_notices_and_keeps_the_e
         await old.close()
     repository = await PostgresRepository.open(postgres_url)
     try:
-        outbox = repository.outbox
-        assert await outbox.lanes() == [
-            Lane(1, 0),
-            Lane(1, None),
-            Lane(2, 0),
-            Lane(2, 1),
-            Lane(2, None),
-        ]
-        assert await outbox.waiting() == 6
-        loser = await outbox.claim(Lane(2, 1))
-        assert loser is not None and loser.texts == (("Hit.",), ("You lost.",))
-        ended = await outbox.claim(Lane(2, None))
-        assert ended is not None and ended.final and ended.plies == (7,)
-        channel = await outbox.claim(Lane(1, None))
-        assert channel is not None and not channel.final
+        await assert_old_outbox_delivered_per_audience(repository.outbox)
         assert await repository.schema_version() == SCHEMA_VERSION
     finally:
         await repository.close()

@@ -28,21 +28,10 @@ from bot.storage import (
 )
 from bot.storage.postgres import PostgresRepository
 from bot.timekeeping import HOUR, Deadlines, Timekeeper
-from tests.conftest import fresh_schema
+from tests.conftest import HandClock, fresh_schema
 from tests.test_referee import start_game
 
 E = ENGINES["seabattle"]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, hours: float) -> None:
-        self.now += hours * HOUR
 
 
 class Errands:
@@ -67,8 +56,8 @@ class Errands:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> HandClock:
+    return HandClock()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -78,7 +67,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 async def store(
-    backend: str, clock: Clock, postgres_server: str
+    backend: str, clock: HandClock, postgres_server: str
 ) -> AsyncIterator[SqliteRepository | PostgresRepository]:
     """The clock's questions on both stores: in memory, and on a real PostgreSQL server."""
     async with AsyncExitStack() as stack:
@@ -119,7 +108,7 @@ async def games(referee: Referee, count: int) -> list[GameRecord]:
 
 
 async def test_only_games_idle_past_the_wait_and_not_yet_reminded_of_it_are_due(
-    store: SqliteRepository, clock: Clock
+    store: SqliteRepository, clock: HandClock
 ) -> None:
     referee = referee_on(store)
     old, reminded, moved_since, finished = await games(referee, 4)
@@ -141,7 +130,7 @@ async def test_only_games_idle_past_the_wait_and_not_yet_reminded_of_it_are_due(
 
 
 async def test_only_games_reminded_of_this_very_wait_long_enough_ago_are_forfeit(
-    store: SqliteRepository, clock: Clock
+    store: SqliteRepository, clock: HandClock
 ) -> None:
     referee = referee_on(store)
     early, late, moved_since, never = await games(referee, 4)
@@ -159,7 +148,9 @@ async def test_only_games_reminded_of_this_very_wait_long_enough_ago_are_forfeit
     assert never.id not in [w.game_id for w in due]
 
 
-async def test_waits_are_read_in_pages_longest_first(store: SqliteRepository, clock: Clock) -> None:
+async def test_waits_are_read_in_pages_longest_first(
+    store: SqliteRepository, clock: HandClock
+) -> None:
     referee = referee_on(store)
     made = []
     for _ in range(5):
@@ -189,7 +180,7 @@ async def test_the_due_queries_read_their_partial_index_not_the_games(
 
 
 async def test_a_sweep_reminds_every_due_game_across_batches_then_ends_them_on_time(
-    store: SqliteRepository, clock: Clock
+    store: SqliteRepository, clock: HandClock
 ) -> None:
     referee = referee_on(store)
     made = await games(referee, 5)
@@ -215,7 +206,7 @@ async def test_a_sweep_reminds_every_due_game_across_batches_then_ends_them_on_t
 
 
 async def test_games_only_waiting_for_their_loss_on_time_are_never_read_or_decoded(
-    store: SqliteRepository, clock: Clock, monkeypatch: pytest.MonkeyPatch
+    store: SqliteRepository, clock: HandClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made = await games(referee_on(store), 3)
     clock.advance(25)
@@ -249,7 +240,7 @@ async def test_games_only_waiting_for_their_loss_on_time_are_never_read_or_decod
 
 
 async def test_a_reminder_that_fails_leaves_the_others_and_is_tried_again_next_time(
-    store: SqliteRepository, clock: Clock
+    store: SqliteRepository, clock: HandClock
 ) -> None:
     referee = referee_on(store)
     first, broken, last = await games(referee, 3)
@@ -264,19 +255,27 @@ async def test_a_reminder_that_fails_leaves_the_others_and_is_tried_again_next_t
     assert {n.game.id for n in errands.reminded} == {broken.id}
 
 
-async def test_a_game_that_moved_after_it_was_found_due_is_not_reminded(
-    store: SqliteRepository, clock: Clock
-) -> None:
+async def due_for_a_reminder(
+    store: SqliteRepository, clock: HandClock
+) -> tuple[Referee, GameRecord, Wait]:
+    """A game a day and an hour without a move, and its wait as the sweep found it due."""
     referee = referee_on(store)
     (game,) = await games(referee, 1)
     clock.advance(25)
     (wait,) = await store.awaiting_reminder(clock() - 24 * HOUR)
+    return referee, game, wait
+
+
+async def test_a_game_that_moved_after_it_was_found_due_is_not_reminded(
+    store: SqliteRepository, clock: HandClock
+) -> None:
+    referee, game, wait = await due_for_a_reminder(store, clock)
     await ready(referee, game, 0)
     assert await referee.reminders(wait.game_id, wait.changed_at, "Move!") == ()
 
 
 async def test_secret_setup_edits_neither_put_off_a_reminder_nor_save_anyone_from_losing_on_time(
-    store: SqliteRepository, clock: Clock
+    store: SqliteRepository, clock: HandClock
 ) -> None:
     """The wait runs from the last change the channel was told of: an edit only its player
     hears of moves no one's clock, or the other player would learn of it from theirs."""
@@ -304,12 +303,9 @@ async def test_secret_setup_edits_neither_put_off_a_reminder_nor_save_anyone_fro
 
 
 async def test_an_edit_between_reading_a_wait_and_reminding_it_changes_nothing(
-    store: SqliteRepository, clock: Clock
+    store: SqliteRepository, clock: HandClock
 ) -> None:
-    referee = referee_on(store)
-    (game,) = await games(referee, 1)
-    clock.advance(25)
-    (wait,) = await store.awaiting_reminder(clock() - 24 * HOUR)
+    referee, game, wait = await due_for_a_reminder(store, clock)
     await edit(referee, game, 1)
     notices = await referee.reminders(wait.game_id, wait.changed_at, "Move!")
     assert [n.audience for n in notices] == [0, 1]

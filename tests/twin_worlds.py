@@ -21,19 +21,11 @@ from bot.games import ENGINES
 from bot.referee import unit_of_work
 from bot.storage import GameRecord
 from tests.cog_helpers import repository
-from tests.conftest import make_bot
+from tests.conftest import HandClock, make_bot
 from tests.discord_stub import DiscordDriver, FakeUser, Sent
 from tests.discord_stub.injections import RequestRecord
 
 SNOWFLAKE = re.compile(r"(?<!\d)\d{17,20}(?!\d)")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass
@@ -41,7 +33,7 @@ class World:
     """One bot on one loopback Discord, with what each reader was shown, step by step."""
 
     driver: DiscordDriver
-    clock: Clock
+    clock: HandClock
     game_id: int
     users: dict[int, FakeUser]
     """Seat to user."""
@@ -128,7 +120,7 @@ async def played(
 ) -> World:
     """The script played in a world of its own: the game's seed and its seals' salts are
     fixed, so two worlds deal alike."""
-    clock = Clock()
+    clock = HandClock()
     salts = itertools.count(1)
     secrets = types.SimpleNamespace(
         token_hex=lambda size=16: f"{next(salts):0{2 * size}x}",

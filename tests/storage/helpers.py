@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from bot.games.core import EndReason
 from bot.referee import Referee
-from bot.storage import MIGRATIONS, SCHEMA, GameRecord, GameStatus, Repository
+from bot.storage import MIGRATIONS, SCHEMA, Ending, GameRecord, GameStatus, LogKind, Repository
+from bot.storage.outbox import Lane, Outbox
 from tests.test_referee import ALICE, BOB, CHANNEL, GUILD, E, random_move, state_of
 
 sqlite_only = pytest.mark.parametrize("backend", ["sqlite"])
@@ -51,6 +53,18 @@ async def challenge(repo: Repository, challenger: int = ALICE, opponent: int = B
     return record.id
 
 
+async def second_seat_resigns(repo: Repository, game: GameRecord) -> GameRecord:
+    """The game's end as stored when the second seat resigns: a rated win for the first."""
+    return await repo.append(
+        game,
+        seat=1,
+        kind=LogKind.END,
+        text="{}",
+        state={},
+        ending=Ending(0, EndReason.RESIGNATION.value, rated=True),
+    )
+
+
 async def play(
     referee: Referee, game: GameRecord, rng: random.Random, *, until: int | None = None
 ) -> GameRecord:
@@ -61,3 +75,33 @@ async def play(
         game = (await referee.act(user, f"#{game.id} {text}")).game
         state = state_of(game)
     return game
+
+
+OLD_GAMES = ((1, "active", 3), (2, "finished", 7))
+"""Games (id, status, ply) of a bot from before per-audience notices."""
+
+OLD_OUTBOX = [
+    (1, 3, [[0, ["Your move."]], [None, ["Alice to move."]]]),
+    (2, 6, [[1, ["Hit."]]]),
+    (2, 7, [[0, ["You won!"]], [1, ["You lost."]], [None, ["Alice won."]]]),
+]
+"""What that bot left undelivered in its one outbox table: (game, ply, notices)."""
+
+
+async def assert_old_outbox_delivered_per_audience(outbox: Outbox) -> None:
+    """The old outbox's notices wait per audience, and the finished game's end is final."""
+    assert await outbox.lanes() == [
+        Lane(1, 0),
+        Lane(1, None),
+        Lane(2, 0),
+        Lane(2, 1),
+        Lane(2, None),
+    ]
+    assert await outbox.waiting() == 6
+    channel = await outbox.claim(Lane(1, None))
+    assert channel is not None and channel.texts == (("Alice to move.",),)
+    assert not channel.final
+    loser = await outbox.claim(Lane(2, 1))
+    assert loser is not None and loser.texts == (("Hit.",), ("You lost.",))
+    ended = await outbox.claim(Lane(2, None))
+    assert ended is not None and ended.final and ended.plies == (7,)

@@ -6,8 +6,13 @@ import json
 from pathlib import Path
 
 from bot.storage import MIGRATIONS, SCHEMA_VERSION, SqliteRepository
-from bot.storage.outbox import Lane
-from tests.storage.helpers import old_database, sql
+from tests.storage.helpers import (
+    OLD_GAMES,
+    OLD_OUTBOX,
+    assert_old_outbox_delivered_per_audience,
+    old_database,
+    sql,
+)
 
 
 async def test_a_version_1_database_is_brought_up_to_date_and_keeps_its_rows(path: Path) -> None:
@@ -34,41 +39,21 @@ async def test_a_version_7_outbox_moves_to_per_audience_notices_and_keeps_the_en
     """What an older bot left undelivered is delivered by the new one, per audience, and a
     finished game's last entry is marked final so its end is announced (once)."""
     with old_database(path, 7) as old:
-        for game_id, status, ply in ((1, "active", 3), (2, "finished", 7)):
+        for game_id, status, ply in OLD_GAMES:
             old.execute(
                 "INSERT INTO games (id, game, rules, seed, channel_id, seat0_id, seat1_id,"
                 " status, ply, state, created_at, updated_at)"
                 " VALUES (?, 'seabattle', '{}', 1, 9, 2, 3, ?, ?, '{}', 0, 0)",
                 (game_id, status, ply),
             )
-        held = [
-            (1, 3, [[0, ["Your move."]], [None, ["Alice to move."]]]),
-            (2, 6, [[1, ["Hit."]]]),
-            (2, 7, [[0, ["You won!"]], [1, ["You lost."]], [None, ["Alice won."]]]),
-        ]
-        for game_id, ply, tidings in held:
+        for game_id, ply, tidings in OLD_OUTBOX:
             old.execute(
                 "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, 0)",
                 (game_id, ply, json.dumps(tidings)),
             )
     repository = await SqliteRepository.open(path)
     try:
-        outbox = repository.outbox
-        assert await outbox.lanes() == [
-            Lane(1, 0),
-            Lane(1, None),
-            Lane(2, 0),
-            Lane(2, 1),
-            Lane(2, None),
-        ]
-        assert await outbox.waiting() == 6
-        channel = await outbox.claim(Lane(1, None))
-        assert channel is not None and channel.texts == (("Alice to move.",),)
-        assert not channel.final
-        loser = await outbox.claim(Lane(2, 1))
-        assert loser is not None and loser.texts == (("Hit.",), ("You lost.",))
-        ended = await outbox.claim(Lane(2, None))
-        assert ended is not None and ended.final and ended.plies == (7,)
+        await assert_old_outbox_delivered_per_audience(repository.outbox)
     finally:
         await repository.close()
     assert sql(path, "SELECT name FROM sqlite_master WHERE name = 'outbox'") == []
