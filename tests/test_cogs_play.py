@@ -121,14 +121,21 @@ async def test_shots_tell_miss_hit_and_sunk_and_edit_one_live_message(
     assert record.ply == 4 + 3  # random and ready for each seat, then three shots
 
 
+async def alice_to_fire_at_water(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
+) -> tuple[GameRecord, str, int]:
+    """A game in play with Alice to shoot, open water for her to miss, and the last event
+    seen before her shot."""
+    game = await game_in_play(driver, alice, bob)
+    record = await give_turn_to(driver, game.id, alice)
+    return game, open_water(record, 1)[0], driver.server.last_seq
+
+
 async def test_move_command_in_dm_shoots_and_answers_in_the_dm(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
     """``/move`` in the bot's DMs is the same move as typing it, answered in place."""
-    game = await game_in_play(driver, alice, bob)
-    record = await give_turn_to(driver, game.id, alice)
-    water = open_water(record, 1)[0]
-    seq = driver.server.last_seq
+    game, water, seq = await alice_to_fire_at_water(driver, alice, bob)
 
     result = await driver.slash(alice, "move", guild=False, text=water)
 
@@ -151,10 +158,7 @@ async def test_move_command_in_the_server_answers_privately(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
     """In a server the shooter's own board must stay ephemeral: it shows their fleet."""
-    game = await game_in_play(driver, alice, bob)
-    record = await give_turn_to(driver, game.id, alice)
-    water = open_water(record, 1)[0]
-    seq = driver.server.last_seq
+    game, water, seq = await alice_to_fire_at_water(driver, alice, bob)
 
     result = await driver.slash(alice, "move", text=water)
 

@@ -36,6 +36,12 @@ async def start_mode(
     return await stored_game(driver, record.id)
 
 
+def assert_live_board(driver: DiscordDriver, record: GameRecord) -> None:
+    """The channel's live message (the one after the challenge) shows the public board."""
+    live = channel_messages(driver)[1]
+    assert png_of(driver, live.id) == render_for(record, None)
+
+
 async def typed_by_dm(driver: DiscordDriver, record: GameRecord, move: str) -> GameRecord:
     """The player to move types ``move`` by DM, and it must be accepted: the game as stored
     after it is one entry longer."""
@@ -135,8 +141,7 @@ async def test_a_whole_16x16_game_with_mines_and_a_minesweeper_by_dm(
             for dm in driver.dms_to(opponent)
         )
     assert any("minesweeper!" in dm.content for dm in driver.dms_to(alice))
-    live = channel_messages(driver)[1]
-    assert png_of(driver, live.id) == render_for(record, None)
+    assert_live_board(driver, record)
 
 
 async def test_a_whole_game_with_submarines_by_dm(
@@ -148,7 +153,6 @@ async def test_a_whole_game_with_submarines_by_dm(
     while record.status is GameStatus.ACTIVE:
         state = state_of(record)
         seat = seat_to_move(record)
-        user = player(driver, record, seat)
         ships = state.sides[1 - seat].ships
         order = [ships[-1], *ships[:-1]]  # the submarine is the fleet's last ship
         targets = [c for ship in order for c in ship.cells]
@@ -161,8 +165,7 @@ async def test_a_whole_game_with_submarines_by_dm(
     assert final.phase is Phase.FINISHED and record.end_reason == "rules"
     for user in (alice, bob):
         assert any("dying shot" in dm.content for dm in driver.dms_to(user))
-    live = channel_messages(driver)[1]
-    assert png_of(driver, live.id) == render_for(record, None)
+    assert_live_board(driver, record)
 
 
 async def test_a_whole_flying_dutchman_game_by_dm(
@@ -200,5 +203,4 @@ async def test_a_whole_flying_dutchman_game_by_dm(
     assert decisions == 4  # five decks: four hits leave a ship to move
     winner = player(driver, record, record.winner)
     assert "That was its last deck: you win!" in driver.dms_to(winner)[-1].content
-    live = channel_messages(driver)[1]
-    assert png_of(driver, live.id) == render_for(record, None)
+    assert_live_board(driver, record)

@@ -8,6 +8,7 @@ import dataclasses
 import random
 from collections.abc import Mapping
 from enum import Enum
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,15 @@ from bot.storage import COMPUTER_SEAT, LogKind, SqliteRepository
 PERSON, COMPUTER = 1001, 9000
 GUILD, CHANNEL = 500, 700
 GAMES = ("seabattle", "luzhanqi", "warships", "seachess", "marine")
+
+
+def persons_move(game: str, view: Any, dice: random.Random) -> str:
+    """The person's next move: through setup as quickly as the game allows, then any legal
+    move but a draw offer, picked by ``dice``."""
+    engine = ENGINES[game]
+    if view.phase is Phase.SETUP:
+        return "ready" if engine.setup_text(view) or game != "seabattle" else "random"
+    return dice.choice([m for m in engine.legal_moves(view) if "draw" not in m])
 
 
 async def start(
@@ -70,12 +80,7 @@ async def play_out(referee: Referee, repo: SqliteRepository, game: str, level: s
         state = engine.from_json(record.state)
         view = engine.view(state, 0)
         assert 0 in view.movers, "the game waits for the computer, which should have moved"
-        if view.phase is Phase.SETUP:
-            move = "ready" if engine.setup_text(view) or game != "seabattle" else "random"
-        else:
-            moves = [m for m in engine.legal_moves(view) if "draw" not in m]
-            move = dice.choice(moves)
-        await table.after(await referee.act(PERSON, move, game_id))
+        await table.after(await referee.act(PERSON, persons_move(game, view, dice), game_id))
     else:
         pytest.fail("the game did not end")
     return game_id
@@ -203,12 +208,7 @@ async def test_the_computer_is_never_handed_the_games_seed(
         view = engine.view(engine.from_json(record.state), 0)
         if record.end_reason is not None or 0 not in view.movers:
             break
-        if view.phase is Phase.SETUP:
-            move = "ready" if engine.setup_text(view) or game != "seabattle" else "random"
-        else:
-            moves = [m for m in engine.legal_moves(view) if "draw" not in m]
-            move = dice.choice(moves)
-        await table.after(await referee.act(PERSON, move, game_id))
+        await table.after(await referee.act(PERSON, persons_move(game, view, dice), game_id))
     assert len(handed) >= 2, "the computer decided too rarely to tell"
     assert not any(mentions(seen, GAME_SEED) for seen in handed)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,6 @@ import pytest
 
 from bot.client import build_bot
 from bot.settings import Settings
-from bot.storage import GameRecord
 from tests.cog_helpers import game_in_play, open_water, player, seat_to_move, stored_game
 from tests.discord_stub import DiscordDriver, FakeDiscord, FakeUser
 
@@ -105,41 +104,36 @@ async def test_an_unknown_session_cannot_resume(server: FakeDiscord) -> None:
         assert await client.receive() == {"op": 9, "d": False}
 
 
-async def a_miss_to_fire(
-    driver: DiscordDriver, alice: FakeUser, bob: FakeUser
-) -> tuple[GameRecord, FakeUser, str]:
-    """A game in play, the player to shoot, and open water for them to fire at."""
+async def a_miss_across(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, interruption: Callable[[], None]
+) -> tuple[FakeUser, str]:
+    """A miss fired by DM right after ``interruption`` of the gateway connection: the bot
+    comes back with one IDENTIFY and one RESUME, and the move counts once. Returns who
+    fired and where."""
     record = await game_in_play(driver, alice, bob)
     shooter = player(driver, record, seat_to_move(record))
     water = open_water(record, 1 - seat_to_move(record))[0]
-    return record, shooter, water
+
+    interruption()
+    await driver.dm(shooter, water)
+
+    assert (await stored_game(driver, record.id)).ply == record.ply + 1
+    assert (driver.gateway.identifies, driver.gateway.resumes) == (1, 1)
+    return shooter, water
 
 
 async def test_the_bot_resumes_after_a_drop_and_the_game_goes_on(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
     """A move sent while the connection is down arrives once, replayed on RESUME."""
-    record, shooter, water = await a_miss_to_fire(driver, alice, bob)
-
-    driver.gateway.drop()
-    await driver.dm(shooter, water)
-
-    after = await stored_game(driver, record.id)
-    assert after.ply == record.ply + 1
-    assert (driver.gateway.identifies, driver.gateway.resumes) == (1, 1)
+    shooter, water = await a_miss_across(driver, alice, bob, driver.gateway.drop)
     assert driver.dms_to(shooter)[-1].content.count(water) >= 1
 
 
 async def test_the_bot_follows_a_reconnect_request_and_resumes(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
-    record, shooter, water = await a_miss_to_fire(driver, alice, bob)
-
-    driver.gateway.request_reconnect()
-    await driver.dm(shooter, water)
-
-    assert (await stored_game(driver, record.id)).ply == record.ply + 1
-    assert (driver.gateway.identifies, driver.gateway.resumes) == (1, 1)
+    await a_miss_across(driver, alice, bob, driver.gateway.request_reconnect)
 
 
 async def test_an_unknown_compression_is_refused_with_a_decode_error(server: FakeDiscord) -> None:

@@ -24,7 +24,7 @@ from bot.referee import GameFault, Referee, Report
 from bot.storage import GameRecord, GameStatus, SqliteRepository
 from bot.storage.outbox import Lane
 from bot.storage.results import Score
-from tests.storage.helpers import old_database, second_seat_resigns
+from tests.storage.helpers import opened_with_a_challenge, second_seat_resigns
 
 E = ENGINES["seabattle"]
 ALICE, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
@@ -291,12 +291,7 @@ async def test_a_database_from_before_ratings_is_upgraded_and_its_games_count_as
 ) -> None:
     """Games started before ratings existed were all played for a result: they stay rated."""
     path = tmp_path / "old.sqlite3"
-    with old_database(path, 2) as old:
-        old.execute(
-            "INSERT INTO challenges (game, rules, channel_id, challenger_id, opponent_id,"
-            " created_at) VALUES ('seabattle', '{}', 1, 2, 3, 0)"
-        )
-    repository = await SqliteRepository.open(path)
+    repository = await opened_with_a_challenge(path, 2)
     try:
         challenge = await repository.get_challenge(1)
         assert challenge is not None and challenge.rated

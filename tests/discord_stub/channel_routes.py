@@ -90,17 +90,19 @@ class ChannelRoutes(Messages):
     async def _add_reaction(
         self, request: web.Request, channel_id: str, message_id: str, emoji: str
     ) -> web.Response:
-        message = self._channel_message(channel_id, message_id)
-        decoded = urllib.parse.unquote(emoji)
-        if decoded not in message.reactions:
-            message.reactions.append(decoded)
+        reactions, decoded = self._reactions(channel_id, message_id, emoji)
+        if decoded not in reactions:
+            reactions.append(decoded)
         return empty_response()
 
     async def _remove_reaction(
         self, request: web.Request, channel_id: str, message_id: str, emoji: str
     ) -> web.Response:
-        message = self._channel_message(channel_id, message_id)
-        decoded = urllib.parse.unquote(emoji)
-        if decoded in message.reactions:
-            message.reactions.remove(decoded)
+        reactions, decoded = self._reactions(channel_id, message_id, emoji)
+        if decoded in reactions:
+            reactions.remove(decoded)
         return empty_response()
+
+    def _reactions(self, channel_id: str, message_id: str, emoji: str) -> tuple[list[str], str]:
+        """The message's reactions, and the emoji as the URL path quoted it, unquoted."""
+        return self._channel_message(channel_id, message_id).reactions, urllib.parse.unquote(emoji)

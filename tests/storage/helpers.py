@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from contextlib import closing
@@ -12,7 +13,16 @@ import pytest
 
 from bot.games.core import EndReason
 from bot.referee import Referee
-from bot.storage import MIGRATIONS, SCHEMA, Ending, GameRecord, GameStatus, LogKind, Repository
+from bot.storage import (
+    MIGRATIONS,
+    SCHEMA,
+    Ending,
+    GameRecord,
+    GameStatus,
+    LogKind,
+    Repository,
+    SqliteRepository,
+)
 from bot.storage.outbox import Lane, Outbox
 from tests.test_referee import ALICE, BOB, CHANNEL, GUILD, E, random_move, state_of
 
@@ -51,6 +61,31 @@ async def challenge(repo: Repository, challenger: int = ALICE, opponent: int = B
         opponent_id=opponent,
     )
     return record.id
+
+
+async def end_stored(
+    repo: Repository, game: GameRecord, *, seat: int, winner: int | None, reason: str
+) -> GameRecord:
+    """The game's end appended as the referee logs one: the end's JSON and its ending."""
+    return await repo.append(
+        game,
+        seat=seat,
+        kind=LogKind.END,
+        text=json.dumps({"winner": winner, "reason": reason, "detail": reason}),
+        state=game.state,
+        ending=Ending(winner, reason),
+    )
+
+
+async def opened_with_a_challenge(path: Path, version: int) -> SqliteRepository:
+    """A database of schema ``version`` holding one open challenge (from 2 to 3), opened
+    by today's store, which brings it up to date."""
+    with old_database(path, version) as old:
+        old.execute(
+            "INSERT INTO challenges (game, rules, channel_id, challenger_id, opponent_id,"
+            " created_at) VALUES ('seabattle', '{}', 1, 2, 3, 0)"
+        )
+    return await SqliteRepository.open(path)
 
 
 async def second_seat_resigns(repo: Repository, game: GameRecord) -> GameRecord:

@@ -14,15 +14,13 @@ from pathlib import Path
 from bot.referee import Referee
 from bot.storage import (
     ChallengeStatus,
-    Ending,
     GameRecord,
     GameStatus,
-    LogKind,
     NewGame,
     OpenChallengeError,
     SqliteRepository,
 )
-from tests.storage.helpers import challenge, sql, sqlite_only
+from tests.storage.helpers import challenge, end_stored, sql, sqlite_only
 from tests.test_referee import ALICE, BOB, CAROL, CHANNEL, GUILD, OTHER_GUILD, E, start_game
 
 
@@ -160,14 +158,7 @@ async def test_games_against_the_computer_stop_at_the_limit_even_in_a_burst(
     await challenge(repo, ALICE, CAROL)  # a challenge or a game between people counts not
     assert await repo.start_computer_game(computer_game(), at_most=3) is None
     ended = made[0]
-    await repo.append(
-        ended,
-        seat=0,
-        kind=LogKind.END,
-        text='{"winner": 1, "reason": "resigned", "detail": "resigned"}',
-        state=ended.state,
-        ending=Ending(1, "resigned"),
-    )
+    await end_stored(repo, ended, seat=0, winner=1, reason="resigned")
     again = await repo.start_computer_game(computer_game(), at_most=3)
     assert again is not None and again.id not in {g.id for g in made}
 

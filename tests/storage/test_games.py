@@ -21,7 +21,6 @@ from bot.referee import Referee, RefereeError, Report, replay
 from bot.storage import (
     SCHEMA_VERSION,
     ChallengeStatus,
-    Ending,
     GameRecord,
     GameStatus,
     LogKind,
@@ -30,7 +29,7 @@ from bot.storage import (
     StaleGameError,
 )
 from bot.storage.records import dump
-from tests.storage.helpers import challenge, play, sql, sqlite_only
+from tests.storage.helpers import challenge, end_stored, play, sql, sqlite_only
 from tests.test_referee import ALICE, BOB, CAROL, E, random_move, set_fleets, start_game, state_of
 
 # -- the file -----------------------------------------------------------------------------------
@@ -173,14 +172,7 @@ async def test_two_appends_from_the_same_load_count_once(repo: SqliteRepository)
 async def test_nothing_is_appended_to_a_finished_game(repo: SqliteRepository) -> None:
     """A game that ended takes no more entries, even one that carries the right ply."""
     game = (await Referee(repo).accept(await challenge(repo), BOB)).game
-    ended = await repo.append(
-        game,
-        seat=0,
-        kind=LogKind.END,
-        text='{"winner": null, "reason": "aborted", "detail": "aborted"}',
-        state=game.state,
-        ending=Ending(None, EndReason.ABORTED.value),
-    )
+    ended = await end_stored(repo, game, seat=0, winner=None, reason=EndReason.ABORTED.value)
     assert ended.status is GameStatus.FINISHED and ended.end_reason == "aborted"
     with pytest.raises(StaleGameError):
         await repo.append(ended, seat=1, kind=LogKind.MOVE, text="random", state=game.state)

@@ -11,18 +11,14 @@ from tests.storage.helpers import (
     OLD_OUTBOX,
     assert_old_outbox_delivered_per_audience,
     old_database,
+    opened_with_a_challenge,
     sql,
 )
 
 
 async def test_a_version_1_database_is_brought_up_to_date_and_keeps_its_rows(path: Path) -> None:
     """A database written by the first release gains every later table at the next start."""
-    with old_database(path, 1) as old:
-        old.execute(
-            "INSERT INTO challenges (game, rules, channel_id, challenger_id, opponent_id,"
-            " created_at) VALUES ('seabattle', '{}', 1, 2, 3, 0)"
-        )
-    repository = await SqliteRepository.open(path)
+    repository = await opened_with_a_challenge(path, 1)
     try:
         assert (await repository.get_challenge(1)) is not None
         await repository.save_setup(2, "seabattle", "fortress", "A1 A4")
