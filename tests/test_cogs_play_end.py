@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.games.core import Phase
-from bot.storage import GameStatus, LogKind
+from bot.storage import GameRecord, GameStatus, LogKind
 from tests.cog_helpers import (
     NO_GAME,
     SEA,
@@ -44,6 +44,15 @@ def sent_outside(driver: DiscordDriver, user: FakeUser, seq: int) -> list[Sent]:
 
 
 # -- the end ----------------------------------------------------------------------------------
+
+
+async def after_a_shot(
+    driver: DiscordDriver, alice: FakeUser, bob: FakeUser, *, hit: bool
+) -> tuple[GameRecord, GameRecord]:
+    """A game in play as it began and as stored after its first shot (a hit or a miss)."""
+    game = await game_in_play(driver, alice, bob)
+    await shoot(driver, game.id, hit=hit)
+    return game, await stored_game(driver, game.id)
 
 
 async def test_a_whole_game_of_random_shots_ends_with_a_stored_winner(
@@ -177,9 +186,7 @@ async def test_abort_is_refused_after_the_first_shot(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser
 ) -> None:
     """Once shots were fired, aborting would erase a loss; the player must resign instead."""
-    game = await game_in_play(driver, alice, bob)
-    await shoot(driver, game.id, hit=False)
-    before = await stored_game(driver, game.id)
+    game, before = await after_a_shot(driver, alice, bob, hit=False)
     seq = driver.server.last_seq
 
     result = await driver.slash(alice, "abort")
@@ -198,9 +205,7 @@ async def test_board_command_resends_the_private_board(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, carol: FakeUser
 ) -> None:
     """``/board`` is private in a server (it shows the fleet) and plain in DMs."""
-    game = await game_in_play(driver, alice, bob)
-    await shoot(driver, game.id, hit=False)
-    record = await stored_game(driver, game.id)
+    _, record = await after_a_shot(driver, alice, bob, hit=False)
     status = "Your move." if seat_to_move(record) == 0 else "Your opponent's move."
 
     in_server = await driver.slash(alice, "board")
@@ -225,9 +230,7 @@ async def test_my_board_button_shows_the_clicker_their_own_board(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, carol: FakeUser
 ) -> None:
     """One public button serves both players, each seeing only their own side."""
-    game = await game_in_play(driver, alice, bob)
-    await shoot(driver, game.id, hit=True)
-    record = await stored_game(driver, game.id)
+    _, record = await after_a_shot(driver, alice, bob, hit=True)
     live = live_message(driver, record)
     before = (live.content, [a.id for a in live.attachments])
 

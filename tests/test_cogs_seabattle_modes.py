@@ -42,6 +42,12 @@ def assert_live_board(driver: DiscordDriver, record: GameRecord) -> None:
     assert png_of(driver, live.id) == render_for(record, None)
 
 
+async def first_suggestion(driver: DiscordDriver, user: FakeUser, typed: str) -> str:
+    """What ``/move``'s autocomplete offers first to ``user`` for ``typed``, in DMs."""
+    offered = await driver.autocomplete(user, "move", "text", guild=False, options={"text": typed})
+    return str(offered[0]["value"])
+
+
 async def typed_by_dm(driver: DiscordDriver, record: GameRecord, move: str) -> GameRecord:
     """The player to move types ``move`` by DM, and it must be accepted: the game as stored
     after it is one entry longer."""
@@ -113,10 +119,7 @@ async def test_a_whole_16x16_game_with_mines_and_a_minesweeper_by_dm(
         seat = seat_to_move(record)
         user = player(driver, record, seat)
         if state.pending is not None:
-            offered = await driver.autocomplete(
-                user, "move", "text", guild=False, options={"text": "reveal"}
-            )
-            move = offered[0]["value"]
+            move = await first_suggestion(driver, user, "reveal")
             assert move.startswith("reveal ")
             asked += 1
         else:
@@ -182,10 +185,7 @@ async def test_a_whole_flying_dutchman_game_by_dm(
         user = player(driver, record, seat)
         if state.pending is not None:
             typed = "move " if decisions % 2 else "stay"
-            offered = await driver.autocomplete(
-                user, "move", "text", guild=False, options={"text": typed}
-            )
-            move = offered[0]["value"]
+            move = await first_suggestion(driver, user, typed)
             if move.startswith("move"):  # build the whole new group, cell by cell
                 while True:
                     more = await driver.autocomplete(

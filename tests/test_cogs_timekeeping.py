@@ -51,6 +51,12 @@ async def tick(driver: DiscordDriver) -> None:
     await driver.settle()
 
 
+async def later(driver: DiscordDriver, clock: HandClock, hours: float) -> None:
+    """``hours`` pass, then the bot's clock ticks once."""
+    clock.advance(hours)
+    await tick(driver)
+
+
 async def test_a_player_who_stops_moving_is_reminded_once_then_loses_on_time(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock
 ) -> None:
@@ -59,24 +65,20 @@ async def test_a_player_who_stops_moving_is_reminded_once_then_loses_on_time(
     other = bob if late == alice else alice
     seq = driver.server.last_seq
 
-    clock.advance(23.9)
-    await tick(driver)
+    await later(driver, clock, 23.9)
     assert driver.server.last_seq == seq  # not yet a day
 
-    clock.advance(0.2)
-    await tick(driver)
+    await later(driver, clock, 0.2)
     reminder = driver.dms_to(late)[-1]
     assert "waiting for your move" in reminder.content and "24 hours" in reminder.content
     assert len(driver.pngs(reminder.id)) == 1  # the board comes with it
     assert all(s.channel_id == driver.dm_channel_id(late) for s in driver.server.sent[seq:])
 
     seq = driver.server.last_seq
-    clock.advance(12)
-    await tick(driver)
+    await later(driver, clock, 12)
     assert driver.server.last_seq == seq  # one reminder per wait
 
-    clock.advance(12)
-    await tick(driver)
+    await later(driver, clock, 12)
     final = await stored_game(driver, record.id)
     assert final.status is GameStatus.FINISHED
     assert final.end_reason == EndReason.TIMEOUT.value
@@ -109,17 +111,14 @@ async def test_after_a_long_outage_players_are_reminded_before_anyone_loses(
     record = await game_in_play(driver, alice, bob)
     late = player(driver, record, seat_to_move(record))
 
-    clock.advance(72)
-    await tick(driver)
+    await later(driver, clock, 72)
     assert "waiting for your move" in driver.dms_to(late)[-1].content
     assert (await stored_game(driver, record.id)).status is GameStatus.ACTIVE
 
-    clock.advance(23.9)
-    await tick(driver)
+    await later(driver, clock, 23.9)
     assert (await stored_game(driver, record.id)).status is GameStatus.ACTIVE
 
-    clock.advance(0.2)
-    await tick(driver)
+    await later(driver, clock, 0.2)
     assert (await stored_game(driver, record.id)).end_reason == EndReason.TIMEOUT.value
 
 
@@ -127,12 +126,10 @@ async def test_nobody_ready_in_time_ends_the_game_without_a_winner(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock
 ) -> None:
     record = await start_game(driver, alice, bob)
-    clock.advance(24.5)
-    await tick(driver)
+    await later(driver, clock, 24.5)
     assert "waiting for your move" in driver.dms_to(alice)[-1].content
     assert "waiting for your move" in driver.dms_to(bob)[-1].content
-    clock.advance(24)
-    await tick(driver)
+    await later(driver, clock, 24)
     final = await stored_game(driver, record.id)
     assert final.end_reason == EndReason.TIMEOUT.value and final.winner is None
 
@@ -141,8 +138,7 @@ async def test_the_wait_survives_a_restart(
     driver: DiscordDriver, alice: FakeUser, bob: FakeUser, clock: HandClock, database: Path
 ) -> None:
     record = await game_in_play(driver, alice, bob)
-    clock.advance(25)
-    await tick(driver)
+    await later(driver, clock, 25)
     late = player(driver, record, seat_to_move(record))
     reminders = len(driver.dms_to(late))
     await driver.close()
@@ -163,8 +159,7 @@ async def unanswered_for_a_day(
 ) -> StoredMessage:
     """Alice's challenge to Bob, left unanswered past its day and swept once."""
     message = await challenge_message(driver, alice, bob)
-    clock.advance(25)
-    await tick(driver)
+    await later(driver, clock, 25)
     return message
 
 
@@ -185,8 +180,7 @@ async def test_a_closed_challenge_is_forgotten_two_expiry_periods_later(
     """The challenges table keeps no row for ever: a day for a late click, then it goes."""
     await unanswered_for_a_day(driver, alice, bob, clock)
     assert await repository(driver).get_challenge(1) is not None  # expired, kept a while
-    clock.advance(24)
-    await tick(driver)
+    await later(driver, clock, 24)
     assert await repository(driver).get_challenge(1) is None
 
 
