@@ -101,14 +101,17 @@ class Silent:
         self.refused += 1
         print(f"refused: game {move.game_id} {move.text!r}: {text}", file=sys.stderr)
 
+    def answers_notices(self, move: QueuedMove) -> bool:
+        return False  # every notice goes by the deliverer, as ``deliver`` sends it
+
     async def answer(self, move: QueuedMove, report: Report) -> None:
         pass
 
 
 async def deliver(deliverer: Deliverer, report: Report) -> None:
     """Send a stored move's notices to every audience, the lanes side by side as the
-    deliverer sends them when a stored move wakes them (``Deliverer.wake``): so their
-    releases travel together as they do in the bot."""
+    deliverer sends them when the referee publishes a stored move (``Deliverer.published``):
+    so their releases travel together as they do in the bot."""
     send = deliverer.transport.send
     await asyncio.gather(
         *(
@@ -124,9 +127,8 @@ class BenchmarkWorker(MoveWorker):
 
     def __init__(self, store: PostgresRepository) -> None:
         referee = Referee(store)
-        super().__init__(
-            store.queue, referee, Deliverer(store.outbox, referee, Rendering()), Silent()
-        )
+        super().__init__(store.queue, referee, Silent())
+        self.deliverer = Deliverer(store.outbox, referee, Rendering())
 
     async def play(self, move: QueuedMove) -> Report | None:
         report = await self.apply(move)

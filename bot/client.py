@@ -13,13 +13,19 @@ import discord
 from discord.ext import commands
 
 from bot.computer import Computer
-from bot.delivery.deliverer import Deliverer
+from bot.delivery.deliverer import Deliverer, Transport
+from bot.inbox import Answers, InProcessInbox, MoveInbox, QueuedInbox
 from bot.referee import Referee
 from bot.settings import Settings
 from bot.storage import Clock, PostgresRepository, SqliteRepository, open_repository
 from bot.storage.postgres_queue import MoveQueue
+from bot.timekeeping import Timekeeper
 
 log = logging.getLogger("referee.client")
+
+ORPHANED_SECONDS = 60.0
+"""How long notices wait on a shared database before any process delivers them: the
+process that stored them delivers them at once, unless it stopped."""
 
 EXTENSIONS = (
     "cogs.delivery",
@@ -91,6 +97,7 @@ class RefereeBot(commands.Bot):
         )
         self.referee = Referee(self.repository)
         self.computer = Computer(self.referee)
+        self.referee.changes.subscribe(self.computer.published)
         if self.settings.role == "worker":
             for extension in WORKER_EXTENSIONS:
                 await self.load_extension(extension)
@@ -100,6 +107,33 @@ class RefereeBot(commands.Bot):
         if self.move_queue is not None:  # a gateway: its standby plays what waits too long
             await self.load_extension("cogs.work")
         await self.sync_commands()
+
+    def start_delivery(self, transport: Transport) -> Deliverer:
+        """The deliverer, sending through ``transport`` every change the referee publishes."""
+        self.deliverer = Deliverer(self.repository.outbox, self.referee, transport)
+        self.referee.changes.subscribe(self.deliverer.published)
+        return self.deliverer
+
+    async def deliver_orphans(self) -> None:
+        """On a shared database: what a process that stopped left undelivered for
+        ``ORPHANED_SECONDS`` goes now, and the computer looks again at those games (that
+        process may have stopped before the computer moved)."""
+        if not self.repository.shared:
+            return
+        lanes = await self.deliverer.resume(before=self.repository.clock() - ORPHANED_SECONDS)
+        for game_id in sorted({lane.game_id for lane in lanes if lane.audience is not None}):
+            self.computer.look_at(game_id)
+
+    def timekeeper(self) -> Timekeeper:
+        """The clock's keeper over this process's referee and store."""
+        return Timekeeper(self.referee, self.repository, self.settings.deadlines)
+
+    def move_inbox(self, answers: Answers) -> MoveInbox:
+        """Where the cogs hand in every move: played at once here, or queued for the
+        workers when this process hands moves on (``move_queue``)."""
+        at_once = InProcessInbox(self.referee, answers)
+        queue = self.move_queue
+        return at_once if queue is None else QueuedInbox(queue, self.referee, at_once)
 
     @property
     def move_queue(self) -> MoveQueue | None:

@@ -1,11 +1,13 @@
 """The computer's seat at the table: it waits for its turn, thinks off the loop, then acts.
 
-A game against the computer is an ordinary game whose second seat is the bot itself. When
-that seat may move, ``Computer.wake`` starts one task for the game: it asks the referee what
+A game against the computer is an ordinary game whose second seat is the bot itself. The
+computer subscribes to the referee's stored changes (``Referee.changes``); when one tells
+its seat something, ``Computer.wake`` starts one task for the game: it asks the referee what
 the seat knows (its view and what it was told), lets the player decide in a worker thread so
 no other game waits on it, and plays the answer through the referee's ordinary ``act``, at
-the ply it decided for. A move decided for a game that moved on meanwhile (a restart, a
-race) is refused by that ply, so the computer moves exactly once per turn.
+the ply it decided for, which the referee publishes like any other. A move decided for a
+game that moved on meanwhile (a restart, a race) is refused by that ply, so the computer
+moves exactly once per turn.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import ParamSpec, TypeVar
 
@@ -22,12 +24,10 @@ from bot.catalog import player
 from bot.games import ENGINES
 from bot.games.core import GameError
 from bot.logs import fields
-from bot.referee import Referee, Report, StaleMoveError
+from bot.referee import Referee, Report, StaleMoveError, StoredChange
 from bot.storage import GameRecord
 
 log = logging.getLogger("referee.computer")
-
-Deliver = Callable[[Report], Awaitable[None]]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -74,7 +74,13 @@ class Computer:
         self._again: set[int] = set()
         """Games changed while their task was looking: it looks once more before it stops."""
 
-    def wake(self, game: GameRecord, deliver: Deliver) -> None:
+    def published(self, change: StoredChange) -> None:
+        """A stored change told the computer's seat something: it looks at the game."""
+        seat = change.game.computer_seat
+        if seat is not None and seat in change.told:
+            self.wake(change.game)
+
+    def wake(self, game: GameRecord) -> None:
         """Let the computer look at ``game`` (it moves only if its seat may move)."""
         if game.computer_seat is None or game.end_reason is not None:
             return
@@ -82,12 +88,21 @@ class Computer:
         if task is not None and not task.done():
             self._again.add(game.id)  # it may be reading the game as it was before this change
             return
-        self._running[game.id] = asyncio.create_task(self._play(game.id, deliver))
+        self._running[game.id] = asyncio.create_task(self._play(game.id))
 
-    async def resume(self, deliver: Deliver) -> None:
+    def look_at(self, game_id: int) -> None:
+        """Let the computer look at a game known by its id alone (it moves only if its
+        seat may move): notices of it were left undelivered by a process that stopped."""
+        task = self._running.get(game_id)
+        if task is not None and not task.done():
+            self._again.add(game_id)
+            return
+        self._running[game_id] = asyncio.create_task(self._play(game_id))
+
+    async def resume(self) -> None:
         """After a start: every running game against the computer is looked at again."""
         for game in await self.referee.computer_games():
-            self.wake(game, deliver)
+            self.wake(game)
 
     async def settle(self) -> None:
         """Wait until the computer has made every move it may make now (tests, shutdown)."""
@@ -97,7 +112,7 @@ class Computer:
                 return
             await asyncio.gather(*running, return_exceptions=True)
 
-    async def _play(self, game_id: int, deliver: Deliver) -> None:
+    async def _play(self, game_id: int) -> None:
         """Move while the game waits for the computer: in Sea Battle a hit shoots again."""
         try:
             while True:
@@ -129,7 +144,6 @@ class Computer:
                     report.game.ply,
                     extra=fields(game_id, ply=report.game.ply),
                 )
-                await deliver(report)
         except StaleMoveError:
             pass  # the game moved on while it chose another move: the next wake looks again
         except Exception:

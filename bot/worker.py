@@ -3,8 +3,9 @@
 On a shared database a gateway process may hand the moves it receives to the move queue
 (``bot.storage.postgres_queue``) instead of playing them itself; worker processes, which
 need no gateway connection, play them: claim a move, act through the referee exactly as
-the receiving process would have, and wake the deliverer, which renders the boards and
-sends them. So adding a worker adds moves per second, wherever the moves arrive.
+the receiving process would have (``bot.inbox``), and answer its player the same way; the
+referee publishes the stored move, and the deliverer renders the boards and sends them.
+So adding a worker adds moves per second, wherever the moves arrive.
 
 The receiving process has already told the player what it can tell without playing the
 move (no game, several games, a game that is over: ``Referee.aim``). What only playing
@@ -29,7 +30,6 @@ import logging
 from collections.abc import Awaitable
 from typing import Protocol
 
-from bot.delivery.deliverer import Deliverer
 from bot.games.core import GameError
 from bot.logs import fields
 from bot.referee import Referee, Report
@@ -67,12 +67,18 @@ NO_WORKER = (
 class Answers(Protocol):
     """The way back to the player who sent a queued move (``reply`` of the move)."""
 
+    def answers_notices(self, move: QueuedMove) -> bool:
+        """Whether the mover's own notice goes as the answer to their command, rather than
+        by the deliverer's usual way (``Referee.act``'s ``answering``)."""
+        ...
+
     async def refuse(self, move: QueuedMove, text: str) -> None:
         """Tell the player why their move was not played."""
         ...
 
     async def answer(self, move: QueuedMove, report: Report) -> None:
-        """Give the player an answer that changed no game (a setup saved by name)."""
+        """Answer the player of a played move (``bot.inbox.Answers``, the same answer a
+        move played where it was received gets)."""
         ...
 
 
@@ -81,7 +87,6 @@ class MoveWorker:
         self,
         queue: MoveQueue,
         referee: Referee,
-        deliverer: Deliverer,
         answers: Answers,
         *,
         at_once: int = AT_ONCE,
@@ -91,7 +96,6 @@ class MoveWorker:
     ) -> None:
         self.queue = queue
         self.referee = referee
-        self.deliverer = deliverer
         self.answers = answers
         self.at_once = at_once
         self.lease = lease
@@ -194,10 +198,11 @@ class MoveWorker:
             self._woken.set()  # the game's next move may be claimed now
 
     async def play(self, move: QueuedMove) -> Report | None:
-        """Play one claimed move and wake its delivery; the report when it was stored."""
+        """Play one claimed move and answer its player; the report when it was stored (and
+        so published: the deliverer sends its notices)."""
         report = await self.apply(move)
         if report is not None:
-            self.deliverer.wake(report.game.id)
+            await self._answering(self.answers.answer(move, report), move)
         return report
 
     async def apply(self, move: QueuedMove) -> Report | None:
@@ -207,7 +212,13 @@ class MoveWorker:
         when the claim runs out, the move is played again, from the start.
         """
         try:
-            report = await self.referee.act(move.user_id, move.text, move.game_id, queued=move.id)
+            report = await self.referee.act(
+                move.user_id,
+                move.text,
+                move.game_id,
+                queued=move.id,
+                answering=self.answers.answers_notices(move),
+            )
         except GameError as refusal:
             if await self.queue.done(move.id):
                 await self._answering(self.answers.refuse(move, str(refusal)), move)

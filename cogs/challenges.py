@@ -179,7 +179,6 @@ class Challenges(commands.Cog):
             f"unrated) against me, the computer ({level}): game #{report.game.id} is on. "
             "Moves go by direct message.",
         )
-        self.bot.deliverer.wake(report.game.id)
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Rematch button of an end announcement: a new challenge, seats turned round."""
@@ -237,7 +236,6 @@ class Challenges(commands.Cog):
             content=f"{challenge_text(challenge)}\n✅ Accepted{by}: game #{report.game.id} is on.",
             view=None,
         )
-        self.bot.deliverer.wake(report.game.id)
 
     async def decline(self, interaction: discord.Interaction, challenge_id: int) -> None:
         challenge = await self.bot.referee.decline(challenge_id, interaction.user.id)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.delivery.deliverer import Deliverer
 from bot.delivery.discord_sender import Courier
 from cogs.buttons import BUTTONS
 
@@ -14,13 +13,13 @@ class Delivery(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self.courier = Courier(bot, BUTTONS)
-        bot.deliverer = Deliverer(bot.repository.outbox, bot.referee, self.courier)
+        bot.start_delivery(self.courier)
 
     async def cog_load(self) -> None:
         """What a stopped process left unsent goes out in the background, from the start,
         and the computer looks again at every game it plays."""
         await self.bot.deliverer.resume()
-        await self.bot.computer.resume(self.courier.computer_moved)
+        await self.bot.computer.resume()
 
     async def cog_unload(self) -> None:
         await self.bot.deliverer.close()

@@ -13,37 +13,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.delivery.deliverer import SEATS_AND_CHANNEL
-from bot.delivery.discord_sender import Courier, as_file
+from bot.delivery.discord_answers import CommandReply, DirectReply, MoveAnswers
+from bot.delivery.discord_sender import Courier
 from bot.delivery.presenter import presented
 from bot.games import ENGINES
 from bot.games.grid import shorten
 from bot.referee import Report, game_label, game_number
-from bot.storage.outbox import Lane
-from bot.storage.postgres_queue import MoveQueue
 from cogs.buttons import BUTTONS, BoardButton, MoveButton, ResignButton
 from cogs.places import place_of
-from cogs.replies import (
-    answering_errors,
-    defer_thinking,
-    deferred_if_slow,
-    nobody_asked,
-    responding,
-    tell,
-)
-from cogs.work import dm_reply, interaction_reply
+from cogs.replies import answering_errors, deferred_if_slow, nobody_asked, responding
 
 log = logging.getLogger("referee.moves")
 
 GAME_OPTION = "Game number, when you play several (like 12)"
-COUNTED = "Your move counted; your board follows by direct message."
 CATCH_UP_ATTEMPTS = 5
 """Tries to read a player's missed messages while Discord answers 5xx or 429."""
 MISSED_DMS = 20
 """Direct messages read per player at start: more than anyone sends while waiting."""
 HELP_WORDS = {"help", "rules", "?", "/help"}
-RECEIVED = "\N{INCOMING ENVELOPE}"
-"""The reaction that tells a player their DM move was received and handed to a worker."""
 _PREFIXED_WORD = re.compile(r"^\s*(?:#\s*([0-9]+)\s+)?(resign|abort)\s*$", re.I)
 """``resign`` and ``abort`` as DM words, optionally after a game number: ``#12 resign``."""
 
@@ -52,6 +39,8 @@ class Moves(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self.courier = Courier(bot, BUTTONS)
+        self.answers = MoveAnswers(self.courier)
+        self.inbox = bot.move_inbox(self.answers)
         self._caught_up = asyncio.Event()
         self._read_at_start: set[int] = set()
         """Messages read from history at start, which the gateway may also bring."""
@@ -85,14 +74,14 @@ class Moves(commands.Cog):
         answered as such. Players who never wrote to the bot have nothing to catch up.
         """
         try:
-            for user_id in await self.bot.repository.active_players():
+            for user_id in await self.bot.referee.players_in_games():
                 async with answering_errors(nobody_asked, f"reading missed DMs of {user_id}"):
                     await self._read_missed_dms_of(user_id)
         finally:
             self._caught_up.set()
 
     async def _read_missed_dms_of(self, user_id: int) -> None:
-        last = await self.bot.repository.inbox.last_read(user_id)
+        last = await self.bot.referee.last_dm_read(user_id)
         if last is None:
             return
         for attempt in range(CATCH_UP_ATTEMPTS):
@@ -135,7 +124,7 @@ class Moves(commands.Cog):
                 await self._play_dm(message, text, missed=missed)
         finally:
             with contextlib.suppress(Exception):  # at worst the message is read again
-                await self.bot.repository.inbox.mark_read(message.author.id, message.id)
+                await self.bot.referee.dm_read(message.author.id, message.id)
 
     async def _play_dm(self, message: discord.Message, text: str, *, missed: bool) -> None:
         async def reply(said: str) -> None:
@@ -144,30 +133,21 @@ class Moves(commands.Cog):
             await message.channel.send(said[:2000])
 
         async with answering_errors(reply, f"DM move by {message.author.id}"):
+            user_id = message.author.id
+            answer_at = DirectReply(
+                message.channel, message.channel.id, message=message, missed=missed
+            )
             word = _PREFIXED_WORD.match(text)
-            queue = self.bot.move_queue
-            if word is None and queue is not None and not missed:
-                aimed = await self.bot.referee.aim(message.author.id, text)
-                await queue.put(aimed, message.author.id, text, dm_reply(message.channel.id))
-                with contextlib.suppress(discord.HTTPException):  # the board says it all
-                    await message.add_reaction(RECEIVED)
-                return
             if word is None:
-                report = await self.bot.referee.act(message.author.id, text)
-            elif word.group(2).lower() == "abort":
-                game_id = game_number(word.group(1)) if word.group(1) else None
-                report = await self.bot.referee.abort(message.author.id, game_id)
-            else:
-                game_id = game_number(word.group(1)) if word.group(1) else None
-                question, view = await self.resign_question(message.author.id, game_id)
-                await message.channel.send(question, view=view)
+                await self.inbox.hand_in(user_id, text, None, answer_at)
                 return
-            if report.stored:
-                self.bot.deliverer.wake(report.game.id)
+            game_id = game_number(word.group(1)) if word.group(1) else None
+            if word.group(2).lower() == "abort":
+                report = await self.bot.referee.abort(user_id, game_id)
+                await self.answers.answer(answer_at, user_id, report)
             else:
-                (notice,) = report.notices
-                said = await presented(notice)
-                await message.channel.send(said.content, file=as_file(said))
+                question, view = await self.resign_question(user_id, game_id)
+                await message.channel.send(question, view=view)
 
     # -- slash commands -----------------------------------------------------------------------
 
@@ -225,8 +205,8 @@ class Moves(commands.Cog):
             async with responding(interaction):
                 await interaction.response.edit_message(view=spent)
         try:
-            report = await self.bot.referee.resign(interaction.user.id, game_id)
-            await self._deliver_answering(interaction, report)
+            report = await self.bot.referee.resign(interaction.user.id, game_id, answering=True)
+            await self._answer(interaction, report)
         finally:
             if not in_server and interaction.message is not None:
                 with contextlib.suppress(discord.HTTPException):  # at worst it stays pressable
@@ -237,8 +217,8 @@ class Moves(commands.Cog):
     )
     @app_commands.describe(game=GAME_OPTION)
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        report = await self.bot.referee.abort(interaction.user.id, game)
-        await self._deliver_answering(interaction, report)
+        report = await self.bot.referee.abort(interaction.user.id, game, answering=True)
+        await self._answer(interaction, report)
 
     @board.autocomplete("game")
     @resign.autocomplete("game")
@@ -247,7 +227,7 @@ class Moves(commands.Cog):
         self, interaction: discord.Interaction, typed: str
     ) -> list[app_commands.Choice[int]]:
         user_id = interaction.user.id
-        games = await self.bot.repository.active_games_of(user_id)
+        games = await self.bot.referee.running_games_of(user_id)
         return [
             app_commands.Choice(name=game_label(g, user_id)[:100], value=g.id)
             for g in games
@@ -267,50 +247,15 @@ class Moves(commands.Cog):
     # -- shared -------------------------------------------------------------------------------
 
     async def _play(self, interaction: discord.Interaction, text: str, game_id: int | None) -> None:
-        queue = self.bot.move_queue
-        if queue is not None:
-            await self._queue(queue, interaction, text, game_id)
-            return
+        """Hand the move in; its answer fills the "thinking" shown if it takes a while."""
         async with deferred_if_slow(interaction):
-            report = await self.bot.referee.act(interaction.user.id, text, game_id)
-            await self._deliver_answering(interaction, report)
+            reply = CommandReply(interaction, self.courier)
+            await self.inbox.hand_in(interaction.user.id, text, game_id, reply)
 
-    async def _queue(
-        self, queue: MoveQueue, interaction: discord.Interaction, text: str, game_id: int | None
-    ) -> None:
-        """Hand the move to a worker: what can be refused without playing it is refused
-        here; the worker answers the rest as the follow-up of this interaction, deferred
-        first so that its answer can never arrive before the deferral."""
-        game_id = await self.bot.referee.aim(interaction.user.id, text, game_id)
-        async with responding(interaction):
-            await defer_thinking(interaction)
-        await queue.put(game_id, interaction.user.id, text, interaction_reply(interaction))
-
-    async def _deliver_answering(self, interaction: discord.Interaction, report: Report) -> None:
-        """Deliver a stored change; the acting player's notice answers their interaction.
-
-        The other audiences' lanes start first, so all three messages go out together. An
-        answer that fails (Discord dropped a late interaction) goes by DM instead, and the
-        player is never told their stored move failed.
-        """
-        game = report.game
-        seat = game.seat_of(interaction.user.id)
-        if not report.stored:
-            (notice,) = report.notices
-            await self.courier.answer(interaction, game, await presented(notice))
-            return
-        deliverer = self.bot.deliverer
-        deliverer.wake(game.id, tuple(a for a in SEATS_AND_CHANNEL if a != seat))
-        if seat is not None and report.to(seat) is not None:
-            lane = Lane(game.id, seat)
-            answered = await deliverer.deliver_now(lane, self.courier.answering(interaction))
-            deliverer.wake(game.id, (seat,))
-            if answered:
-                await self.courier.answered(lane)
-                return
-        said = "Done." if report.to(seat) is None else COUNTED
-        with contextlib.suppress(discord.HTTPException):  # too late to answer: the DM follows
-            await tell(interaction, said)
+    async def _answer(self, interaction: discord.Interaction, report: Report) -> None:
+        """Answer a change the player's command made (``MoveAnswers.answer``)."""
+        reply = CommandReply(interaction, self.courier)
+        await self.answers.answer(reply, interaction.user.id, report)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -17,7 +17,8 @@ from contextlib import asynccontextmanager
 import discord
 from discord import app_commands
 
-from bot.delivery.discord_sender import PLACEHOLDER, responding
+from bot.delivery.discord_answers import defer_thinking, tell
+from bot.delivery.discord_sender import responding
 from bot.games.core import GameError
 
 log = logging.getLogger("referee.cogs")
@@ -34,26 +35,6 @@ player's app loaded it (Discord apps keep the commands they loaded for a while).
 DEFER_AFTER = 1.5
 """Seconds a command may work before its answer is deferred: Discord drops an interaction
 not answered within 3 seconds, and a deferred one may be answered for 15 minutes."""
-
-
-async def defer_thinking(interaction: discord.Interaction) -> None:
-    """Defer with "thinking...": Discord shows a placeholder message at once, which the
-    answer fills in later *where it stands*, so its id is kept to tell what came after it.
-    Call with ``responding`` held."""
-    callback = await interaction.response.defer(
-        ephemeral=interaction.guild_id is not None, thinking=True
-    )
-    if callback is not None and callback.message_id is not None:
-        interaction.extras[PLACEHOLDER] = callback.message_id
-
-
-async def tell(interaction: discord.Interaction, text: str) -> None:
-    """Answer only the person who acted: ephemeral in a server, plain in DMs."""
-    async with responding(interaction):
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
 
 @asynccontextmanager

@@ -11,7 +11,6 @@ from bot.client import RefereeBot
 from bot.delivery.discord_sender import Courier
 from bot.referee import Notice, Report
 from bot.storage import ChallengeRecord
-from bot.timekeeping import Timekeeper
 from cogs.buttons import BUTTONS
 from cogs.challenges import challenge_text
 from cogs.replies import answering_errors, nobody_asked
@@ -19,16 +18,12 @@ from cogs.replies import answering_errors, nobody_asked
 TICK_SECONDS = 60.0
 """How often the clock is read; deadlines are hours, so a minute late is on time."""
 
-ORPHANED_SECONDS = 60.0
-"""How long notices wait on a shared database before any process delivers them: the
-process that stored them delivers them at once, unless it stopped."""
-
 
 class Timekeeping(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self.errands = ClockErrands(bot, Courier(bot, BUTTONS))
-        self.timekeeper = Timekeeper(bot.referee, bot.repository, bot.settings.deadlines)
+        self.timekeeper = bot.timekeeper()
 
     async def cog_load(self) -> None:
         self.tick.start()
@@ -46,11 +41,10 @@ class Timekeeping(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def sweep(self) -> None:
-        """Act on everything the time that passed calls for. On a shared database, also
-        deliver what a process that stopped left undelivered for a minute."""
+        """Act on everything the time that passed calls for; on a shared database, also
+        deliver what a process that stopped left undelivered (``RefereeBot.deliver_orphans``)."""
         await self.timekeeper.sweep(self.errands)
-        if self.bot.repository.shared:
-            await self.bot.deliverer.resume(before=self.bot.repository.clock() - ORPHANED_SECONDS)
+        await self.bot.deliver_orphans()
 
 
 class ClockErrands:
@@ -64,8 +58,7 @@ class ClockErrands:
         await self.courier.remind(notice)
 
     async def end(self, report: Report) -> None:
-        """A game lost on time was stored with its notices: the deliverer sends them."""
-        self.bot.deliverer.wake(report.game.id)
+        """Nothing to do: the referee published the end, and the deliverer sends it."""
 
     async def expired(self, challenge: ChallengeRecord) -> None:
         if challenge.message_id is None:

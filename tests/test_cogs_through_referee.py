@@ -1,9 +1,6 @@
 """Cogs ask the referee, never the repository: the Discord glue stays thin, and what it may
-read or write of storage is what the referee offers (``bot.referee``).
-
-The cogs listed in ``STILL_REACHING`` are the delivery's (sending, the DM reader, the
-clock's errands) and reach the store for what they keep of their own; they are the only
-ones, so no new cog starts to."""
+read or write of storage is what the referee offers (``bot.referee``), or what the bot's
+wiring holds (``bot.client``: the deliverer, the clock, the move inbox)."""
 
 from __future__ import annotations
 
@@ -12,15 +9,9 @@ from pathlib import Path
 
 from bot.referee import Referee
 from bot.storage import SqliteRepository
+from tests.test_referee import ALICE, BOB, start_game
 
 ROOT = Path(__file__).resolve().parents[1]
-
-STILL_REACHING = {
-    "cogs/delivery.py",
-    "cogs/moves.py",
-    "cogs/timekeeping.py",
-}
-"""Cogs of the delivery that still read or write the store directly."""
 
 
 def reaches_repository(source: str) -> list[int]:
@@ -32,13 +23,13 @@ def reaches_repository(source: str) -> list[int]:
     )
 
 
-def test_only_the_delivery_cogs_reach_the_repository() -> None:
+def test_no_cog_reaches_the_repository() -> None:
     reaching = {
-        path.relative_to(ROOT).as_posix()
+        path.relative_to(ROOT).as_posix(): lines
         for path in (ROOT / "cogs").rglob("*.py")
-        if reaches_repository(path.read_text("utf-8"))
+        if (lines := reaches_repository(path.read_text("utf-8")))
     }
-    assert reaching <= STILL_REACHING, reaching - STILL_REACHING
+    assert reaching == {}
 
 
 def test_the_check_sees_a_cog_reaching_the_repository() -> None:
@@ -67,3 +58,17 @@ async def test_the_referee_answers_records_from_the_store(
 ) -> None:
     assert referee.records is repo.records
     assert await referee.records.standings_of(1001) == []
+
+
+async def test_the_referee_answers_what_the_dm_reader_and_game_options_ask(
+    repo: SqliteRepository, referee: Referee
+) -> None:
+    assert await referee.players_in_games() == []
+    game = await start_game(referee)
+    assert sorted(await referee.players_in_games()) == [ALICE, BOB]
+    assert [g.id for g in await referee.running_games_of(ALICE)] == [game.id]
+    assert await referee.running_games_of(1009) == []
+    assert await referee.last_dm_read(ALICE) is None
+    await referee.dm_read(ALICE, 9_000_002)
+    assert await referee.last_dm_read(ALICE) == 9_000_002
+    assert await repo.inbox.last_read(ALICE) == 9_000_002

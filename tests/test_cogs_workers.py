@@ -16,13 +16,13 @@ import discord
 import pytest
 
 from bot.client import RefereeBot
+from bot.delivery.discord_answers import COUNTED, RECEIVED
 from bot.games.core import Phase
 from bot.settings import Settings
 from bot.storage import GameRecord, PostgresRepository
 from bot.storage.postgres_queue import QueuedMove
 from bot.worker import STANDBY_SECONDS
-from cogs.moves import RECEIVED
-from cogs.work import COUNTED, Work
+from cogs.work import Work
 from tests.cog_helpers import (
     names,
     open_water,

@@ -53,11 +53,12 @@ class Table:
 
     def __init__(self, referee: Referee) -> None:
         self.computer = Computer(referee)
+        referee.changes.subscribe(self.computer.published)
         self.delivered: list[Report] = []
 
     async def deliver(self, report: Report) -> None:
         self.delivered.append(report)
-        self.computer.wake(report.game, self.deliver)
+        self.computer.wake(report.game)
 
     async def after(self, report: Report) -> None:
         await self.deliver(report)
@@ -125,8 +126,8 @@ async def test_a_restart_in_the_computers_turn_resumes_with_exactly_one_move(
     # resumes every game against the computer, twice over, and it still moves once.
     fresh = Referee(repo, seed_source=lambda: 7)
     table = Table(fresh)
-    await table.computer.resume(table.deliver)
-    await table.computer.resume(table.deliver)
+    await table.computer.resume()
+    await table.computer.resume()
     await table.computer.settle()
     entries = await repo.log(game_id)
     assert [e.text.split()[0] for e in entries] == ["fleet", "ready"]

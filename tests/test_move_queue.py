@@ -44,6 +44,9 @@ class Answers:
         self.refused: list[tuple[int, str]] = []
         self.answered: list[tuple[int, Report]] = []
 
+    def answers_notices(self, move: QueuedMove) -> bool:
+        return False
+
     async def refuse(self, move: QueuedMove, text: str) -> None:
         self.refused.append((move.id, text))
 
@@ -67,13 +70,15 @@ class Transport:
 class Process:
     """One bot process on the shared database: its store, referee, deliverer and worker."""
 
-    def __init__(self, store: PostgresRepository) -> None:
+    def __init__(self, store: PostgresRepository, *, delivering: bool = True) -> None:
         self.store = store
         self.referee = Referee(store)
         self.answers = Answers()
         self.transport = Transport()
         self.deliverer = Deliverer(store.outbox, self.referee, self.transport)
-        self.worker = MoveWorker(store.queue, self.referee, self.deliverer, self.answers, poll=30.0)
+        if delivering:  # else the test has the deliverer look itself (``Deliverer.wake``)
+            self.referee.changes.subscribe(self.deliverer.published)
+        self.worker = MoveWorker(store.queue, self.referee, self.answers, poll=30.0)
 
 
 @pytest.fixture
@@ -310,6 +315,7 @@ async def test_a_queued_move_wakes_an_idle_worker_at_once(
     await two.worker.start()
     await asyncio.sleep(0.2)  # both claimers found nothing and wait
     game = await start_game(one.referee)
+    await one.deliverer.drained()  # the start is told by the process that stored it
     await one.store.queue.put(game.id, ALICE, "random", DM)
     async with asyncio.timeout(5):  # the poll alone would take 30 s
         while (game.id, 0, 1) not in two.transport.sent:  # seat 0 told of its ply 1
@@ -349,9 +355,7 @@ async def test_a_standby_takes_only_moves_that_waited_and_says_once_what_to_star
     assert waited is not None and waited.game_id == first.id
     assert await two.worker.apply(waited) is not None
 
-    standby = MoveWorker(
-        two.store.queue, two.referee, two.deliverer, two.answers, poll=0.05, standby=5
-    )
+    standby = MoveWorker(two.store.queue, two.referee, two.answers, poll=0.05, standby=5)
     await standby.start()
     try:
         await one.store.queue.put(second.id, 1005, "random", DM)
@@ -391,9 +395,7 @@ async def test_a_worker_told_to_stop_as_a_move_is_queued_stops() -> None:
     """A notification and the order to stop in the same instant (a SIGTERM while players
     play): the worker stops, it does not go on waiting for moves with its stop lost."""
     queue = EmptyQueue()
-    worker = MoveWorker(
-        cast(MoveQueue, queue), cast(Referee, None), cast(Deliverer, None), Answers(), poll=30.0
-    )
+    worker = MoveWorker(cast(MoveQueue, queue), cast(Referee, None), Answers(), poll=30.0)
     await worker.start()
     for _ in range(3):  # the worker claims nothing and waits for a notification
         await asyncio.sleep(0)
@@ -446,9 +448,7 @@ async def test_a_worker_playing_a_move_leaves_a_queued_move_to_an_idle_one() -> 
     and each look is a statement the database serves for nothing); it looks once its move
     is done, or a moment later if its move takes long, and an idle worker looks at once."""
     queue = CountingQueue()
-    worker = HeldUpWorker(
-        cast(MoveQueue, queue), cast(Referee, None), cast(Deliverer, None), Answers(), poll=30.0
-    )
+    worker = HeldUpWorker(cast(MoveQueue, queue), cast(Referee, None), Answers(), poll=30.0)
     worker.finish = asyncio.Event()
     await worker.start()
     await settle()

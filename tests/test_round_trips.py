@@ -85,7 +85,8 @@ async def counted(
         return create_pool(*args, init=init, **kwargs)
 
     monkeypatch.setattr(asyncpg, "create_pool", counting_pool)
-    process = Process(await PostgresRepository.open(postgres_url))
+    # Each step is counted apart, so the deliverer looks only when the test says.
+    process = Process(await PostgresRepository.open(postgres_url), delivering=False)
     yield process, statements
     await process.deliverer.close()
     await process.store.close()

@@ -28,7 +28,7 @@ from typing import Protocol
 from weakref import WeakValueDictionary
 
 from bot.logs import fields
-from bot.referee import Referee, Report
+from bot.referee import Referee, Report, StoredChange
 from bot.storage.outbox import Lane, Outbox, Parcel
 
 log = logging.getLogger("referee.deliverer")
@@ -113,19 +113,29 @@ class Deliverer:
 
     # -- waking lanes ---------------------------------------------------------------------------
 
-    async def resume(self, before: float | None = None) -> None:
+    async def resume(self, before: float | None = None) -> list[Lane]:
         """At start: every lane with notices waiting goes back to work, in the background.
 
         With ``before``, only lanes waiting since then: on a database shared by several
-        processes, what a process that stopped left undelivered."""
+        processes, what a process that stopped left undelivered. Answers the lanes."""
         lanes = await self.outbox.lanes(before)
         if lanes:
             log.info("resuming delivery on %d lanes", len(lanes))
         for lane in lanes:
             self.wake_lane(lane, urgent=False)
+        return lanes
+
+    def published(self, change: StoredChange) -> None:
+        """The referee stored a change (the deliverer subscribes to ``Referee.changes``): its
+        lanes look for new notices, but for the seat its caller answers itself, whose lane
+        goes on after that answer (``answer``)."""
+        answered = change.answered_seat
+        for audience in SEATS_AND_CHANNEL:
+            if answered is None or audience != answered:
+                self.wake_lane(Lane(change.game.id, audience))
 
     def wake(self, game_id: int, audiences: tuple[int | None, ...] = SEATS_AND_CHANNEL) -> None:
-        """A change to ``game_id`` was stored: its lanes look for new notices."""
+        """Have ``game_id``'s lanes look for new notices (a published change does it)."""
         for audience in audiences:
             self.wake_lane(Lane(game_id, audience))
 
@@ -158,6 +168,16 @@ class Deliverer:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # -- sending --------------------------------------------------------------------------------
+
+    async def answer(self, lane: Lane, sender: Sender | None) -> bool:
+        """Send the lane's next message as the answer to its player's own command, then let
+        the lane go on its usual way: the change was published with this seat answered by
+        its caller (``StoredChange.answered_seat``), so the lane waited for this call.
+        False if nothing went through ``sender`` (None: the notice goes by DM)."""
+        try:
+            return sender is not None and await self.deliver_now(lane, sender)
+        finally:
+            self.wake_lane(lane)
 
     async def deliver_now(self, lane: Lane, sender: Sender) -> bool:
         """Send the lane's next message through ``sender`` (the answer to a player's own

@@ -27,7 +27,7 @@ from typing import Any, cast
 import discord
 
 from bot.client import RefereeBot
-from bot.delivery.deliverer import AnswerOutOfOrder, Sender, Undeliverable
+from bot.delivery.deliverer import Undeliverable
 from bot.delivery.presenter import Message, fill_names, presented, title
 from bot.fairness import Kept, kept_apart
 from bot.games.core import EndReason
@@ -183,9 +183,8 @@ class Courier:
             extra=fields(game.id, ply=parcel.last_ply),
         )
         if notice.audience is not None and notice.audience == game.computer_seat:
-            # The computer reads its seat's news from the log, not from DMs: its notice
-            # only tells it to look at the game.
-            self.bot.computer.wake(game, self.computer_moved)
+            # The computer reads its seat's news from the log, not from DMs, and hears of
+            # the change from the referee itself (``Computer.published``).
             return
         message = await presented(notice)
         try:
@@ -197,10 +196,6 @@ class Courier:
             if error.code in REFUSED_FOR_GOOD:
                 raise Undeliverable(f"{error.code} {REFUSED_FOR_GOOD[error.code]}") from error
             raise
-
-    async def computer_moved(self, report: Report) -> None:
-        """The computer's move was stored with its notices: the deliverer sends them."""
-        self.bot.deliverer.wake(report.game.id)
 
     async def answer(
         self, interaction: discord.Interaction, game: GameRecord, message: Message
@@ -217,39 +212,6 @@ class Courier:
                 await interaction.response.send_message(
                     message.content, file=as_file(message), ephemeral=private, view=view
                 )
-
-    def answering(self, interaction: discord.Interaction) -> Sender:
-        """A sender that delivers a parcel as the answer to the player's own command."""
-
-        async def send(report: Report, parcel: Parcel) -> None:
-            if self.overtaken(interaction):
-                raise AnswerOutOfOrder()
-            (notice,) = report.notices
-            message = await presented(notice)
-            await self.keep_answer(parcel, interaction.application_id, interaction.token)
-            await self.answer(interaction, report.game, message)
-
-        return send
-
-    async def keep_answer(self, parcel: Parcel, application_id: int | None, token: str) -> None:
-        """Before a parcel goes as a command's answer, keep which answer it is.
-
-        An answer carries no nonce, so were the process to stop after Discord took it but
-        before the parcel was released, sending the parcel again by DM would tell it twice.
-        With the interaction's token kept, the next try asks Discord for the command's
-        original answer instead (``already_answered``).
-        """
-        kept = {
-            "nonce": parcel.nonce,
-            "app": application_id,
-            "token": token,
-            "at": time.time(),
-        }
-        await self.bot.repository.set_fact(answer_key(parcel.lane), json.dumps(kept))
-
-    async def answered(self, lane: Lane) -> None:
-        """The lane's answer went and its parcel is released: nothing to ask about."""
-        await self.bot.repository.forget_fact(answer_key(lane))
 
     async def already_answered(self, game: GameRecord, parcel: Parcel) -> bool:
         """Whether the parcel already went as the answer to its player's command, in a
@@ -285,20 +247,6 @@ class Courier:
             if error.status == 401:
                 return None  # the token expired: nothing can be known, the DM goes
             raise
-
-    def overtaken(self, interaction: discord.Interaction) -> bool:
-        """Whether a DM command's answer would land above notices sent after it was deferred.
-
-        A deferred answer fills the "thinking" placeholder, which stands where it appeared:
-        had a DM gone out since (the player's older notice, held up by Discord's weather),
-        the newer notice would sit above the older one. Answers in a server are private
-        and stand apart from DMs; an answer not deferred is posted as it is sent.
-        """
-        if interaction.guild_id is not None or not interaction.response.is_done():
-            return False
-        placeholder = interaction.extras.get(PLACEHOLDER)
-        newest = self.bot.newest_dm.get(interaction.channel_id or 0)
-        return placeholder is None or (newest is not None and newest > placeholder)
 
     async def remind(self, notice: Notice) -> None:
         """DM a player their reminder, once: its nonce names the game, the seat and the wait,
@@ -349,8 +297,7 @@ class Courier:
         called_off = await self.bot.referee.call_off(game.id, seat)
         if called_off is not None:
             log.info("game %s: called off, no DMs to seat %s", game.id, seat, extra=fields(game.id))
-            self.bot.deliverer.wake(game.id)
-            return
+            return  # the referee published the call-off: the deliverer sends its notices
         now = await self.bot.repository.get_game(game.id)
         if now is None or now.end_reason is not None:
             return  # called off meanwhile (both players' DMs closed) or over: nothing to ask

@@ -1,7 +1,8 @@
 """The referee: every use case of the bot, in terms of user ids and texts only.
 
 Each act follows one path: take the game's lock, load, apply one log step
-(``bot.log_step``), store atomically, then return ``Notice`` values saying what each
+(``bot.log_step``), store atomically, publish the stored change (``changes``: the
+deliverer and the computer subscribe), then return ``Notice`` values saying what each
 audience learns. The referee knows nothing of Discord objects, so it is tested by playing
 whole games without Discord, and a cog only has to deliver what it returns.
 
@@ -32,6 +33,7 @@ from bot.referee.moves import (
     MoveService,
     draw_button,
 )
+from bot.referee.publisher import ChangePublisher, StoredChange
 from bot.referee.queries import QueryService, replay
 from bot.referee.reports import GameFault, Notice, RefereeError, Report, StaleMoveError
 from bot.referee.states import STATE_CACHE_SIZE
@@ -46,6 +48,7 @@ __all__ = [
     "MAX_MOVE_LENGTH",
     "MAX_SAVED_SETUPS",
     "STATE_CACHE_SIZE",
+    "ChangePublisher",
     "ComputerTurn",
     "GameFault",
     "Notice",
@@ -54,6 +57,7 @@ __all__ = [
     "RefereeError",
     "Report",
     "StaleMoveError",
+    "StoredChange",
     "draw_button",
     "game_label",
     "game_number",
@@ -98,6 +102,8 @@ class Referee:
         self.endings = EndingService(self.work)
         self.computer_seat = ComputerSeatService(self.work)
         self.queries = QueryService(self.work)
+        self.changes: ChangePublisher = self.work.changes
+        """Every stored change, published once: the deliverer and the computer subscribe."""
 
     game_of = delegate("work", UnitOfWork.game_of)
 
@@ -132,6 +138,10 @@ class Referee:
     games_in = delegate("queries", QueryService.games_in)
     export = delegate("queries", QueryService.export)
     parcel_report = delegate("queries", QueryService.parcel_report)
+    running_games_of = delegate("queries", QueryService.running_games_of)
+    players_in_games = delegate("queries", QueryService.players_in_games)
+    last_dm_read = delegate("queries", QueryService.last_dm_read)
+    dm_read = delegate("queries", QueryService.dm_read)
 
     @property
     def records(self) -> Records:

@@ -224,6 +224,7 @@ class ChallengeService:
         )
         if record is None:
             raise RefereeError(ENOUGH_COMPUTER_GAMES)
+        self.work.published(record, tidings)
         return Report(record, self.work.notices(record, views, tidings))
 
     async def computer_game_allowed(self, user_id: int) -> None:
@@ -253,6 +254,7 @@ class ChallengeService:
         )
         if game is None:
             raise RefereeError("That challenge is already closed.")
+        self.work.published(game, tidings)
         return Report(game, self.work.notices(game, views, tidings))
 
     def _opening(

@@ -22,12 +22,18 @@ class EndingService:
 
     work: UnitOfWork
 
-    async def resign(self, user_id: int, game_id: int | None = None) -> Report:
-        async with self.work.change(user_id, game_id, "resign") as loaded:
+    async def resign(
+        self, user_id: int, game_id: int | None = None, *, answering: bool = False
+    ) -> Report:
+        """``answering``: the caller answers the player's own notice (``UnitOfWork.change``)."""
+        async with self.work.change(user_id, game_id, "resign", answering=answering) as loaded:
             return await self.work.conclude(loaded, *resignation(loaded.seat))
 
-    async def abort(self, user_id: int, game_id: int | None = None) -> Report:
-        async with self.work.change(user_id, game_id, "abort") as loaded:
+    async def abort(
+        self, user_id: int, game_id: int | None = None, *, answering: bool = False
+    ) -> Report:
+        """``answering``: the caller answers the player's own notice (``UnitOfWork.change``)."""
+        async with self.work.change(user_id, game_id, "abort", answering=answering) as loaded:
             if loaded.engine.has_started(loaded.state):
                 raise RefereeError(
                     "The first move has been made, so the game can no longer be aborted; "

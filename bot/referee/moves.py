@@ -82,13 +82,15 @@ class MoveService:
         *,
         at_ply: int | None = None,
         queued: int | None = None,
+        answering: bool = False,
     ) -> Report:
         """Play one move written in the game's notation, optionally prefixed ``#<id>``.
 
         ``at_ply`` refuses the move unless the game still stands where its mover saw it:
         the computer's move, decided while the game waited, counts once or not at all.
         ``queued`` names the queued move being played (``bot.worker``): it leaves the
-        queue with the move, once.
+        queue with the move, once. ``answering`` says the caller sends the mover's own
+        notice itself, as the answer to their command (``UnitOfWork.change``).
         """
         if len(text) > MAX_MOVE_LENGTH:
             raise RefereeError("That message is too long to be a move.")
@@ -96,7 +98,7 @@ class MoveService:
         if game_id is None:
             game_id = await self._routed(user_id, move)
         saved = _SAVED_SETUP_WORD.match(move.strip())
-        async with self.work.change(user_id, game_id, "move") as loaded:
+        async with self.work.change(user_id, game_id, "move", answering=answering) as loaded:
             engine, state, seat = loaded.engine, loaded.state, loaded.seat
             if at_ply is not None and loaded.record.ply != at_ply:
                 raise StaleMoveError("The game moved on before that move arrived.")

@@ -270,6 +270,22 @@ class QueryService:
         results = await self.work.results(game) if parcel.final else ()
         return Report(game, (notice,), results=results)
 
+    async def running_games_of(self, user_id: int) -> list[GameRecord]:
+        """The player's running games (the games a command's ``game`` option offers)."""
+        return await self.work.repository.active_games_of(user_id)
+
+    async def players_in_games(self) -> list[int]:
+        """Every player of a running game: whose DMs are read at start for missed moves."""
+        return await self.work.repository.active_players()
+
+    async def last_dm_read(self, user_id: int) -> int | None:
+        """The newest DM of the player's the bot acted on, if it keeps one."""
+        return await self.work.repository.inbox.last_read(user_id)
+
+    async def dm_read(self, user_id: int, message_id: int) -> None:
+        """The bot acted on this DM of the player's: at start it is not read again."""
+        await self.work.repository.inbox.mark_read(user_id, message_id)
+
 
 def replay(engine: Engine, game: GameRecord, entries: list[LogEntry]) -> object:
     """Rebuild a game's state from its seed and log; storage tests compare it to the snapshot."""

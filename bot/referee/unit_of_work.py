@@ -24,6 +24,7 @@ from bot.log_step import Step, announced, ended
 from bot.logs import fields
 from bot.names import clean as clean_name
 from bot.ratings import counts_for_rating
+from bot.referee.publisher import ChangePublisher, StoredChange
 from bot.referee.reports import GameFault, Notice, RefereeError, Report
 from bot.referee.states import StateCache, Views, engine_for
 from bot.storage import Ending, GameRecord, LogKind, Repository, StaleGameError, Tidings
@@ -46,6 +47,8 @@ class UnitOfWork:
         self.seed_source = seed_source
         """Each new game's seed (``secrets`` by default; tests give a fixed one)."""
         self.states = StateCache()
+        self.changes = ChangePublisher()
+        """Where every stored change is published, once (``bot.referee.publisher``)."""
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         """A lock lives while someone holds or awaits it, so ids typed by anyone cannot pile up."""
 
@@ -66,11 +69,12 @@ class UnitOfWork:
 
     @asynccontextmanager
     async def change(
-        self, user_id: int, game_id: int | None, purpose: str
+        self, user_id: int, game_id: int | None, purpose: str, *, answering: bool = False
     ) -> AsyncIterator[LoadedGame]:
         """The player's game, locked and loaded, for one change: nothing else lands meanwhile.
 
-        ``purpose`` names the change in refusals and in the log."""
+        ``purpose`` names the change in refusals and in the log; ``answering`` says the
+        caller sends the player's own notice itself, as the answer to their command."""
         game_id = await self.game_id_for(user_id, game_id, purpose=purpose)
         async with self.locked(game_id):
             record = await self.load(game_id, user_id)
@@ -78,7 +82,8 @@ class UnitOfWork:
             seat = record.seat_of(user_id)
             assert seat is not None  # load refuses a game the user does not play
             try:
-                yield LoadedGame(record, engine, self.states.state_of(engine, record), seat)
+                state = self.states.state_of(engine, record)
+                yield LoadedGame(record, engine, state, seat, answering=answering)
             except GameError:
                 raise
             except Exception as error:
@@ -151,9 +156,18 @@ class UnitOfWork:
                 "Check your latest board with `/board`."
             ) from None
         self.states.remember(stored, views)
+        answered = loaded.seat if loaded.answering else None
+        self.published(stored, tidings, answered_seat=answered)
         return Report(
             stored, self.notices(stored, views, tidings), results=await self.results(stored)
         )
+
+    def published(
+        self, game: GameRecord, tidings: Tidings, *, answered_seat: int | None = None
+    ) -> None:
+        """Announce a change just stored with ``tidings``: every stored change, once."""
+        told = tuple(audience for audience, _ in tidings)
+        self.changes.publish(StoredChange(game, told, answered_seat))
 
     def new_seals(
         self,
@@ -203,6 +217,8 @@ class LoadedGame:
     engine: Engine
     state: object
     seat: int
+    answering: bool = False
+    """Whether the caller answers the player's own notice itself (``change``)."""
 
 
 def game_label(game: GameRecord, user_id: int) -> str:
