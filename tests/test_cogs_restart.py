@@ -256,10 +256,10 @@ async def test_a_move_stored_just_before_a_crash_is_delivered_after_the_restart(
     game = await game_in_play(driver, alice, bob)
     deliverer = driver.client.deliverer  # type: ignore[attr-defined]
 
-    def dies_before_sending(*_: object) -> None:
+    def dies_before_sending(*_: object, **__: object) -> None:
         """The process is gone: nothing is sent, nothing is confirmed."""
 
-    monkeypatch.setattr(deliverer, "wake", dies_before_sending)
+    monkeypatch.setattr(deliverer, "wake_lane", dies_before_sending)
     shooter, miss = await shoot(driver, game.id, hit=False)
     target = bob if shooter == alice else alice
     silent = await stored_game(driver, game.id)
