@@ -147,49 +147,6 @@ class Transition:
         return tuple(event for event in self.events if event.audience == audience)
 
 
-def draw_offered(seat: int) -> tuple[Event, Event, Event]:
-    """What offering a draw tells each audience where the offer stands until the
-    opponent's turn ends (Luzhanqi 8.5, Warships §14.4, the Marine Game §8.1): one
-    wording, so the games agree on how a draw is offered and answered."""
-    return (
-        Event(
-            seat,
-            "You offer a draw. Now make your move; the offer stands until your "
-            "opponent's turn ends.",
-        ),
-        Event(
-            other(seat),
-            "Your opponent offers a draw: write `accept draw` on your turn to end the "
-            "game as a draw, or simply play on to decline.",
-        ),
-        Event(None, f"{name_of(seat)} offers a draw."),
-    )
-
-
-@dataclass(frozen=True)
-class OfferDraw:
-    """A draw offered during one's own turn, in the games whose rules let players agree one
-    (``Engine.agreed_draws``); the turn goes on."""
-
-    def __str__(self) -> str:
-        return "offer draw"
-
-
-@dataclass(frozen=True)
-class AcceptDraw:
-    """The opponent's standing draw offer accepted: the game ends drawn."""
-
-    def __str__(self) -> str:
-        return "accept draw"
-
-
-DRAW_WORDS: Mapping[str, OfferDraw | AcceptDraw] = {
-    "offer draw": OfferDraw(),
-    "accept draw": AcceptDraw(),
-}
-"""The draw actions by their words, as every game with agreed draws reads them."""
-
-
 class GameError(Exception):
     """A refusal. Its message is a plain sentence for the player who erred.
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, Self, TypeVar
 
-from bot.games.core import SEATS, Event, Phase, Transition, other
+from bot.games.core import SEATS, Event, IllegalActionError, Phase, Transition, other
 
 
 @dataclass(frozen=True)
@@ -64,11 +64,35 @@ def confirm_ready(
     return start_play(new)
 
 
+def check_open(state: SetupState, seat: int, closed: str, noun: str) -> None:
+    """Refuse a setup move once play has begun (``closed`` says so in the game's words) or
+    once ``seat`` has confirmed its setup (its ``noun``: deployment, fleet, setup)."""
+    if state.phase is not Phase.SETUP:
+        raise IllegalActionError(f"{closed} and can no longer change.")
+    if state.sides[seat].ready:
+        raise IllegalActionError(
+            f"You have confirmed your {noun}; it can no longer change. "
+            "Wait for your opponent to confirm theirs."
+        )
+
+
+def private(state: S, seat: int, text: str) -> Transition:
+    """A setup move is secret: only its player hears what it did."""
+    return Transition(state, (Event(seat, text),))
+
+
 def movers(state: SetupState) -> frozenset[int]:
-    """Seats that may act now: during setup both until each has confirmed, in play the seat
-    whose turn it is, none when the game is over."""
-    if state.phase is Phase.SETUP:
-        return frozenset(seat for seat in SEATS if not state.sides[seat].ready)
-    if state.phase is Phase.PLAY and state.turn is not None:
-        return frozenset({state.turn})
+    """Seats that may act now (see ``seats_to_move``)."""
+    ready = (state.sides[0].ready, state.sides[1].ready)
+    return seats_to_move(state.phase, ready, state.turn)
+
+
+def seats_to_move(phase: Phase, ready: tuple[bool, bool], turn: int | None) -> frozenset[int]:
+    """Seats that may act now, from public facts alone (so a view answers it as the state
+    does): during setup both until each has confirmed, in play the seat whose turn it is,
+    none when the game is over."""
+    if phase is Phase.SETUP:
+        return frozenset(seat for seat in SEATS if not ready[seat])
+    if phase is Phase.PLAY and turn is not None:
+        return frozenset({turn})
     return frozenset()

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.games.core import DRAW_WORDS, AcceptDraw, NotationError, OfferDraw, Phase
+from bot.games.core import NotationError, Phase
+from bot.games.draws import DRAW_WORDS, AcceptDraw, OfferDraw
 from bot.games.grid import shorten
 from bot.games.luzhanqi.board import Station, name, parse_station
 from bot.games.luzhanqi.deployment import Layout, layout_text, parse_layout_codes
@@ -61,8 +62,7 @@ class Deploy:
 
 SetupAction = Swap | RandomLayout | Ready | Deploy
 PlayAction = Move | Flip
-DrawAction = OfferDraw | AcceptDraw
-Action = SetupAction | PlayAction | DrawAction
+Action = SetupAction | PlayAction | OfferDraw | AcceptDraw
 
 _STATION = r"[a-e]\s*\d{1,2}"
 _MOVE = re.compile(rf"({_STATION})\s*(?:-|–|—|\s|to)\s*({_STATION})", re.I)

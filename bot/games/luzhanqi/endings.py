@@ -6,23 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.games.core import (
-    SEATS,
-    EndReason,
-    Event,
-    IllegalActionError,
-    Outcome,
-    Phase,
-    Transition,
-    draw_offered,
-    name_of,
-    other,
-)
+from bot.games.core import SEATS, EndReason, Event, Outcome, Phase, Transition, name_of, other
+from bot.games.draws import DrawAction, play_draw
 from bot.games.luzhanqi import moves
 from bot.games.luzhanqi.rules import WinRule
 from bot.games.luzhanqi.state import LuzhanqiState
-
-AGREED = "agreed to a draw"
 
 
 def end_game(
@@ -43,23 +31,18 @@ def end_game(
     return Transition(new, tuple(events))
 
 
-def offer_draw(state: LuzhanqiState, seat: int) -> Transition:
-    """8.5: a draw offered during one's own turn; the turn goes on, and the offer stands
-    until the opponent's next turn ends (playing on declines it)."""
-    if state.draw_offer is not None:
-        raise IllegalActionError("A draw offer already stands; play on or wait for the answer.")
-    return Transition(replace(state, draw_offer=seat), draw_offered(seat))
-
-
-def accept_draw(state: LuzhanqiState, seat: int) -> Transition:
-    """8.5: the opponent's standing offer accepted; the game ends drawn at once."""
-    if state.draw_offer != other(seat):
-        raise IllegalActionError("There is no draw offer from your opponent to accept.")
+def draw(state: LuzhanqiState, seat: int, action: DrawAction) -> Transition:
+    """8.5: a draw offered during one's own turn (the turn goes on, and the offer stands
+    until the opponent's next turn ends), or the opponent's standing offer accepted, which
+    ends the game drawn at once."""
     mine = "You accepted the draw: the game is drawn."
     theirs = "Your opponent accepted your draw offer: the game is drawn."
     texts = (mine, theirs) if seat == 0 else (theirs, mine)
-    said = [Event(None, f"{name_of(seat)} accepts the draw.")]
-    return end_game(state, Outcome(None, EndReason.RULES, AGREED), said, texts)
+
+    def drawn(new: LuzhanqiState, said: Sequence[Event], outcome: Outcome) -> Transition:
+        return end_game(new, outcome, said, texts)
+
+    return play_draw(state, seat, action, drawn)
 
 
 def w2_end(mover: int, mover_can: bool, rival_can: bool) -> tuple[Outcome, tuple[str, str]] | None:

@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import Any
 
-from bot.games.core import (
-    SEATS,
-    Engine,
-    Event,
-    GameError,
-    IllegalActionError,
-    NotYourTurnError,
-    Outcome,
-    Phase,
-    Transition,
-    name_of,
-    other,
-)
+from bot.games.base import GameEngine, Storage
+from bot.games.core import SEATS, GameError, IllegalActionError, Outcome, Phase, Transition, name_of
+from bot.games.draws import draw_words
 from bot.games.luzhanqi import actions as act
 from bot.games.luzhanqi import moves, texts
 from bot.games.luzhanqi.board import (
@@ -40,7 +29,7 @@ from bot.games.luzhanqi.deployment import (
     layout_text,
     random_layout,
 )
-from bot.games.luzhanqi.endings import accept_draw, offer_draw
+from bot.games.luzhanqi.endings import draw
 from bot.games.luzhanqi.pieces import ARMY, Kind, Piece
 from bot.games.luzhanqi.rules import (
     OPTION_NOTES,
@@ -54,11 +43,13 @@ from bot.games.luzhanqi.rules import with_options as rules_with_options
 from bot.games.luzhanqi.state import LuzhanqiState, Side, state_from_json, state_to_json
 from bot.games.luzhanqi.turns import flip_piece, move_piece
 from bot.games.luzhanqi.view import LuzhanqiView, losses_seen, visible_pieces
-from bot.games.setup import confirm_ready, movers
+from bot.games.setup import check_open, confirm_ready, movers, private
+from bot.games.turns import check_turn, told
 
 
-class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
+class Luzhanqi(GameEngine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
     key = "luzhanqi"
+    storage = Storage(LuzhanqiRules.from_json, state_to_json, state_from_json)
     title = "Luzhanqi"
     presets = PRESETS
     variant_notes = VARIANT_NOTES
@@ -103,7 +94,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         yield from _play_actions(
             state.board, state.colour_of(seat), state.rules, state.mines_left()
         )
-        yield from _draw_actions(state.draw_offer, seat)
+        yield from draw_words(state.draw_offer, seat)
 
     def _legal_swaps(self, state: LuzhanqiState, seat: int) -> Iterator[act.Swap]:
         layout = state.sides[seat].layout
@@ -122,26 +113,13 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         if state.phase is Phase.FINISHED:
             raise IllegalActionError("This game is over.")
         if isinstance(action, act.Move | act.Flip | act.OfferDraw | act.AcceptDraw):
-            if state.phase is Phase.SETUP:
-                raise IllegalActionError(
-                    "The game has not started: both armies must be deployed first."
-                )
-            if state.turn != seat:
-                raise NotYourTurnError("It is your opponent's turn; wait for their move.")
-            if isinstance(action, act.OfferDraw):
-                return offer_draw(state, seat)
-            if isinstance(action, act.AcceptDraw):
-                return accept_draw(state, seat)
+            check_turn(state, seat, not_started="both armies must be deployed first.")
+            if isinstance(action, act.OfferDraw | act.AcceptDraw):
+                return draw(state, seat, action)
             if isinstance(action, act.Flip):
                 return flip_piece(state, seat, action.where)
             return move_piece(state, seat, action.start, action.target)
-        if state.phase is not Phase.SETUP:
-            raise IllegalActionError("The armies are deployed and can no longer change.")
-        if state.sides[seat].ready:
-            raise IllegalActionError(
-                "You have confirmed your deployment; it can no longer change. "
-                "Wait for your opponent to confirm theirs."
-            )
+        check_open(state, seat, "The armies are deployed", "deployment")
         match action:
             case act.Swap(first, second):
                 return self._swap(state, seat, first, second)
@@ -180,7 +158,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             f"Swapped your {layout[j].title} on {name(first)} and your {layout[i].title} on "
             f"{name(second)}. Write `ready` when your deployment suits you."
         )
-        return _private(state.with_side(seat, side), seat, text)
+        return private(state.with_side(seat, side), seat, text)
 
     def _deal(self, state: LuzhanqiState, seat: int) -> Transition:
         side = state.sides[seat]
@@ -188,14 +166,14 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         dealt = replace(side, layout=random_layout(rng), random_draws=side.random_draws + 1)
         example = swap_example(_colour(state, seat))
         text = f"Here is a new random deployment. Edit it with `{example}`, or write `ready`."
-        return _private(state.with_side(seat, dealt), seat, text)
+        return private(state.with_side(seat, dealt), seat, text)
 
     def _deploy(self, state: LuzhanqiState, seat: int, layout: Layout) -> Transition:
         check_layout(layout, _colour(state, seat))
         side = replace(state.sides[seat], layout=layout)
         example = swap_example(_colour(state, seat))
         text = f"Your deployment is set as loaded. Edit it with `{example}`, or write `ready`."
-        return _private(state.with_side(seat, side), seat, text)
+        return private(state.with_side(seat, side), seat, text)
 
     def _ready(self, state: LuzhanqiState, seat: int) -> Transition:
         check_layout(state.sides[seat].layout, _colour(state, seat))
@@ -231,9 +209,6 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
             draw_offer=state.draw_offer,
         )
 
-    def outcome(self, state: LuzhanqiState) -> Outcome | None:
-        return state.outcome
-
     def conclude(self, state: LuzhanqiState, outcome: Outcome) -> LuzhanqiState:
         return replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome, draw_offer=None)
 
@@ -246,11 +221,7 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
         if view.phase is Phase.SETUP:
             return list(_setup_texts(view))
         actions = _play_actions(view.pieces, view.colour, view.rules, view.mines_by_colour())
-        return [*map(str, actions), *map(str, _draw_actions(view.draw_offer, view.seat))]
-
-    def suggestions(self, view: LuzhanqiView, typed: str, limit: int = 25) -> list[str]:
-        wanted = " ".join(typed.lower().split())
-        return [t for t in self.legal_moves(view) if t.startswith(wanted)][:limit]
+        return [*map(str, actions), *map(str, draw_words(view.draw_offer, view.seat))]
 
     def quick_moves(self, view: LuzhanqiView) -> tuple[tuple[str, str], ...]:
         if view.phase is Phase.SETUP and view.seat in view.movers:
@@ -305,15 +276,6 @@ class Luzhanqi(Engine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
     def side_sentence(self, state: LuzhanqiState, seat: int) -> str:
         return texts.side_sentence(state, seat)
 
-    def rules_from_json(self, data: Mapping[str, Any]) -> LuzhanqiRules:
-        return LuzhanqiRules.from_json(data)
-
-    def to_json(self, state: LuzhanqiState) -> dict[str, Any]:
-        return state_to_json(state)
-
-    def from_json(self, data: Mapping[str, Any]) -> LuzhanqiState:
-        return state_from_json(data)
-
 
 def _colour(state: LuzhanqiState, seat: int) -> Colour:
     colour = state.colour_of(seat)
@@ -333,10 +295,11 @@ def _start_play(new: LuzhanqiState) -> Transition:
     new = replace(new, phase=Phase.PLAY, board=tuple(board), turn=red)
     return Transition(
         new,
-        (
-            Event(red, "Both armies are deployed. You play Red and move first."),
-            Event(other(red), "Both armies are deployed. You play Blue; Red moves first."),
-            Event(None, f"Both armies are deployed. {name_of(red)} plays Red and moves first."),
+        told(
+            red,
+            "Both armies are deployed. You play Red and move first.",
+            "Both armies are deployed. You play Blue; Red moves first.",
+            f"Both armies are deployed. {name_of(red)} plays Red and moves first.",
         ),
     )
 
@@ -367,10 +330,6 @@ def _setup_texts(view: LuzhanqiView) -> list[str]:
     return texts
 
 
-def _private(state: LuzhanqiState, seat: int, text: str) -> Transition:
-    return Transition(state, (Event(seat, text),))
-
-
 def _play_actions(
     board: moves.Board, colour: Colour | None, rules: LuzhanqiRules, mines: moves.MinesLeft
 ) -> Iterator[act.PlayAction]:
@@ -382,11 +341,3 @@ def _play_actions(
     if colour is not None:
         for start, target in moves.legal_moves(board, colour, rules, mines):
             yield act.Move(start, target)
-
-
-def _draw_actions(draw_offer: int | None, seat: int) -> Iterator[act.DrawAction]:
-    """8.5: the draw words open to ``seat`` on its turn in play, given the standing offer."""
-    if draw_offer == other(seat):
-        yield act.AcceptDraw()
-    elif draw_offer is None:
-        yield act.OfferDraw()

@@ -24,6 +24,7 @@ from bot.games.luzhanqi.board import (
 from bot.games.luzhanqi.pieces import COUNTS, Kind, Piece
 from bot.games.luzhanqi.rules import LuzhanqiRules
 from bot.games.luzhanqi.state import LastMove, LuzhanqiState
+from bot.games.setup import seats_to_move
 
 
 @dataclass(frozen=True)
@@ -111,9 +112,7 @@ class LuzhanqiView:
 
     @property
     def movers(self) -> frozenset[int]:
-        if self.phase is Phase.SETUP:
-            return frozenset(seat for seat in (0, 1) if not self.ready[seat])
-        return frozenset({self.turn}) if self.turn is not None else frozenset()
+        return seats_to_move(self.phase, self.ready, self.turn)
 
     @property
     def colour(self) -> Colour | None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.games.core import DRAW_WORDS, AcceptDraw, NotationError, OfferDraw
+from bot.games.core import NotationError
+from bot.games.draws import DRAW_WORDS, AcceptDraw, OfferDraw
 from bot.games.grid import shorten
 from bot.games.marine.board import Corner, Hex, parse_point
 

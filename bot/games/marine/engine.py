@@ -3,29 +3,24 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
-from bot.games.core import (
-    Engine,
-    IllegalActionError,
-    NotYourTurnError,
-    Outcome,
-    Phase,
-    Transition,
-    other,
-)
+from bot.games.base import GameEngine, Storage
+from bot.games.core import Outcome, Phase, Transition
+from bot.games.draws import DrawAction, draw_words, play_draw
 from bot.games.marine import actions as act
 from bot.games.marine import moves, turns
 from bot.games.marine.pieces import OPENING
 from bot.games.marine.rules import PRESETS, VARIANT_NOTES, MarineRules
 from bot.games.marine.state import MarineState, in_order, state_from_json, state_to_json
 from bot.games.marine.view import MarineView
+from bot.games.turns import check_turn
 
 
-class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
+class MarineGame(GameEngine[MarineRules, MarineState, act.Action, MarineView]):
     key = "marine"
+    storage = Storage(MarineRules.from_json, state_to_json, state_from_json)
     agreed_draws = True
     title = "Marine Game"
     presets = PRESETS
@@ -45,21 +40,15 @@ class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
         if seat != state.turn:
             return
         yield from moves.legal_moves(state.at, state.side_of(seat))
-        if state.draw_offer == other(seat):
-            yield act.AcceptDraw()
-        elif state.draw_offer is None:
-            yield act.OfferDraw()
+        yield from draw_words(state.draw_offer, seat)
 
     def parse_action(self, state: MarineState, seat: int, text: str) -> act.Action:
         return act.parse(text)
 
     def apply(self, state: MarineState, seat: int, action: act.Action) -> Transition:
-        if state.phase is Phase.FINISHED:
-            raise IllegalActionError("This game is over.")
-        if state.turn != seat:
-            raise NotYourTurnError("It is your opponent's turn; wait for their move.")
-        if isinstance(action, act.OfferDraw | act.AcceptDraw):
-            return turns.draw(state, seat, offer=isinstance(action, act.OfferDraw))
+        check_turn(state, seat)
+        if isinstance(action, DrawAction):
+            return play_draw(state, seat, action, turns.finish)
         return turns.move(state, seat, action)
 
     def view(self, state: MarineState, seat: int | None) -> MarineView:
@@ -80,9 +69,6 @@ class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
             outcome=state.outcome,
         )
 
-    def outcome(self, state: MarineState) -> Outcome | None:
-        return state.outcome
-
     def conclude(self, state: MarineState, outcome: Outcome) -> MarineState:
         return replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome, draw_offer=None)
 
@@ -99,12 +85,8 @@ class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
         """Legal actions from the view's board alone (everything is public)."""
         if view.seat is None or view.seat not in view.movers:
             return []
-        found = [str(m) for m in moves.legal_moves(view.at, view.side_of(view.seat))]
-        if view.draw_offer == other(view.seat):
-            found.append(str(act.AcceptDraw()))
-        elif view.draw_offer is None:
-            found.append(str(act.OfferDraw()))
-        return found
+        found = moves.legal_moves(view.at, view.side_of(view.seat))
+        return [str(action) for action in (*found, *draw_words(view.draw_offer, view.seat))]
 
     def variant_name(self, rules: MarineRules) -> str:
         return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
@@ -141,12 +123,3 @@ class MarineGame(Engine[MarineRules, MarineState, act.Action, MarineView]):
         if state.side_of(seat) == 0:
             return "You play South, at the bottom of the board, and move first."
         return "You play North, at the top of the board; South moves first."
-
-    def rules_from_json(self, data: Mapping[str, Any]) -> MarineRules:
-        return MarineRules.from_json(data)
-
-    def to_json(self, state: MarineState) -> dict[str, Any]:
-        return state_to_json(state)
-
-    def from_json(self, data: Mapping[str, Any]) -> MarineState:
-        return state_from_json(data)

@@ -6,17 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.games.core import (
-    EndReason,
-    Event,
-    IllegalActionError,
-    Outcome,
-    Phase,
-    Transition,
-    draw_offered,
-    name_of,
-    other,
-)
+from bot.games.core import EndReason, Event, Outcome, Phase, Transition, name_of, other
+from bot.games.draws import AGREED
 from bot.games.marine import moves, taking
 from bot.games.marine.actions import Move
 from bot.games.marine.board import BATTLESHIP_HARBOURS, U_BOAT_HARBOURS
@@ -27,7 +18,6 @@ from bot.games.words import with_article
 HARBOUR = "reached the enemy harbour"
 STUCK = "the opponent had no legal move"
 QUIET = "plies in a row without a piece taken"
-AGREED = "agreed to a draw"
 
 
 def reached_harbour(piece: Piece) -> bool:
@@ -70,18 +60,6 @@ def move(state: MarineState, seat: int, action: Move) -> Transition:
     if not moves.has_move(new.at, 1 - side):
         return finish(new, said, Outcome(seat, EndReason.RULES, STUCK))
     return Transition(new, tuple(said))
-
-
-def draw(state: MarineState, seat: int, *, offer: bool) -> Transition:
-    """§8.1: offer a draw (the turn goes on), or accept the opponent's standing offer."""
-    if offer:
-        if state.draw_offer is not None:
-            raise IllegalActionError("A draw offer already stands; play on or wait for the answer.")
-        return Transition(replace(state, draw_offer=seat), draw_offered(seat))
-    if state.draw_offer != other(seat):
-        raise IllegalActionError("There is no draw offer from your opponent to accept.")
-    said = [Event(None, f"{name_of(seat)} accepts the draw.")]
-    return finish(state, said, Outcome(None, EndReason.RULES, AGREED))
 
 
 ENDINGS = {

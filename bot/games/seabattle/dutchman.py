@@ -11,21 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from bot.games.core import (
-    EndReason,
-    Event,
-    IllegalActionError,
-    NotYourTurnError,
-    Outcome,
-    Phase,
-    Transition,
-    name_of,
-    other,
-)
+from bot.games.core import EndReason, IllegalActionError, Outcome, Phase, Transition, name_of, other
 from bot.games.grid import Cell, cell_name
 from bot.games.seabattle.fleet import Ship, king_connected, reading_order
 from bot.games.seabattle.mines import Pending
 from bot.games.seabattle.state import SeaBattleState
+from bot.games.seabattle.turns import missed
+from bot.games.turns import check_turn, told
 
 MOVE = "move"
 """The kind of a pending choice: the Dutchman's captain moves the ship, or not."""
@@ -59,12 +51,9 @@ def sample_groups(size: int, decks: int) -> Iterator[tuple[Cell, ...]]:
 
 def shoot(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
     """§5.3-5.4: any cell, shot before or not; a hit destroys one deck."""
-    if state.phase is Phase.SETUP:
-        raise IllegalActionError("The game has not started: both ships must be set first.")
     if state.pending is not None and state.pending.seat == seat:
         raise IllegalActionError(choice_sentence(state))
-    if state.turn != seat:
-        raise NotYourTurnError("It is your opponent's turn; wait for their shot.")
+    check_turn(state, seat, not_started="both ships must be set first.", waiting_for="shot")
     target = other(seat)
     ship = state.sides[target].ships[0]
     hit = cell in ship.cells
@@ -72,24 +61,18 @@ def shoot(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
     name = cell_name(cell)
     shooter, owner = name_of(seat), name_of(target)
     if not hit:
-        return Transition(
-            replace(new, turn=target),
-            (
-                Event(seat, f"{name}: miss. Your opponent shoots next."),
-                Event(target, f"Your opponent shot at {name}: miss. Your turn."),
-                Event(None, f"{shooter} fires at {name}: miss. {owner} shoots next."),
-            ),
-        )
+        return Transition(replace(new, turn=target), missed(seat, name))
     remaining = tuple(c for c in ship.cells if c != cell)
     if not remaining:  # the last deck: the wreck stays on the board for the reveal
         outcome = Outcome(seat, EndReason.RULES, "sank the Flying Dutchman")
         done = replace(new, phase=Phase.FINISHED, turn=None, outcome=outcome)
         return Transition(
             done,
-            (
-                Event(seat, f"{name}: sunk! That was its last deck: you win!"),
-                Event(target, f"Your opponent shot at {name} and sank your ship: you lose."),
-                Event(None, f"{shooter} fires at {name}: sunk! {shooter} wins!"),
+            told(
+                seat,
+                f"{name}: sunk! That was its last deck: you win!",
+                f"Your opponent shot at {name} and sank your ship: you lose.",
+                f"{shooter} fires at {name}: sunk! {shooter} wins!",
             ),
         )
     side = replace(new.sides[target], ships=(Ship(0, remaining),))
@@ -97,21 +80,13 @@ def shoot(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
     lost = lost_decks(new, target)
     return Transition(
         new,
-        (
-            Event(
-                seat,
-                f"{name}: hit! Their ship has lost {lost} deck{'s' if lost != 1 else ''}. "
-                "Its captain may move it in secret; then you shoot again.",
-            ),
-            Event(
-                target,
-                f"Your opponent shot at {name} and destroyed a deck. " + choice_sentence(new),
-            ),
-            Event(
-                None,
-                f"{shooter} fires at {name}: hit! {owner} may move the ship in secret; "
-                f"then {shooter} shoots again.",
-            ),
+        told(
+            seat,
+            f"{name}: hit! Their ship has lost {lost} deck{'s' if lost != 1 else ''}. "
+            "Its captain may move it in secret; then you shoot again.",
+            f"Your opponent shot at {name} and destroyed a deck. " + choice_sentence(new),
+            f"{shooter} fires at {name}: hit! {owner} may move the ship in secret; "
+            f"then {shooter} shoots again.",
         ),
     )
 
@@ -152,12 +127,10 @@ def decide(state: SeaBattleState, seat: int, cells: tuple[Cell, ...] | None) -> 
     said = "Your ship stays" if cells is None else "Your ship now lies"
     return Transition(
         new,
-        (
-            Event(seat, f"{said} on {where}. Your opponent shoots again."),
-            Event(pending.then, "Your opponent's captain has decided. Shoot again."),
-            Event(
-                None,
-                f"{name_of(seat)}'s captain has decided. {name_of(pending.then)} shoots again.",
-            ),
+        told(
+            seat,
+            f"{said} on {where}. Your opponent shoots again.",
+            "Your opponent's captain has decided. Shoot again.",
+            f"{name_of(seat)}'s captain has decided. {name_of(pending.then)} shoots again.",
         ),
     )

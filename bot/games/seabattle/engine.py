@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
 
-from bot.games.core import (
-    Engine,
-    GameError,
-    IllegalActionError,
-    Outcome,
-    Phase,
-    Transition,
-    other,
-)
+from bot.games.base import GameEngine, Storage
+from bot.games.core import GameError, IllegalActionError, Outcome, Phase, Transition, other
 from bot.games.grid import cell_name, neighbours, parse_cell
 from bot.games.seabattle import actions as act
 from bot.games.seabattle import dutchman, salvo, setup, texts
@@ -44,8 +36,9 @@ from bot.games.seabattle.view import Mark, SeaBattleView
 from bot.games.setup import movers
 
 
-class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView]):
+class SeaBattle(GameEngine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView]):
     key = "seabattle"
+    storage = Storage(SeaBattleRules.from_json, state_to_json, state_from_json)
     title = "Sea Battle"
     presets = PRESETS
     variant_notes = VARIANT_NOTES
@@ -150,9 +143,6 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def view(self, state: SeaBattleState, seat: int | None) -> SeaBattleView:
         return view_of(state, seat, self.variant_name(state.rules))
-
-    def outcome(self, state: SeaBattleState) -> Outcome | None:
-        return state.outcome
 
     def conclude(self, state: SeaBattleState, outcome: Outcome) -> SeaBattleState:
         return replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome)
@@ -311,15 +301,6 @@ class SeaBattle(Engine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView
 
     def setup_instructions(self, rules: SeaBattleRules) -> str:
         return texts.setup_instructions(rules)
-
-    def rules_from_json(self, data: Mapping[str, Any]) -> SeaBattleRules:
-        return SeaBattleRules.from_json(data)
-
-    def to_json(self, state: SeaBattleState) -> dict[str, Any]:
-        return state_to_json(state)
-
-    def from_json(self, data: Mapping[str, Any]) -> SeaBattleState:
-        return state_from_json(data)
 
 
 def _known_empty(state: SeaBattleState, seat: int, cell: tuple[int, int]) -> bool:

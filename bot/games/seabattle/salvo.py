@@ -12,21 +12,13 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
-from bot.games.core import (
-    EndReason,
-    Event,
-    IllegalActionError,
-    NotYourTurnError,
-    Outcome,
-    Phase,
-    Transition,
-    name_of,
-    other,
-)
+from bot.games.core import EndReason, IllegalActionError, Outcome, Transition, name_of, other
 from bot.games.grid import Cell, cell_name
 from bot.games.seabattle.fleet import Ship
 from bot.games.seabattle.state import SeaBattleState
+from bot.games.seabattle.turns import fleet_sunk, game_over
 from bot.games.seabattle.view import Report, report_text
+from bot.games.turns import check_turn, told
 
 
 def open_cells(state: SeaBattleState, seat: int) -> list[Cell]:
@@ -69,52 +61,52 @@ def fire(state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> Transitio
     sunk_now = [ship for ship in new.sunk(target) if ship not in sunk_before]
     texts = _answer(state, hits, sunk_now)
     fleet_gone = new.afloat(target) == 0
-    shooter, defender = name_of(seat), name_of(target)
     salvo = " ".join(cell_name(c) for c in cells)
-    mine = f"Your salvo at {salvo}: {texts}"
-    theirs = f"Your opponent's salvo at {salvo}: {texts}"
-    public = f"{shooter} fires a salvo at {salvo}: {texts}"
+    news = (
+        f"Your salvo at {salvo}: {texts}",
+        f"Your opponent's salvo at {salvo}: {texts}",
+        f"{name_of(seat)} fires a salvo at {salvo}: {texts}",
+    )
     if state.last_salvo:
-        if fleet_gone:
-            outcome = Outcome(None, EndReason.RULES, "both fleets sunk in one round")
-            ending = ("Both fleets are sunk in the same round: a draw.",) * 3
-        else:
-            outcome = Outcome(target, EndReason.RULES, "sank the whole fleet")
-            ending = (
-                "Their fleet survives your last salvo: you lose.",
-                "Your fleet survives their last salvo: you win!",
-                f"{defender}'s fleet survives the last salvo: {defender} wins!",
-            )
-        return _finished(new, outcome, (mine, theirs, public), ending, seat)
+        return game_over(new, seat, news, *_last_round_end(target, fleet_gone))
     if fleet_gone and state.rules.equal_rounds and seat == state.first_shooter:
-        return _last_salvo_owed(new, seat, (mine, theirs, public))
+        return _last_salvo_owed(new, seat, news)
     if fleet_gone:
-        outcome = Outcome(seat, EndReason.RULES, "sank the whole fleet")
-        ending = (
-            "That was their last ship: you win!",
-            "That was your last ship: you lose.",
-            f"{shooter} has sunk the whole fleet and wins!",
-        )
-        return _finished(new, outcome, (mine, theirs, public), ending, seat)
+        return game_over(new, seat, news, *fleet_sunk(seat))
     new = replace(new, turn=target)
     after = salvo_size(new, target)
+    mine, theirs, public = news
     return Transition(
         new,
-        (
-            Event(seat, f"{mine} Your opponent fires next."),
-            Event(target, f"{theirs} Your salvo: name {after} cell{'s' if after != 1 else ''}."),
-            Event(None, f"{public} {defender} fires next."),
+        told(
+            seat,
+            f"{mine} Your opponent fires next.",
+            f"{theirs} Your salvo: name {after} cell{'s' if after != 1 else ''}.",
+            f"{public} {name_of(target)} fires next.",
         ),
     )
+
+
+def _last_round_end(target: int, fleet_gone: bool) -> tuple[tuple[str, ...], Outcome]:
+    """Equal rounds: the last salvo, fired at the fleet that sank ``target``'s, ends the
+    game: a draw if it sinks that fleet too, else ``target`` loses. The ending told to the
+    shooter of the last salvo, ``target`` and the channel, and the outcome."""
+    if fleet_gone:
+        draw = Outcome(None, EndReason.RULES, "both fleets sunk in one round")
+        return ("Both fleets are sunk in the same round: a draw.",) * 3, draw
+    defender = name_of(target)
+    ending = (
+        "Their fleet survives your last salvo: you lose.",
+        "Your fleet survives their last salvo: you win!",
+        f"{defender}'s fleet survives the last salvo: {defender} wins!",
+    )
+    return ending, Outcome(target, EndReason.RULES, "sank the whole fleet")
 
 
 def _check_salvo(state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> None:
     """Refuse a salvo that may not be fired now: out of turn, a cell named twice, the wrong
     number of cells for the ships afloat, or a cell already shot."""
-    if state.phase is Phase.SETUP:
-        raise IllegalActionError("The game has not started: both fleets must be set first.")
-    if state.turn != seat:
-        raise NotYourTurnError("It is your opponent's turn; wait for their salvo.")
+    check_turn(state, seat, not_started="both fleets must be set first.", waiting_for="salvo")
     k = salvo_size(state, seat)
     if len(set(cells)) != len(cells):
         twice = next(cell_name(c) for c in cells if cells.count(c) > 1)
@@ -131,49 +123,23 @@ def _check_salvo(state: SeaBattleState, seat: int, cells: tuple[Cell, ...]) -> N
         )
 
 
-def _last_salvo_owed(new: SeaBattleState, seat: int, told: tuple[str, str, str]) -> Transition:
+def _last_salvo_owed(new: SeaBattleState, seat: int, news: tuple[str, str, str]) -> Transition:
     """Equal rounds: the first shooter sank the fleet, so the target fires one last salvo
-    before the game ends. ``told`` is what the shooter, the target and the channel hear of
+    before the game ends. ``news`` is what the shooter, the target and the channel hear of
     the salvo itself."""
-    mine, theirs, public = told
+    mine, theirs, public = news
     target = other(seat)
     shooter, defender = name_of(seat), name_of(target)
     new = replace(new, turn=target, last_salvo=True)
     return Transition(
         new,
-        (
-            Event(
-                seat,
-                f"{mine} That was their last ship; they fire one last salvo (equal rounds).",
-            ),
-            Event(
-                target,
-                f"{theirs} That was your last ship, but you fire one last salvo "
-                "(equal rounds): sink their fleet for a draw.",
-            ),
-            Event(
-                None,
-                f"{public} {shooter} has sunk the whole fleet; {defender} fires one "
-                "last salvo (equal rounds).",
-            ),
-        ),
-    )
-
-
-def _finished(
-    state: SeaBattleState,
-    outcome: Outcome,
-    news: tuple[str, str, str],
-    ending: tuple[str, ...],
-    seat: int,
-) -> Transition:
-    new = replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome, last_salvo=False)
-    return Transition(
-        new,
-        (
-            Event(seat, f"{news[0]} {ending[0]}"),
-            Event(other(seat), f"{news[1]} {ending[1]}"),
-            Event(None, f"{news[2]} {ending[2]}"),
+        told(
+            seat,
+            f"{mine} That was their last ship; they fire one last salvo (equal rounds).",
+            f"{theirs} That was your last ship, but you fire one last salvo "
+            "(equal rounds): sink their fleet for a draw.",
+            f"{public} {shooter} has sunk the whole fleet; {defender} fires one "
+            "last salvo (equal rounds).",
         ),
     )
 

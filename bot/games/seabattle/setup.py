@@ -26,7 +26,7 @@ from bot.games.seabattle.fleet import (
 from bot.games.seabattle.mines import MINE, SWEEPER, blocked_for_ships, check_item, touching
 from bot.games.seabattle.rules import SeaBattleRules
 from bot.games.seabattle.state import SeaBattleState, Side
-from bot.games.setup import confirm_ready
+from bot.games.setup import check_open, confirm_ready, private
 from bot.games.words import with_article
 
 
@@ -101,13 +101,7 @@ def free_item_cells(rules: SeaBattleRules, side: Side) -> list[Cell]:
 
 
 def apply_setup(state: SeaBattleState, seat: int, action: act.Action) -> Transition:
-    if state.phase is not Phase.SETUP:
-        raise IllegalActionError("The fleets are set and can no longer change.")
-    if state.sides[seat].ready:
-        raise IllegalActionError(
-            "You have confirmed your fleet; it can no longer change. "
-            "Wait for your opponent to confirm theirs."
-        )
+    check_open(state, seat, "The fleets are set", "fleet")
     match action:
         case (
             act.PlaceShip()
@@ -118,7 +112,7 @@ def apply_setup(state: SeaBattleState, seat: int, action: act.Action) -> Transit
         ):
             side, done = _add(state.rules, state.sides[seat], action)
             new = state.with_side(seat, side)
-            return _private(new, seat, f"{done} {_progress(new, seat)}")
+            return private(new, seat, f"{done} {_progress(new, seat)}")
         case act.PlaceFleet(pieces):
             side = replace(state.sides[seat], ships=(), mines=(), sweepers=())
             for piece in pieces:
@@ -126,14 +120,14 @@ def apply_setup(state: SeaBattleState, seat: int, action: act.Action) -> Transit
             new = state.with_side(seat, side)
             count = len(side.ships)
             text = f"Laid out your fleet of {count} ship{'s' if count != 1 else ''}."
-            return _private(new, seat, f"{text} {_progress(new, seat)}")
+            return private(new, seat, f"{text} {_progress(new, seat)}")
         case act.RemoveShip(cell):
             return _remove(state, seat, cell)
         case act.RandomFleet():
             return _deal(state, seat)
         case act.ClearFleet():
             side = replace(state.sides[seat], ships=(), mines=(), sweepers=())
-            return _private(state.with_side(seat, side), seat, "Your board is cleared.")
+            return private(state.with_side(seat, side), seat, "Your board is cleared.")
         case act.Ready():
             return _ready(state, seat)
     raise IllegalActionError("That is not a setup move; the fleets are still being set.")
@@ -195,7 +189,7 @@ def _remove(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
         text = f"Removed your minesweeper from {cell_name(cell)}."
     else:
         raise IllegalActionError(f"None of your ships lies on {cell_name(cell)}.")
-    return _private(new, seat, f"{text} {_progress(new, seat)}")
+    return private(new, seat, f"{text} {_progress(new, seat)}")
 
 
 def _deal(state: SeaBattleState, seat: int) -> Transition:
@@ -217,7 +211,7 @@ def _deal(state: SeaBattleState, seat: int) -> Transition:
         f"Here is a random {what}{extra}. Write `ready` to confirm it, `random` for "
         f"another, or {edit}."
     )
-    return _private(state.with_side(seat, dealt), seat, text)
+    return private(state.with_side(seat, dealt), seat, text)
 
 
 def _lay_items(rules: SeaBattleRules, side: Side, rng: random.Random) -> Side | None:
@@ -281,10 +275,6 @@ def _items_left(rules: SeaBattleRules, side: Side) -> str:
         left = rules.sweepers - len(side.sweepers)
         parts.append(f"{left} minesweeper{'s' if left != 1 else ''} (`sweeper C5`)")
     return "Still to lay: " + " and ".join(parts) + "."
-
-
-def _private(state: SeaBattleState, seat: int, text: str) -> Transition:
-    return Transition(state, (Event(seat, text),))
 
 
 def _progress(state: SeaBattleState, seat: int) -> str:

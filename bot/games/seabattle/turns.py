@@ -10,7 +10,6 @@ from bot.games.core import (
     EndReason,
     Event,
     IllegalActionError,
-    NotYourTurnError,
     Outcome,
     Phase,
     Transition,
@@ -21,6 +20,7 @@ from bot.games.grid import Cell, cell_name
 from bot.games.seabattle.mines import Pending
 from bot.games.seabattle.rules import ShipKind
 from bot.games.seabattle.state import SeaBattleState
+from bot.games.turns import check_turn, told
 from bot.games.words import article, with_article
 
 SHIP, MINE = "ship", "mine"
@@ -46,42 +46,62 @@ def shoot(
     if cell in defence.sweepers:
         return _struck(new, seat, cell, "minesweeper")
     ship = defence.ship_at(cell)
-    shooter, defender = name_of(seat), name_of(target)
     if ship is None:
-        new = replace(new, turn=target)
-        return Transition(
-            new,
-            (
-                Event(seat, f"{name}: miss. Your opponent shoots next."),
-                Event(target, f"Your opponent shot at {name}: miss. Your turn."),
-                Event(None, f"{shooter} fires at {name}: miss. {defender} shoots next."),
-            ),
-        )
+        return Transition(replace(new, turn=target), missed(seat, name))
     if ship.kind == state.rules.submarine_kind:
         return _submarine_sunk(new, seat, cell)
     sunk = new.shots[seat].issuperset(ship.cells)
     news, public = _hit_news(state, seat, cell, state.rules.fleet[ship.kind], sunk)
     if sunk and new.afloat(target) == 0:
-        outcome = Outcome(seat, EndReason.RULES, "sank the whole fleet")
-        new = replace(new, phase=Phase.FINISHED, turn=None, outcome=outcome)
-        return Transition(
-            new,
-            (
-                Event(seat, f"{news[0]} That was their last ship: you win!"),
-                Event(target, f"{news[1]} That was your last ship: you lose."),
-                Event(None, f"{public} {shooter} has sunk the whole fleet and wins!"),
-            ),
-        )
+        return game_over(new, seat, (*news, public), *fleet_sunk(seat))
     again = state.rules.extra_shot
     new = replace(new, turn=seat if again else target)
     return Transition(
         new,
-        (
-            Event(seat, news[0] + (" Shoot again." if again else " Your opponent shoots next.")),
-            Event(target, news[1] + (" They shoot again." if again else " Your turn.")),
-            Event(None, public + (f" {shooter} shoots again." if again else "")),
+        told(
+            seat,
+            news[0] + (" Shoot again." if again else " Your opponent shoots next."),
+            news[1] + (" They shoot again." if again else " Your turn."),
+            public + (f" {name_of(seat)} shoots again." if again else ""),
         ),
     )
+
+
+def missed(seat: int, name: str) -> tuple[Event, Event, Event]:
+    """A shot at ``name`` that found open water: the opponent shoots next."""
+    return told(
+        seat,
+        f"{name}: miss. Your opponent shoots next.",
+        f"Your opponent shot at {name}: miss. Your turn.",
+        f"{name_of(seat)} fires at {name}: miss. {name_of(other(seat))} shoots next.",
+    )
+
+
+def fleet_sunk(winner: int) -> tuple[tuple[str, str, str], Outcome]:
+    """The last ship of ``winner``'s opponent is sunk: what the winner, the loser and the
+    channel are told of the end, and the outcome."""
+    ending = (
+        "That was their last ship: you win!",
+        "That was your last ship: you lose.",
+        f"{name_of(winner)} has sunk the whole fleet and wins!",
+    )
+    return ending, Outcome(winner, EndReason.RULES, "sank the whole fleet")
+
+
+def game_over(
+    state: SeaBattleState,
+    seat: int,
+    news: tuple[str, str, str],
+    ending: tuple[str, ...],
+    outcome: Outcome,
+) -> Transition:
+    """The game ends with ``seat``'s move: ``seat``, the opponent and the channel hear the
+    move's ``news`` and then its ``ending``."""
+    done = replace(
+        state, phase=Phase.FINISHED, turn=None, outcome=outcome, pending=None, last_salvo=False
+    )
+    mine, theirs, public = (f"{said} {end}" for said, end in zip(news, ending, strict=True))
+    return Transition(done, told(seat, mine, theirs, public))
 
 
 def _check_shot(
@@ -89,12 +109,9 @@ def _check_shot(
 ) -> None:
     """Refuse a shot that may not be taken now, with the sentence that says why; a shot at
     a cell the shooter knows empty or at a disclosed mine needs ``confirmed`` (§2.9, §4.7)."""
-    if state.phase is Phase.SETUP:
-        raise IllegalActionError("The game has not started: both fleets must be set first.")
     if state.pending is not None and state.pending.seat == seat:
         raise IllegalActionError(owed_sentence(state))
-    if state.turn != seat:
-        raise NotYourTurnError("It is your opponent's turn; wait for their shot.")
+    check_turn(state, seat, not_started="both fleets must be set first.", waiting_for="shot")
     name = cell_name(cell)
     if cell in state.shots[seat]:
         raise IllegalActionError(f"You have already shot at {name}; pick another cell.")
@@ -154,35 +171,24 @@ def _struck(state: SeaBattleState, seat: int, cell: Cell, what: str) -> Transiti
         new = replace(state, turn=target)
         return Transition(
             new,
-            (
-                Event(
-                    seat,
-                    f"{name}: {what}! You have no mine to disclose. Your opponent shoots next.",
-                ),
-                Event(
-                    target,
-                    f"Your opponent shot at {name} and struck your {what}; they have "
-                    "no mine to disclose. Your turn.",
-                ),
-                Event(None, f"{shooter} fires at {name}: {what}. {defender} shoots next."),
+            told(
+                seat,
+                f"{name}: {what}! You have no mine to disclose. Your opponent shoots next.",
+                f"Your opponent shot at {name} and struck your {what}; they have "
+                "no mine to disclose. Your turn.",
+                f"{shooter} fires at {name}: {what}. {defender} shoots next.",
             ),
         )
     new = replace(state, turn=seat, pending=Pending(owed, seat, target))
-    thing = "one of your ship cells" if owed == SHIP else "one of your mines"
+    thing = "one of their ship cells" if owed == SHIP else "one of their mines"
     return Transition(
         new,
-        (
-            Event(seat, f"{name}: {what}! {owed_sentence(new)}"),
-            Event(
-                target,
-                f"Your opponent shot at {name} and struck your {what}. They now "
-                f"disclose {thing.replace('your', 'their')} to you; then it is your turn.",
-            ),
-            Event(
-                None,
-                f"{shooter} fires at {name}: {what}! {shooter} discloses "
-                f"{thing.replace('your', 'their')} to {defender}.",
-            ),
+        told(
+            seat,
+            f"{name}: {what}! {owed_sentence(new)}",
+            f"Your opponent shot at {name} and struck your {what}. They now "
+            f"disclose {thing} to you; then it is your turn.",
+            f"{shooter} fires at {name}: {what}! {shooter} discloses {thing} to {defender}.",
         ),
     )
 
@@ -235,27 +241,19 @@ def disclose(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
     mover = name_of(pending.then)
     return Transition(
         new,
-        (
-            Event(
-                seat,
-                f"You disclosed your {thing} on {name} to your opponent. "
-                + ("Your turn." if pending.then == seat else "Your opponent shoots next."),
+        told(
+            seat,
+            f"You disclosed your {thing} on {name} to your opponent. "
+            + ("Your turn." if pending.then == seat else "Your opponent shoots next."),
+            f"Your opponent disclosed {with_article(thing)}: {name}. "
+            + ("Your turn." if pending.then == target else "They shoot next.")
+            + (
+                " A shot there will hit."
+                if pending.what == SHIP
+                else " Shooting it would set it off."
             ),
-            Event(
-                target,
-                f"Your opponent disclosed {with_article(thing)}: {name}. "
-                + ("Your turn." if pending.then == target else "They shoot next.")
-                + (
-                    " A shot there will hit."
-                    if pending.what == SHIP
-                    else " Shooting it would set it off."
-                ),
-            ),
-            Event(
-                None,
-                f"{name_of(seat)} has disclosed {with_article(thing)} to {name_of(target)}. "
-                f"{mover} shoots next.",
-            ),
+            f"{name_of(seat)} has disclosed {with_article(thing)} to {name_of(target)}. "
+            f"{mover} shoots next.",
         ),
     )
 
@@ -275,57 +273,38 @@ def _submarine_sunk(state: SeaBattleState, seat: int, cell: Cell) -> Transition:
     )
     theirs_gone, mine_gone = new.afloat(owner) == 0, new.afloat(seat) == 0
     if theirs_gone or mine_gone:
-        outcome, ending = _fleets_gone(seat, theirs_gone, mine_gone)
-        done = replace(new, phase=Phase.FINISHED, turn=None, outcome=outcome, pending=None)
-        return Transition(
-            done,
-            (
-                Event(seat, f"{news[0]} {ending[0]}"),
-                Event(owner, f"{news[1]} {ending[1]}"),
-                Event(None, f"{news[2]} {ending[2]}"),
-            ),
-        )
+        return game_over(new, seat, news, *_fleets_gone(seat, theirs_gone, mine_gone))
     if new.pending is not None:
         return Transition(
             replace(new, turn=owner),
-            (
-                Event(
-                    seat,
-                    f"{news[0]} Your opponent now discloses a cell to you; then you shoot again.",
-                ),
-                Event(owner, f"{news[1]} {owed_sentence(new)}"),
-                Event(None, f"{news[2]} {name_of(owner)} discloses a cell to {name_of(seat)}."),
+            told(
+                seat,
+                f"{news[0]} Your opponent now discloses a cell to you; then you shoot again.",
+                f"{news[1]} {owed_sentence(new)}",
+                f"{news[2]} {name_of(owner)} discloses a cell to {name_of(seat)}.",
             ),
         )
     return Transition(
         replace(new, turn=seat),
-        (
-            Event(seat, f"{news[0]} Shoot again."),
-            Event(owner, f"{news[1]} They shoot again."),
-            Event(None, f"{news[2]} {name_of(seat)} shoots again."),
+        told(
+            seat,
+            f"{news[0]} Shoot again.",
+            f"{news[1]} They shoot again.",
+            f"{news[2]} {name_of(seat)} shoots again.",
         ),
     )
 
 
-def _fleets_gone(seat: int, theirs_gone: bool, mine_gone: bool) -> tuple[Outcome, tuple[str, ...]]:
-    """§4.8: the outcome when the submarine's sinking and its dying shot leave a fleet (or
-    both) gone, and the ending told to the shooter, the submarine's owner and the channel."""
-    owner = other(seat)
+def _fleets_gone(seat: int, theirs_gone: bool, mine_gone: bool) -> tuple[tuple[str, ...], Outcome]:
+    """§4.8: when the submarine's sinking and its dying shot leave a fleet (or both) gone,
+    the ending told to the shooter, the submarine's owner and the channel, and the outcome."""
     if theirs_gone and mine_gone:
-        return Outcome(None, EndReason.RULES, "both fleets sunk at once"), (
-            "Both fleets are sunk: a draw.",
-        ) * 3
+        draw = Outcome(None, EndReason.RULES, "both fleets sunk at once")
+        return ("Both fleets are sunk: a draw.",) * 3, draw
     if theirs_gone:
-        return Outcome(seat, EndReason.RULES, "sank the whole fleet"), (
-            "That was their last ship: you win!",
-            "That was your last ship: you lose.",
-            f"{name_of(seat)} has sunk the whole fleet and wins!",
-        )
-    return Outcome(owner, EndReason.RULES, "sank the whole fleet"), (
-        "That was your last ship: you lose.",
-        "That was their last ship: you win!",
-        f"{name_of(owner)} has sunk the whole fleet and wins!",
-    )
+        return fleet_sunk(seat)
+    (win, lose, public), outcome = fleet_sunk(other(seat))
+    return (lose, win, public), outcome
 
 
 def dying_shot(

@@ -11,6 +11,7 @@ from enum import Enum
 from bot.games.core import Outcome, Phase
 from bot.games.grid import Cell, cell_name, column_letter
 from bot.games.seabattle.rules import ShipKind
+from bot.games.setup import seats_to_move
 
 
 class Mark(Enum):
@@ -118,10 +119,7 @@ class SeaBattleView:
 
     @property
     def movers(self) -> frozenset[int]:
-        """Seats that may act now; public, since whose turn it is is never a secret."""
-        if self.phase is Phase.SETUP:
-            return frozenset(seat for seat in (0, 1) if not self.ready[seat])
-        return frozenset({self.turn}) if self.turn is not None else frozenset()
+        return seats_to_move(self.phase, self.ready, self.turn)
 
     @property
     def fleets_set(self) -> bool:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.games.core import AcceptDraw, NotationError, OfferDraw
+from bot.games.core import NotationError
+from bot.games.draws import AcceptDraw, OfferDraw
 from bot.games.grid import shorten
 from bot.games.seachess.board import name, parse_square
 from bot.games.seachess.pieces import Kind

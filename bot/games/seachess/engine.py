@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
-from bot.games.core import Engine, Event, Outcome, Phase, Transition, secrecy
+from bot.games.base import GameEngine, Storage
+from bot.games.core import Event, Outcome, Phase, Transition, secrecy
+from bot.games.draws import draw_words
 from bot.games.seachess import actions as act
 from bot.games.seachess.rules import PRESETS, VARIANT_NOTES, SeachessRules
 from bot.games.seachess.state import (
@@ -20,8 +21,9 @@ from bot.games.seachess.turns import play, playable, view_legal
 from bot.games.seachess.view import SeachessView, SubMarker
 
 
-class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
+class Seachess(GameEngine[SeachessRules, SeachessState, act.Action, SeachessView]):
     key = "seachess"
+    storage = Storage(SeachessRules.from_json, state_to_json, state_from_json)
     agreed_draws = True
     title = "Seachess"
     presets = PRESETS
@@ -37,10 +39,7 @@ class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
         if seat not in self.to_move(state):
             return
         yield from playable(state, seat)
-        if state.draw_offer == 1 - seat:
-            yield act.AcceptDraw()
-        elif state.draw_offer is None:
-            yield act.OfferDraw()
+        yield from draw_words(state.draw_offer, seat)
 
     def parse_action(self, state: SeachessState, seat: int, text: str) -> act.Action:
         return act.parse(text)
@@ -85,9 +84,6 @@ class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
             revealed=over,
         )
 
-    def outcome(self, state: SeachessState) -> Outcome | None:
-        return state.outcome
-
     def conclude(self, state: SeachessState, outcome: Outcome) -> SeachessState:
         return replace(state, phase=Phase.FINISHED, outcome=outcome)
 
@@ -100,22 +96,13 @@ class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
     def has_started(self, state: SeachessState) -> bool:
         return state.ply > 0
 
-    def suggestions(self, view: SeachessView, typed: str, limit: int = 25) -> list[str]:
-        """Moves legal in the viewer's own view (§7.2a), starting with what was typed."""
-        prefix = " ".join(typed.lower().split())
-        return [t for t in self.legal_moves(view) if t.lower().startswith(prefix)][:limit]
-
     def legal_moves(self, view: SeachessView) -> list[str]:
         """Moves legal in the viewer's own view (§7.2a), less those the referee refused."""
         seat = view.seat
         if seat is None or seat not in view.movers:
             return []
-        texts = [str(a) for a in view_legal(view.position(), seat)]
-        if view.draw_offer == 1 - seat:
-            texts.append("accept draw")
-        elif view.draw_offer is None:
-            texts.append("offer draw")
-        return [t for t in texts if t not in view.refused]
+        found = (*view_legal(view.position(), seat), *draw_words(view.draw_offer, seat))
+        return [text for text in map(str, found) if text not in view.refused]
 
     def variant_name(self, rules: SeachessRules) -> str:
         return "standard"
@@ -154,12 +141,3 @@ class Seachess(Engine[SeachessRules, SeachessState, act.Action, SeachessView]):
         if seat == 0:
             return "You play White and move first."
         return "You play Black; White moves first."
-
-    def rules_from_json(self, data: Mapping[str, Any]) -> SeachessRules:
-        return SeachessRules.from_json(data)
-
-    def to_json(self, state: SeachessState) -> dict[str, Any]:
-        return state_to_json(state)
-
-    def from_json(self, data: Mapping[str, Any]) -> SeachessState:
-        return state_from_json(data)

@@ -12,12 +12,12 @@ from bot.games.core import (
     EndReason,
     Event,
     IllegalActionError,
-    NotYourTurnError,
     Outcome,
     Phase,
     Transition,
     name_of,
 )
+from bot.games.draws import check_acceptable
 from bot.games.seachess import actions as act
 from bot.games.seachess.changes import Barred, Notes
 from bot.games.seachess.effects import perform
@@ -27,6 +27,7 @@ from bot.games.seachess.position import Position, attackers, in_check
 from bot.games.seachess.state import SeachessState, position_key
 from bot.games.seachess.submarines import count_turn, surface
 from bot.games.seachess.texts import check_texts, explain, final_texts
+from bot.games.turns import check_turn
 
 QUIET_LIMIT = 100
 REPETITIONS = 4
@@ -62,10 +63,7 @@ def view_legal(known: Position, seat: int) -> Iterator[act.Action]:
 
 
 def play(state: SeachessState, seat: int, action: act.Action) -> Transition:
-    if state.phase is Phase.FINISHED:
-        raise IllegalActionError("This game is over.")
-    if state.turn != seat:
-        raise NotYourTurnError("It is your opponent's turn; wait for their move.")
+    check_turn(state, seat)
     if isinstance(action, act.OfferDraw | act.AcceptDraw):
         return _draw(state, seat, isinstance(action, act.OfferDraw))
     text = str(action)
@@ -130,8 +128,7 @@ def _draw(state: SeachessState, seat: int, offer: bool) -> Transition:
                 Event(None, f"{name_of(seat)} offers a draw."),
             ),
         )
-    if state.draw_offer != foe:
-        raise IllegalActionError("There is no draw offer from your opponent to accept.")
+    check_acceptable(state, seat)
     outcome = Outcome(None, EndReason.RULES, "draw agreed")
     ended = replace(state, phase=Phase.FINISHED, draw_offer=None, outcome=outcome)
     return Transition(ended, final_texts(ended))

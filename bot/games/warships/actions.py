@@ -15,7 +15,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.games.core import DRAW_WORDS, AcceptDraw, NotationError, OfferDraw, Phase
+from bot.games.core import NotationError, Phase
+from bot.games.draws import DRAW_WORDS, AcceptDraw, OfferDraw
 from bot.games.grid import Cell, cell_name, shorten
 from bot.games.setup import Ready
 from bot.games.warships import board

@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import Any
 
-from bot.games.core import (
-    SEATS,
-    Engine,
-    Event,
-    IllegalActionError,
-    NotYourTurnError,
-    Outcome,
-    Phase,
-    Transition,
-    name_of,
-    other,
-    secrecy,
-)
+from bot.games.base import GameEngine, Storage
+from bot.games.core import SEATS, IllegalActionError, Outcome, Phase, Transition, name_of, secrecy
+from bot.games.draws import DrawAction, draw_words
 from bot.games.grid import Cell, cell_name
-from bot.games.setup import confirm_ready, movers
+from bot.games.setup import check_open, confirm_ready, movers, private
+from bot.games.turns import check_turn, told
 from bot.games.warships import actions as act
 from bot.games.warships import board, moves, setup, turns
 from bot.games.warships.rules import (
@@ -53,8 +43,9 @@ BOARD_KEY = (
 """What the image's codes and marks mean: the image keeps only a row of tokens for its key."""
 
 
-class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
+class Warships(GameEngine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     key = "warships"
+    storage = Storage(WarshipsRules.from_json, state_to_json, state_from_json)
     agreed_draws = True
     title = "Warships"
     presets = PRESETS
@@ -85,10 +76,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             yield from setup.setup_actions(state, seat)
             return
         yield from (act.LayMine(cell) for cell in sorted(moves.mine_fields(state, seat)))
-        if state.draw_offer == other(seat):
-            yield act.AcceptDraw()
-        elif state.draw_offer is None:
-            yield act.OfferDraw()
+        yield from draw_words(state.draw_offer, seat)
         found = False
         for action in turns.main_actions(state, seat):
             found = True
@@ -106,20 +94,14 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             raise IllegalActionError("This game is over.")
         if isinstance(action, act.PlayAction):
             return self._play(state, seat, action)
-        if state.phase is not Phase.SETUP:
-            raise IllegalActionError("The setups are done and can no longer change.")
-        if state.sides[seat].ready:
-            raise IllegalActionError(
-                "You have confirmed your setup; it can no longer change. "
-                "Wait for your opponent to confirm theirs."
-            )
+        check_open(state, seat, "The setups are done", "setup")
         match action:
             case act.RandomSetup():
                 text = (
                     "Here is a new random setup: all ships in port, all mines in reserve. "
                     "Edit it with `swap A1 B2` or `place mine E3`, or write `ready`."
                 )
-                return _private(setup.dealt(state, seat), seat, text)
+                return private(setup.dealt(state, seat), seat, text)
             case act.Swap(first, second):
                 return self._swap(state, seat, first, second)
             case act.PlaceMine(cell):
@@ -137,7 +119,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     def _swap(self, state: WarshipsState, seat: int, first: Cell, second: Cell) -> Transition:
         moved = setup.swapped(state, seat, first, second)
         text = f"Swapped {cell_name(first)} and {cell_name(second)}."
-        return _private(setup.with_layout(state, seat, moved), seat, text)
+        return private(setup.with_layout(state, seat, moved), seat, text)
 
     def _place_mine(self, state: WarshipsState, seat: int, cell: Cell) -> Transition:
         side = state.sides[seat]
@@ -152,7 +134,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         placed = {**setup.layout_of(state, seat), cell: Kind.MINE}
         new = setup.with_layout(state, seat, placed)
         text = f"Placed a mine on {cell_name(cell)}; {new.sides[seat].reserve} left in reserve."
-        return _private(new, seat, text)
+        return private(new, seat, text)
 
     def _remove_mine(self, state: WarshipsState, seat: int, cell: Cell) -> Transition:
         layout = setup.layout_of(state, seat)
@@ -160,7 +142,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             raise IllegalActionError(f"None of your mines lies on {cell_name(cell)}.")
         new = setup.with_layout(state, seat, {c: k for c, k in layout.items() if c != cell})
         text = f"Took the mine on {cell_name(cell)} back into reserve."
-        return _private(new, seat, text)
+        return private(new, seat, text)
 
     def _whole(
         self, state: WarshipsState, seat: int, layout: tuple[tuple[Kind, tuple[Cell, ...]], ...]
@@ -170,7 +152,7 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
         placed = dict(setup.fit_to_shore(state.rules, shore, placed))
         setup.check_layout(state.rules, shore, placed, whole=True)
         text = "Your setup is in place. Edit it, or write `ready` to confirm it."
-        return _private(setup.with_layout(state, seat, placed), seat, text)
+        return private(setup.with_layout(state, seat, placed), seat, text)
 
     def _ready(self, state: WarshipsState, seat: int) -> Transition:
         setup.check_layout(state.rules, state.shore(seat), setup.layout_of(state, seat), whole=True)
@@ -183,22 +165,20 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     # -- play -------------------------------------------------------------------------------
 
     def _play(self, state: WarshipsState, seat: int, action: act.PlayAction) -> Transition:
-        if state.phase is not Phase.PLAY:
-            raise IllegalActionError("The game has not started: both setups must be ready first.")
-        if state.turn != seat:
-            raise NotYourTurnError("It is your opponent's turn; wait for their move.")
+        check_turn(state, seat, not_started="both setups must be ready first.")
         if isinstance(action, act.LayMine):
             new, events = turns.lay_mine(state, seat, action.cell)
             return Transition(new, tuple(events))
-        if isinstance(action, act.OfferDraw | act.AcceptDraw):
-            return turns.draw(state, seat, offer=isinstance(action, act.OfferDraw))
+        if isinstance(action, DrawAction):
+            return turns.draw(state, seat, action)
         if isinstance(action, act.Pass):
             if next(iter(turns.main_actions(state, seat)), None) is not None:
                 raise IllegalActionError("You may pass only when none of your ships can act.")
-            said = (
-                Event(seat, "You pass."),
-                Event(other(seat), "Your opponent passes: none of their ships can act."),
-                Event(None, f"{name_of(seat)} passes."),
+            said = told(
+                seat,
+                "You pass.",
+                "Your opponent passes: none of their ships can act.",
+                f"{name_of(seat)} passes.",
             )
             return turns.end_turn(state, seat, said, removed=False, passed=True)
         piece = turns.own_ship(state, seat, action.start)
@@ -262,9 +242,6 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             outcome=state.outcome,
             draw_offer=state.draw_offer,
         )
-
-    def outcome(self, state: WarshipsState) -> Outcome | None:
-        return state.outcome
 
     def conclude(self, state: WarshipsState, outcome: Outcome) -> WarshipsState:
         return replace(state, phase=Phase.FINISHED, turn=None, outcome=outcome)
@@ -367,15 +344,6 @@ class Warships(Engine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
             "`/rules` has the full rules."
         )
 
-    def rules_from_json(self, data: Mapping[str, Any]) -> WarshipsRules:
-        return WarshipsRules.from_json(data)
-
-    def to_json(self, state: WarshipsState) -> dict[str, Any]:
-        return state_to_json(state)
-
-    def from_json(self, data: Mapping[str, Any]) -> WarshipsState:
-        return state_from_json(data)
-
 
 # -- autocomplete ------------------------------------------------------------------------------
 
@@ -397,7 +365,3 @@ def seen_by(view: WarshipsView, seat: int) -> WarshipsState:
     )
     side = replace(base.sides[seat], reserve=view.reserves[seat] or 0)
     return base.with_pieces(pieces).with_side(seat, side)
-
-
-def _private(state: WarshipsState, seat: int, text: str) -> Transition:
-    return Transition(state, (Event(seat, text),))

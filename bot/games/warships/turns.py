@@ -17,10 +17,10 @@ from bot.games.core import (
     Outcome,
     Phase,
     Transition,
-    draw_offered,
     name_of,
     other,
 )
+from bot.games.draws import DrawAction, play_draw
 from bot.games.grid import Cell, cell_name
 from bot.games.warships import actions as act
 from bot.games.warships import board, moves
@@ -106,7 +106,7 @@ def move(state: WarshipsState, seat: int, piece: Piece, action: act.Move) -> Tra
     ]
     enemy_port = board.PORTS[state.shore(other(seat))]
     if piece.kind is Kind.LANDING_SHIP and action.end in enemy_port:  # §14.1
-        return _finish(new, seat, said, Outcome(seat, EndReason.RULES, "landed in the enemy port"))
+        return _finish(new, said, Outcome(seat, EndReason.RULES, "landed in the enemy port"))
     return _after_action(new, seat, said, action.mines, removed=False)
 
 
@@ -201,16 +201,9 @@ def _clash_news(
     ]
 
 
-def draw(state: WarshipsState, seat: int, *, offer: bool) -> Transition:
+def draw(state: WarshipsState, seat: int, action: DrawAction) -> Transition:
     """§14.4: offer a draw (the turn goes on), or accept the opponent's standing offer."""
-    if offer:
-        if state.draw_offer is not None:
-            raise IllegalActionError("A draw offer already stands; play on or wait for the answer.")
-        return Transition(replace(state, draw_offer=seat), draw_offered(seat))
-    if state.draw_offer != other(seat):
-        raise IllegalActionError("There is no draw offer from your opponent to accept.")
-    said = (Event(None, f"{name_of(seat)} accepts the draw."),)
-    return _finish(state, seat, said, Outcome(None, EndReason.RULES, "agreed to a draw"))
+    return play_draw(state, seat, action, _finish)
 
 
 def lay_mine(state: WarshipsState, seat: int, cell: Cell) -> tuple[WarshipsState, list[Event]]:
@@ -243,7 +236,7 @@ def _after_action(
     """§6.5 end checks, then the mines laid after the action, then the end of the turn."""
     decided = _decided(state)
     if decided is not None:
-        return _finish(state, seat, said, decided)
+        return _finish(state, said, decided)
     for cell in mines:
         try:
             state, laid = lay_mine(state, seat, cell)
@@ -303,7 +296,7 @@ def end_turn(
     if decided is None and new.quiet >= QUIET_LIMIT:
         decided = Outcome(None, EndReason.RULES, "200 turns without a loss or a mine")
     if decided is not None:
-        return _finish(new, seat, events, decided)
+        return _finish(new, events, decided)
     return Transition(new, tuple(events))
 
 
@@ -336,7 +329,7 @@ ENDINGS = {
 """The end as told to everyone; ``Outcome.detail`` stays short for the winner's status line."""
 
 
-def _finish(state: WarshipsState, seat: int, said: Sequence[Event], outcome: Outcome) -> Transition:
+def _finish(state: WarshipsState, said: Sequence[Event], outcome: Outcome) -> Transition:
     """§6.5, §14.5: the game ends at once and every token is revealed."""
     new = replace(
         state, phase=Phase.FINISHED, turn=None, outcome=outcome, mined=False, draw_offer=None

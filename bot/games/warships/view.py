@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.games.core import Outcome, Phase
 from bot.games.grid import Cell, cell_name, column_letter
+from bot.games.setup import seats_to_move
 from bot.games.warships import board
 from bot.games.warships.board import Shore
 from bot.games.warships.rules import WarshipsRules
@@ -58,9 +59,7 @@ class WarshipsView:
 
     @property
     def movers(self) -> frozenset[int]:
-        if self.phase is Phase.SETUP:
-            return frozenset(seat for seat in (0, 1) if not self.ready[seat])
-        return frozenset({self.turn}) if self.turn is not None else frozenset()
+        return seats_to_move(self.phase, self.ready, self.turn)
 
     def shore(self, seat: int) -> Shore:
         return Shore.SOUTH if seat == self.south else Shore.NORTH
