@@ -26,7 +26,7 @@ V = TypeVar("V", bound=View)
 
 
 @dataclass(frozen=True)
-class Storage(Generic[R, S]):
+class JsonCodec(Generic[R, S]):
     """How a game's rules and states become JSON and back: ``load`` re-validates and
     raises ``CorruptStateError`` on bad data."""
 
@@ -36,18 +36,19 @@ class Storage(Generic[R, S]):
 
 
 class GameEngine(Engine[R, S, A, V]):
-    """An engine whose storage is declared (``storage``) and whose state keeps its outcome."""
+    """An engine whose JSON form is declared (``json_codec``) and whose state keeps its
+    outcome."""
 
-    storage: Storage[R, S]
+    json_codec: JsonCodec[R, S]
 
     def rules_from_json(self, data: Mapping[str, Any]) -> R:
-        return self.storage.rules(data)
+        return self.json_codec.rules(data)
 
     def to_json(self, state: S) -> dict[str, Any]:
-        return self.storage.save(state)
+        return self.json_codec.save(state)
 
     def from_json(self, data: Mapping[str, Any]) -> S:
-        return self.storage.load(data)
+        return self.json_codec.load(data)
 
     def outcome(self, state: S) -> Outcome | None:
         return state.outcome

@@ -10,9 +10,10 @@ draw is offered and answered.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
+from bot.games.actions import Word
 from bot.games.core import (
     EndReason,
     Event,
@@ -27,21 +28,17 @@ AGREED = "agreed to a draw"
 """The ``Outcome.detail`` of a draw by agreement."""
 
 
-@dataclass(frozen=True)
-class OfferDraw:
+class OfferDraw(Word):
     """A draw offered during one's own turn, in the games whose rules let players agree one
     (``Engine.agreed_draws``); the turn goes on."""
 
-    def __str__(self) -> str:
-        return "offer draw"
+    word = "offer draw"
 
 
-@dataclass(frozen=True)
-class AcceptDraw:
+class AcceptDraw(Word):
     """The opponent's standing draw offer accepted: the game ends drawn."""
 
-    def __str__(self) -> str:
-        return "accept draw"
+    word = "accept draw"
 
 
 DRAW_WORDS: Mapping[str, DrawAction] = {

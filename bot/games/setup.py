@@ -9,18 +9,17 @@ only that seat and the channel hear of it (the opponent learns nothing of the se
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Protocol, Self, TypeVar
 
+from bot.games.actions import Word
 from bot.games.core import SEATS, Event, IllegalActionError, Phase, Transition, other
 
 
-@dataclass(frozen=True)
-class Ready:
+class Ready(Word):
     """A seat confirms its setup: ``ready``."""
 
-    def __str__(self) -> str:
-        return "ready"
+    word = "ready"
 
 
 class SetupSide(Protocol):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.games.actions import Word
 from bot.games.core import NotationError, Phase
 from bot.games.draws import DRAW_WORDS, AcceptDraw, OfferDraw
 from bot.games.grid import shorten
@@ -46,10 +47,8 @@ class Swap:
         return f"swap {name(self.first)} {name(self.second)}"
 
 
-@dataclass(frozen=True)
-class RandomLayout:
-    def __str__(self) -> str:
-        return "random"
+class RandomLayout(Word):
+    word = "random"
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from bot.games.base import GameEngine, Storage
+from bot.games.base import GameEngine, JsonCodec
 from bot.games.core import SEATS, GameError, IllegalActionError, Outcome, Phase, Transition, name_of
 from bot.games.draws import draw_words
 from bot.games.luzhanqi import actions as act
@@ -49,7 +49,7 @@ from bot.games.turns import check_turn, told
 
 class Luzhanqi(GameEngine[LuzhanqiRules, LuzhanqiState, act.Action, LuzhanqiView]):
     key = "luzhanqi"
-    storage = Storage(LuzhanqiRules.from_json, state_to_json, state_from_json)
+    json_codec = JsonCodec(LuzhanqiRules.from_json, state_to_json, state_from_json)
     title = "Luzhanqi"
     presets = PRESETS
     variant_notes = VARIANT_NOTES

@@ -24,6 +24,7 @@ from bot.games.luzhanqi.clash import Removal, resolve
 from bot.games.luzhanqi.endings import end_game, finish_ply
 from bot.games.luzhanqi.pieces import Kind, Piece
 from bot.games.luzhanqi.state import LastMove, LuzhanqiState
+from bot.games.turns import told
 from bot.games.words import with_article
 
 
@@ -44,11 +45,14 @@ def flip_piece(state: LuzhanqiState, seat: int, where: Station) -> Transition:
         new = replace(new, red_seat=seat if piece.colour is Colour.RED else other(seat))
     new = replace(new, quiet=0, last=LastMove(where, None))
     what = f"{piece.colour.value} {piece.kind.title}"
-    said = [
-        Event(seat, f"You flipped {name(where)}: {with_article(what)}."),
-        Event(other(seat), f"Your opponent flipped {name(where)}: {with_article(what)}."),
-        Event(None, f"{name_of(seat)} flips {name(where)}: {with_article(what)}."),
-    ]
+    said = list(
+        told(
+            seat,
+            f"You flipped {name(where)}: {with_article(what)}.",
+            f"Your opponent flipped {name(where)}: {with_article(what)}.",
+            f"{name_of(seat)} flips {name(where)}: {with_article(what)}.",
+        )
+    )
     if state.red_seat is None:
         colour = _colour(new, seat)
         said[0] = Event(seat, f"{said[0].text} You play {colour.value.title()}.")
@@ -69,12 +73,13 @@ def move_piece(state: LuzhanqiState, seat: int, start: Station, target: Station)
         new = with_board(state, {start: None, target: mover})
         new = replace(new, quiet=state.quiet + 1, last=LastMove(start, target))
         public = f"{with_article(mover.kind.title)} " if rules.flip else ""
-        said = [
-            Event(seat, f"You moved your {mover.kind.title} {step}."),
-            Event(other(seat), f"Your opponent moved {public}{step}."),
-            Event(None, f"{name_of(seat)} moves {public}{step}."),
-        ]
-        return finish_ply(new, seat, said)
+        moved = told(
+            seat,
+            f"You moved your {mover.kind.title} {step}.",
+            f"Your opponent moved {public}{step}.",
+            f"{name_of(seat)} moves {public}{step}.",
+        )
+        return finish_ply(new, seat, list(moved))
     assert defender.kind is not None and defender.colour is not None
     clash = resolve(mover.kind, defender.kind, rules)
     changes: dict[Station, Piece | None] = {start: None}
@@ -120,21 +125,15 @@ def _attack_news(
     assert mover.kind is not None and defender.kind is not None
     if flip:  # A12: everything is public
         fight = f"{mover.kind.title} attacks {with_article(defender.kind.title)}, {step}: {result}."
-        said = [
-            Event(seat, f"Your {fight}"),
-            Event(other(seat), f"Your opponent's {fight}"),
-            Event(None, f"{name_of(seat)}'s {fight}"),
-        ]
+        said = told(seat, f"Your {fight}", f"Your opponent's {fight}", f"{name_of(seat)}'s {fight}")
     else:  # 9.3: only what a referee's hand makes visible
-        said = [
-            Event(seat, f"Your {mover.kind.title} attacks {step}: {result}."),
-            Event(
-                other(seat),
-                f"Your opponent attacks your {defender.kind.title} {step}: {result}.",
-            ),
-            Event(None, f"{name_of(seat)} attacks {step}: {result}."),
-        ]
-    return said
+        said = told(
+            seat,
+            f"Your {mover.kind.title} attacks {step}: {result}.",
+            f"Your opponent attacks your {defender.kind.title} {step}: {result}.",
+            f"{name_of(seat)} attacks {step}: {result}.",
+        )
+    return list(said)
 
 
 def marshal_news(before: LuzhanqiState, after: LuzhanqiState) -> tuple[LuzhanqiState, list[Event]]:

@@ -10,33 +10,33 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from bot.games.core import NotationError
 from bot.games.draws import DRAW_WORDS, AcceptDraw, OfferDraw
 from bot.games.grid import shorten
 from bot.games.marine.board import Corner, Hex, parse_point
 
+Point = TypeVar("Point", Corner, Hex)
+
 
 @dataclass(frozen=True)
-class ShipMove:
+class Route(Generic[Point]):
+    """A piece from one point to another, written as the two points: ``46-41``, ``R-O``."""
+
+    start: Point
+    end: Point
+
+    def __str__(self) -> str:
+        return f"{self.start}-{self.end}"
+
+
+class ShipMove(Route[Corner]):
     """§5.2: a cruiser or destroyer from one corner to another, one or two sides away."""
 
-    start: Corner
-    end: Corner
 
-    def __str__(self) -> str:
-        return f"{self.start}-{self.end}"
-
-
-@dataclass(frozen=True)
-class BoatMove:
+class BoatMove(Route[Hex]):
     """§5.3: a U-boat from its hex to a neighbouring one."""
-
-    start: Hex
-    end: Hex
-
-    def __str__(self) -> str:
-        return f"{self.start}-{self.end}"
 
 
 Move = ShipMove | BoatMove

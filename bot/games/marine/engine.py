@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 
-from bot.games.base import GameEngine, Storage
+from bot.games.base import GameEngine, JsonCodec
 from bot.games.core import Outcome, Phase, Transition
 from bot.games.draws import DrawAction, draw_words, play_draw
 from bot.games.marine import actions as act
@@ -20,7 +20,7 @@ from bot.games.turns import check_turn
 
 class MarineGame(GameEngine[MarineRules, MarineState, act.Action, MarineView]):
     key = "marine"
-    storage = Storage(MarineRules.from_json, state_to_json, state_from_json)
+    json_codec = JsonCodec(MarineRules.from_json, state_to_json, state_from_json)
     agreed_draws = True
     title = "Marine Game"
     presets = PRESETS

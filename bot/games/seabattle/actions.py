@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.games.actions import CellWord, Word
 from bot.games.core import NotationError, Phase
 from bot.games.grid import Cell, cell_name, parse_cell, shorten
 from bot.games.setup import Ready
@@ -47,54 +48,34 @@ class PlaceFleet:
         return "fleet " + ", ".join(str(ship) for ship in self.ships)
 
 
-@dataclass(frozen=True)
-class RemoveShip:
-    cell: Cell
-
-    def __str__(self) -> str:
-        return f"remove {cell_name(self.cell)}"
+class RemoveShip(CellWord):
+    word = "remove"
 
 
-@dataclass(frozen=True)
-class RandomFleet:
-    def __str__(self) -> str:
-        return "random"
+class RandomFleet(Word):
+    word = "random"
 
 
-@dataclass(frozen=True)
-class ClearFleet:
-    def __str__(self) -> str:
-        return "clear"
+class ClearFleet(Word):
+    word = "clear"
 
 
-@dataclass(frozen=True)
-class PlaceSub:
+class PlaceSub(CellWord):
     """§4.8: ``sub J10`` places the submarine (a plain ``J10`` is a torpedo boat)."""
 
-    cell: Cell
-
-    def __str__(self) -> str:
-        return f"sub {cell_name(self.cell)}"
+    word = "sub"
 
 
-@dataclass(frozen=True)
-class PlaceMine:
+class PlaceMine(CellWord):
     """§4.6: ``mine C5`` lays a mine."""
 
-    cell: Cell
-
-    def __str__(self) -> str:
-        return f"mine {cell_name(self.cell)}"
+    word = "mine"
 
 
-@dataclass(frozen=True)
-class PlaceSweeper:
+class PlaceSweeper(CellWord):
     """§4.7: ``sweeper C5`` lays a minesweeper."""
 
-    cell: Cell
-
-    def __str__(self) -> str:
-        return f"sweeper {cell_name(self.cell)}"
+    word = "sweeper"
 
 
 @dataclass(frozen=True)
@@ -107,15 +88,11 @@ class Shot:
         return cell_name(self.cell) + (" confirm" if self.confirmed else "")
 
 
-@dataclass(frozen=True)
-class Disclose:
+class Disclose(CellWord):
     """§4.6-4.7: ``reveal B2`` discloses one of the player's own cells, as a mine or a
     minesweeper makes them."""
 
-    cell: Cell
-
-    def __str__(self) -> str:
-        return f"reveal {cell_name(self.cell)}"
+    word = "reveal"
 
 
 @dataclass(frozen=True)
@@ -128,12 +105,10 @@ class Salvo:
         return " ".join(cell_name(cell) for cell in self.cells)
 
 
-@dataclass(frozen=True)
-class Stay:
+class Stay(Word):
     """§5.4: the Flying Dutchman's captain leaves the hit ship where it is."""
 
-    def __str__(self) -> str:
-        return "stay"
+    word = "stay"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from bot.games.base import GameEngine, Storage
+from bot.games.base import GameEngine, JsonCodec
 from bot.games.core import GameError, IllegalActionError, Outcome, Phase, Transition, other
 from bot.games.grid import cell_name, neighbours, parse_cell
 from bot.games.seabattle import actions as act
@@ -38,7 +38,7 @@ from bot.games.setup import movers
 
 class SeaBattle(GameEngine[SeaBattleRules, SeaBattleState, act.Action, SeaBattleView]):
     key = "seabattle"
-    storage = Storage(SeaBattleRules.from_json, state_to_json, state_from_json)
+    json_codec = JsonCodec(SeaBattleRules.from_json, state_to_json, state_from_json)
     title = "Sea Battle"
     presets = PRESETS
     variant_notes = VARIANT_NOTES

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.games.actions import Word
 from bot.games.core import NotationError
 from bot.games.draws import AcceptDraw, OfferDraw
 from bot.games.grid import shorten
@@ -111,12 +112,10 @@ class Strike:
         return f"air {name(self.carrier)}x{name(self.target)}"
 
 
-@dataclass(frozen=True)
-class Land:
+class Land(Word):
     """§3.7: the airborne aircraft returns to its carrier."""
 
-    def __str__(self) -> str:
-        return "land"
+    word = "land"
 
 
 Action = (

@@ -36,6 +36,13 @@ class Notes:
         self.mover.append(text)
         self.public.append(text)
 
+    def removed(self, text: str, author: str) -> None:
+        """Something left the board (a piece, a mine): everyone hears ``text``, the record
+        gets ``author``, and the move counts as a removal for the draw rules (§8)."""
+        self.removal = True
+        self.both(text)
+        self.author.append(author)
+
 
 def whose(piece: Piece) -> str:
     """A piece named with its owner, as the notes say it: "White's cruiser"."""

@@ -115,11 +115,8 @@ def _move(
     if end in pos.mines:  # §4.3: the mine takes the piece that arrives, then is gone
         del pos.mines[end]
         if notes is not None:
-            notes.removal = True
-            notes.both(
-                text + f"; a mine on {name(end)} destroyed the {kind.noun}, and the mine is gone."
-            )
-            notes.author.append(author + "(M)")
+            said = f"; a mine on {name(end)} destroyed the {kind.noun}, and the mine is gone."
+            notes.removed(text + said, author + "(M)")
         return
     moved, reloaded = _land(pos, seat, piece, start, end, promotion)
     if promotion is not None:
@@ -144,12 +141,11 @@ def _stopped_on_the_way(
             remove(pos, start)
             del pos.mines[s]
             if notes is not None:
-                notes.removal = True
-                notes.both(
+                notes.removed(
                     f"{COLOURS[seat]}: {kind.noun} {name(start)}-{name(end)} ran onto a mine on "
-                    f"{name(s)} and was destroyed; the mine is gone."
+                    f"{name(s)} and was destroyed; the mine is gone.",
+                    f"{kind.value}{name(start)}-{name(end)}(M{name(s)})",
                 )
-                notes.author.append(f"{kind.value}{name(start)}-{name(end)}(M{name(s)})")
             return True
     return False
 
@@ -273,21 +269,19 @@ def _torpedo(pos: Position, seat: int, start: int, target: int, notes: Notes | N
     if middle and middle[0] in pos.mines:  # §3.4: only an enemy mine can be here
         del pos.mines[middle[0]]
         if notes is not None:
-            notes.removal = True
-            notes.both(
+            notes.removed(
                 f"{COLOURS[seat]}: the torpedo from {name(start)} at {name(target)} hit a mine on "
-                f"{name(middle[0])}; the mine is gone and {name(target)} is unharmed."
+                f"{name(middle[0])}; the mine is gone and {name(target)} is unharmed.",
+                f"T{name(start)}xt {name(target)}(M{name(middle[0])})",
             )
-            notes.author.append(f"T{name(start)}xt {name(target)}(M{name(middle[0])})")
         return
     captured = remove(pos, target)
     if notes is not None and captured is not None:
-        notes.removal = True
-        notes.both(
+        notes.removed(
             f"{COLOURS[seat]}: the torpedo boat on {name(start)} torpedoed {whose(captured)} "
-            f"on {name(target)}."
+            f"on {name(target)}.",
+            f"T{name(start)}xt {name(target)}",
         )
-        notes.author.append(f"T{name(start)}xt {name(target)}")
 
 
 def _strike(pos: Position, seat: int, carrier: int, target: int, notes: Notes | None) -> None:

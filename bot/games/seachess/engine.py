@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from bot.games.base import GameEngine, Storage
+from bot.games.base import GameEngine, JsonCodec
 from bot.games.core import Event, Outcome, Phase, Transition, secrecy
 from bot.games.draws import draw_words
 from bot.games.seachess import actions as act
@@ -23,7 +23,7 @@ from bot.games.seachess.view import SeachessView, SubMarker
 
 class Seachess(GameEngine[SeachessRules, SeachessState, act.Action, SeachessView]):
     key = "seachess"
-    storage = Storage(SeachessRules.from_json, state_to_json, state_from_json)
+    json_codec = JsonCodec(SeachessRules.from_json, state_to_json, state_from_json)
     agreed_draws = True
     title = "Seachess"
     presets = PRESETS

@@ -81,11 +81,8 @@ def emerge(pos: Position, seat: int, sq: int, target: int | None, notes: Notes |
     if end in pos.mines:  # §4.8: it took the cruiser on its mine and dies with the mine
         del pos.mines[end]
         if notes is not None:
-            notes.removal = True
-            notes.both(
-                text + f"; a mine on {name(end)} destroyed the submarine, and the mine is gone."
-            )
-            notes.author.append(author + "(M)")
+            said = f"; a mine on {name(end)} destroyed the submarine, and the mine is gone."
+            notes.removed(text + said, author + "(M)")
         return
     pos.at[end] = Piece(Kind.SUBMARINE, seat)
     if notes is not None:
@@ -116,17 +113,13 @@ def surface(pos: Position, sub: Submerged, notes: Notes | None, why: str, mark: 
     who = f"{COLOURS[sub.owner]}'s submarine surfaced on {name(sq)} ({why})" if notes else ""
     if above is not None and above.kind is Kind.COMMANDO:
         if notes is not None:
-            notes.removal = True
-            notes.both(f"{who} under a commando ship and was lost.")
-            notes.author.append(f"{mark}{name(sq)}^-")
+            notes.removed(f"{who} under a commando ship and was lost.", f"{mark}{name(sq)}^-")
         return
     captured = remove(pos, sq) if above is not None else None
     pos.at[sq] = Piece(Kind.SUBMARINE, sub.owner)
     if notes is not None:
         if captured is not None:
-            notes.removal = True
-            notes.both(f"{who}, taking {whose(captured)}.")
-            notes.author.append(f"{mark}{name(sq)}^x")
+            notes.removed(f"{who}, taking {whose(captured)}.", f"{mark}{name(sq)}^x")
         else:
             notes.both(f"{who}.")
             notes.author.append(f"{mark}{name(sq)}^")

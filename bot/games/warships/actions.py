@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.games.actions import CellWord, Word
 from bot.games.core import NotationError, Phase
 from bot.games.draws import DRAW_WORDS, AcceptDraw, OfferDraw
 from bot.games.grid import Cell, cell_name, shorten
@@ -57,24 +58,16 @@ class Attack:
         return path + aim + _mines(self.mines)
 
 
-@dataclass(frozen=True)
-class Pass:
-    def __str__(self) -> str:
-        return "pass"
+class Pass(Word):
+    word = "pass"
 
 
-@dataclass(frozen=True)
-class LayMine:
-    cell: Cell
-
-    def __str__(self) -> str:
-        return f"mine {cell_name(self.cell)}"
+class LayMine(CellWord):
+    word = "mine"
 
 
-@dataclass(frozen=True)
-class RandomSetup:
-    def __str__(self) -> str:
-        return "random"
+class RandomSetup(Word):
+    word = "random"
 
 
 @dataclass(frozen=True)
@@ -86,20 +79,12 @@ class Swap:
         return f"swap {cell_name(self.first)} {cell_name(self.second)}"
 
 
-@dataclass(frozen=True)
-class PlaceMine:
-    cell: Cell
-
-    def __str__(self) -> str:
-        return f"place mine {cell_name(self.cell)}"
+class PlaceMine(CellWord):
+    word = "place mine"
 
 
-@dataclass(frozen=True)
-class RemoveMine:
-    cell: Cell
-
-    def __str__(self) -> str:
-        return f"remove mine {cell_name(self.cell)}"
+class RemoveMine(CellWord):
+    word = "remove mine"
 
 
 @dataclass(frozen=True)

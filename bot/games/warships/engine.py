@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from bot.games.base import GameEngine, Storage
+from bot.games.base import GameEngine, JsonCodec
 from bot.games.core import SEATS, IllegalActionError, Outcome, Phase, Transition, name_of, secrecy
 from bot.games.draws import DrawAction, draw_words
 from bot.games.grid import Cell, cell_name
@@ -45,7 +45,7 @@ BOARD_KEY = (
 
 class Warships(GameEngine[WarshipsRules, WarshipsState, act.Action, WarshipsView]):
     key = "warships"
-    storage = Storage(WarshipsRules.from_json, state_to_json, state_from_json)
+    json_codec = JsonCodec(WarshipsRules.from_json, state_to_json, state_from_json)
     agreed_draws = True
     title = "Warships"
     presets = PRESETS

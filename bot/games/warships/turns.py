@@ -22,6 +22,7 @@ from bot.games.core import (
 )
 from bot.games.draws import DrawAction, play_draw
 from bot.games.grid import Cell, cell_name
+from bot.games.turns import told
 from bot.games.warships import actions as act
 from bot.games.warships import board, moves
 from bot.games.warships.combat import Clash, resolve
@@ -99,11 +100,14 @@ def move(state: WarshipsState, seat: int, piece: Piece, action: act.Move) -> Tra
     new = state.with_pieces([moved if p is piece else p for p in state.pieces])
     new = replace(new, last=LastAction(seat, piece.cell, action.end))
     route = f"{cell_name(piece.cell)}-{cell_name(action.end)}"
-    said = [
-        Event(seat, f"Your {_unit(piece)} moved {route}."),
-        Event(other(seat), f"Your opponent moved {route}."),
-        Event(None, f"{name_of(seat)} moved {route}."),
-    ]
+    said = list(
+        told(
+            seat,
+            f"Your {_unit(piece)} moved {route}.",
+            f"Your opponent moved {route}.",
+            f"{name_of(seat)} moved {route}.",
+        )
+    )
     enemy_port = board.PORTS[state.shore(other(seat))]
     if piece.kind is Kind.LANDING_SHIP and action.end in enemy_port:  # §14.1
         return _finish(new, said, Outcome(seat, EndReason.RULES, "landed in the enemy port"))
@@ -188,17 +192,9 @@ def _clash_news(
         if action.via
         else f"{who} {aim} {tname} from {path}: {gone} emptied."
     )
-    return [
-        Event(
-            seat,
-            f"Your {mine} ({path}) {verb} {tname}: it was {article(theirs)} {theirs}; {result[0]}.",
-        ),
-        Event(
-            other(seat),
-            f"Your opponent's {mine} ({path}) {verb} your {theirs} on {tname}: {result[1]}.",
-        ),
-        Event(None, public),
-    ]
+    mover = f"Your {mine} ({path}) {verb} {tname}: it was {article(theirs)} {theirs}; {result[0]}."
+    victim = f"Your opponent's {mine} ({path}) {verb} your {theirs} on {tname}: {result[1]}."
+    return list(told(seat, mover, victim, public))
 
 
 def draw(state: WarshipsState, seat: int, action: DrawAction) -> Transition:
@@ -218,11 +214,14 @@ def lay_mine(state: WarshipsState, seat: int, cell: Cell) -> tuple[WarshipsState
     side = state.sides[seat]
     new = state.with_pieces([*state.pieces, Piece(cell, seat, Kind.MINE, laid=True)])
     new = replace(new.with_side(seat, replace(side, reserve=side.reserve - 1)), mined=True)
-    return new, [
-        Event(seat, f"You laid a mine on {name} ({side.reserve - 1} left in reserve)."),
-        Event(other(seat), f"Your opponent laid a mine on {name}."),
-        Event(None, f"{name_of(seat)} laid a mine on {name}."),
-    ]
+    return new, list(
+        told(
+            seat,
+            f"You laid a mine on {name} ({side.reserve - 1} left in reserve).",
+            f"Your opponent laid a mine on {name}.",
+            f"{name_of(seat)} laid a mine on {name}.",
+        )
+    )
 
 
 def _after_action(
