@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
-from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase
+from bot.games.codec import (
+    BOOL,
+    INT,
+    OUTCOME,
+    PHASE,
+    SEED,
+    Check,
+    Codec,
+    Field,
+    ListOf,
+    Maybe,
+    Plain,
+    Record,
+    Row,
+    Rule,
+    is_seat,
+    outcome_when_finished,
+)
+from bot.games.core import GameError, Outcome, Phase
 from bot.games.luzhanqi.board import STATIONS, Colour, Station, name, parse_station
 from bot.games.luzhanqi.clash import Removal
 from bot.games.luzhanqi.deployment import Layout, check_layout, parse_layout_codes
@@ -103,114 +119,122 @@ def _piece_from(code: str | None) -> Piece | None:
     return Piece(colour, Kind(code[1]), code[2] == "+")
 
 
-def state_to_json(state: LuzhanqiState) -> dict[str, Any]:
-    last = state.last
-    return {
-        "version": STATE_VERSION,
-        "rules": state.rules.to_json(),
-        "seed": state.seed,
-        "phase": state.phase.value,
-        "red_seat": state.red_seat,
-        "board": [_piece_code(p) for p in state.board],
-        "sides": [
-            {
-                "layout": "".join(k.value for k in side.layout),
-                "ready": side.ready,
-                "random_draws": side.random_draws,
-            }
-            for side in state.sides
-        ],
-        "turn": state.turn,
-        "quiet": state.quiet,
-        "plies": state.plies,
-        "last": None
-        if last is None
-        else [
-            name(last.start),
-            None if last.target is None else name(last.target),
-            None if last.removal is None else last.removal.value,
-        ],
-        "flags_shown": sorted(c.value for c in state.flags_shown),
-        "outcome": state.outcome.to_json() if state.outcome else None,
-        "draw_offer": state.draw_offer,
-    }
-
-
-def state_from_json(data: Mapping[str, Any]) -> LuzhanqiState:
-    if data.get("version") != STATE_VERSION:
-        raise CorruptStateError(f"Unknown Luzhanqi state version {data.get('version')!r}.")
-    try:
-        raw_last = data["last"]
-        last = None
-        if raw_last is not None:
-            start, target, removal = raw_last
-            last = LastMove(
-                parse_station(start),
-                None if target is None else parse_station(target),
-                None if removal is None else Removal(removal),
+STATION = Plain(parse_station, name)
+STATE = Record(
+    LuzhanqiState,
+    SEED,
+    PHASE,
+    Field("red_seat"),
+    Field("board", ListOf(Plain(_piece_from, _piece_code))),
+    Field(
+        "sides",
+        ListOf(
+            Record(
+                Side,
+                Field(
+                    "layout",
+                    Plain(
+                        lambda codes: parse_layout_codes(str(codes)),
+                        lambda layout: "".join(kind.value for kind in layout),
+                    ),
+                ),
+                Field("ready", BOOL),
+                Field("random_draws", INT),
             )
-        sides = tuple(
-            Side(
-                layout=parse_layout_codes(str(side["layout"])),
-                ready=bool(side["ready"]),
-                random_draws=int(side["random_draws"]),
-            )
-            for side in data["sides"]
-        )
-        state = LuzhanqiState(
-            rules=LuzhanqiRules.from_json(data["rules"]),
-            seed=int(data["seed"]),
-            phase=Phase(data["phase"]),
-            red_seat=data["red_seat"],
-            board=tuple(_piece_from(code) for code in data["board"]),
-            sides=sides,  # type: ignore[arg-type]
-            turn=data["turn"],
-            quiet=int(data["quiet"]),
-            plies=int(data["plies"]),
-            last=last,
-            flags_shown=frozenset(Colour(c) for c in data["flags_shown"]),
-            outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
-            draw_offer=data.get("draw_offer"),  # absent from games stored before 8.5
-        )
-    except (KeyError, TypeError, ValueError, GameError) as error:
-        raise CorruptStateError(f"The stored Luzhanqi game is unreadable: {error}") from None
-    _validate(state)
-    return state
+        ),
+    ),
+    Field("turn"),
+    Field("quiet", INT),
+    Field("plies", INT),
+    Field(
+        "last",
+        Maybe(Row(LastMove, STATION, Maybe(STATION), Maybe(Plain(Removal, lambda r: r.value)))),
+    ),
+    Field(
+        "flags_shown",
+        Plain(
+            lambda raw: frozenset(Colour(c) for c in raw),
+            lambda shown: sorted(c.value for c in shown),
+        ),
+    ),
+    OUTCOME,
+    Field("draw_offer", missing=None),  # absent from games stored before 8.5
+)
 
 
-def _validate(state: LuzhanqiState) -> None:
-    """Reject stored data that no sequence of legal moves could have produced."""
-    rules = state.rules
-    if len(state.board) != len(STATIONS) or len(state.sides) != 2:
-        raise CorruptStateError("The stored Luzhanqi board has the wrong size.")
-    if state.red_seat not in (None, *SEATS) or state.turn not in (None, *SEATS):
-        raise CorruptStateError("The stored Luzhanqi game has bad seats.")
-    if state.red_seat is None and not (rules.flip and state.plies == 0):
-        raise CorruptStateError("Only a flip game before its first flip has no colours.")
+def _armies(state: LuzhanqiState) -> str | None:
+    """No colour has more pieces of a kind than its army (section 2)."""
     army = Counter(ARMY)
     for colour in Colour:
         kinds = Counter(p.kind for p in state.board if p is not None and p.colour is colour)
         if any(count > army[kind] for kind, count in kinds.items() if kind is not None):
-            raise CorruptStateError(f"The stored board has too many {colour.value} pieces.")
-    if not rules.flip and any(p is not None and not p.face_up for p in state.board):
-        raise CorruptStateError("Only the flip game has face-down pieces.")
-    if (state.phase is Phase.FINISHED) != (state.outcome is not None):
-        raise CorruptStateError("Only a finished game has an outcome.")
-    if state.phase is Phase.SETUP:
-        if rules.flip or any(state.board) or state.turn is not None:
-            raise CorruptStateError("A game in deployment has no pieces on the board yet.")
-        for seat, side in enumerate(state.sides):
-            seat_colour = state.colour_of(seat)
-            assert seat_colour is not None
-            try:
-                check_layout(side.layout, seat_colour)
-            except GameError as error:
-                raise CorruptStateError(f"A stored deployment is illegal: {error}") from None
-    if type(state.draw_offer) not in (type(None), int) or state.draw_offer not in (None, *SEATS):
-        raise CorruptStateError("A stored draw offer names no seat.")
-    if state.draw_offer is not None and state.phase is not Phase.PLAY:
-        raise CorruptStateError("Only a game in play has a standing draw offer.")
-    if state.phase is Phase.PLAY and state.turn is None:
-        raise CorruptStateError("A game in play needs a seat to move.")
-    if state.quiet < 0 or state.plies < state.quiet:
-        raise CorruptStateError("The stored Luzhanqi move counters disagree.")
+            return f"The stored board has too many {colour.value} pieces."
+    return None
+
+
+def _deployments(state: LuzhanqiState) -> str | None:
+    """A game in deployment holds deployments each colour may make."""
+    if state.phase is not Phase.SETUP:
+        return None
+    for seat, side in enumerate(state.sides):
+        seat_colour = state.colour_of(seat)
+        assert seat_colour is not None
+        try:
+            check_layout(side.layout, seat_colour)
+        except GameError as error:
+            return f"A stored deployment is illegal: {error}"
+    return None
+
+
+CHECKS: tuple[Check[LuzhanqiState], ...] = (
+    Rule(
+        "The stored Luzhanqi board has the wrong size.",
+        lambda s: len(s.board) != len(STATIONS) or len(s.sides) != 2,
+    ),
+    Rule(
+        "The stored Luzhanqi game has bad seats.",
+        lambda s: not is_seat(s.red_seat, True) or not is_seat(s.turn, True),
+    ),
+    Rule(
+        "Only a flip game before its first flip has no colours.",
+        lambda s: s.red_seat is None and not (s.rules.flip and s.plies == 0),
+    ),
+    _armies,
+    Rule(
+        "Only the flip game has face-down pieces.",
+        lambda s: not s.rules.flip and any(p is not None and not p.face_up for p in s.board),
+    ),
+    outcome_when_finished("Only a finished game has an outcome."),
+    Rule(
+        "A game in deployment has no pieces on the board yet.",
+        lambda s: s.phase is Phase.SETUP and (s.rules.flip or any(s.board) or s.turn is not None),
+    ),
+    _deployments,
+    Rule(
+        "A stored draw offer names no seat.",
+        lambda s: type(s.draw_offer) not in (type(None), int) or not is_seat(s.draw_offer, True),
+    ),
+    Rule(
+        "Only a game in play has a standing draw offer.",
+        lambda s: s.draw_offer is not None and s.phase is not Phase.PLAY,
+    ),
+    Rule(
+        "A game in play needs a seat to move.",
+        lambda s: s.phase is Phase.PLAY and s.turn is None,
+    ),
+    Rule(
+        "The stored Luzhanqi move counters disagree.",
+        lambda s: s.quiet < 0 or s.plies < s.quiet,
+    ),
+)
+"""Stored data no sequence of legal moves could have produced is refused."""
+
+CODEC: Codec[LuzhanqiState] = Codec(
+    "Luzhanqi game",
+    LuzhanqiRules.from_json,
+    STATE,
+    CHECKS,
+    unknown="Unknown Luzhanqi state version {version!r}.",
+)
+state_to_json = CODEC.dump
+state_from_json = CODEC.load

@@ -8,7 +8,23 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase
+from bot.games.codec import (
+    OUTCOME,
+    PHASE,
+    SEED,
+    Check,
+    Codec,
+    Field,
+    ListOf,
+    Maybe,
+    Plain,
+    Record,
+    Rule,
+    is_seat,
+    no_setup,
+    outcome_when_finished,
+)
+from bot.games.core import Outcome, Phase
 from bot.games.marine import board
 from bot.games.marine.board import Corner, Point
 from bot.games.marine.pieces import OPENING, Kind, Piece
@@ -89,114 +105,112 @@ def _via(data: Any) -> Corner | None:
     return data
 
 
-def state_to_json(state: MarineState) -> dict[str, Any]:
-    last = state.last
-    return {
-        "version": STATE_VERSION,
-        "rules": state.rules.to_json(),
-        "seed": state.seed,
-        "south": state.south,
-        "phase": state.phase.value,
-        "pieces": [_piece_json(p) for p in state.pieces],
-        "turn": state.turn,
-        "last": None
-        if last is None
-        else {
-            "side": last.side,
-            "kind": last.kind.value,
-            "start": last.start,
-            "end": last.end,
-            "via": last.via,
-            "taken": [_piece_json(p) for p in last.taken],
-        },
-        "losses": [_piece_json(p) for p in state.losses],
-        "plies": state.plies,
-        "quiet": state.quiet,
-        "draw_offer": state.draw_offer,
-        "outcome": state.outcome.to_json() if state.outcome else None,
-    }
-
-
-def state_from_json(data: Mapping[str, Any]) -> MarineState:
-    if not isinstance(data, Mapping) or data.get("version") != STATE_VERSION:
-        raise CorruptStateError("Unknown Marine Game state version.")
-    try:
-        last = data["last"]
-        state = MarineState(
-            rules=MarineRules.from_json(data["rules"]),
-            seed=int(data["seed"]),
-            south=data["south"],
-            phase=Phase(data["phase"]),
-            pieces=tuple(_piece(p) for p in data["pieces"]),
-            turn=data["turn"],
-            last=None
-            if last is None
-            else LastMove(
-                side=last["side"],
-                kind=Kind(last["kind"]),
-                start=last["start"],
-                end=last["end"],
-                via=_via(last["via"]),
-                taken=tuple(_piece(p) for p in last["taken"]),
-            ),
-            losses=tuple(_piece(p) for p in data["losses"]),
-            plies=data["plies"],
-            quiet=data["quiet"],
-            draw_offer=data["draw_offer"],
-            outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
-        )
-    except (KeyError, TypeError, ValueError, GameError) as error:
-        raise CorruptStateError(f"The stored Marine Game is unreadable: {error}") from None
-    validate(state)
-    return state
+PIECE = Plain(_piece, _piece_json)
+STATE = Record(
+    MarineState,
+    SEED,
+    Field("south"),
+    PHASE,
+    Field("pieces", ListOf(PIECE)),
+    Field("turn"),
+    Field(
+        "last",
+        Maybe(
+            Record(
+                LastMove,
+                Field("side"),
+                Field("kind", Plain(Kind, lambda kind: kind.value)),
+                Field("start"),
+                Field("end"),
+                Field("via", Plain(_via)),
+                Field("taken", ListOf(PIECE)),
+            )
+        ),
+    ),
+    Field("losses", ListOf(PIECE)),
+    Field("plies"),
+    Field("quiet"),
+    Field("draw_offer"),
+    OUTCOME,
+)
 
 
 def _counter(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def validate(state: MarineState) -> None:
-    """Reject stored data that no sequence of legal moves could have produced."""
-    seats = (state.south, state.turn, state.draw_offer)
-    if any(seat is not None and type(seat) is not int for seat in seats):
-        raise CorruptStateError("The stored Marine Game has bad seats.")
-    if state.south not in SEATS or state.draw_offer not in (None, *SEATS):
-        raise CorruptStateError("The stored Marine Game has bad seats.")
-    if not (_counter(state.plies) and _counter(state.quiet)) or state.quiet > state.plies:
-        raise CorruptStateError("A stored Marine Game counter is impossible.")
-    if state.quiet >= state.rules.quiet_plies and state.phase is Phase.PLAY:
-        raise CorruptStateError("A stored Marine Game should have ended in a draw.")
-    if len(state.at) != len(state.pieces) or state.pieces != in_order(state.pieces):
-        raise CorruptStateError("Stored Marine Game pieces share a point or are out of order.")
-    for side in (0, 1):
-        kinds = Counter(p.kind for p in (*state.pieces, *state.losses) if p.side == side)
-        if kinds != FLEET:
-            raise CorruptStateError("A stored Marine Game side does not have its nine pieces.")
-    if (state.phase is Phase.FINISHED) != (state.outcome is not None):
-        raise CorruptStateError("Only a finished Marine Game has an outcome.")
-    if state.phase is Phase.SETUP:
-        raise CorruptStateError("The Marine Game has no setup phase.")
+def _seats(state: MarineState) -> bool:
+    """Whether the seats named are all 0 or 1 (``None`` where none may be named)."""
+    named = (state.south, state.turn, state.draw_offer)
+    if any(seat is not None and type(seat) is not int for seat in named):
+        return False
+    return is_seat(state.south) and is_seat(state.draw_offer, True)
+
+
+def _turn(state: MarineState) -> str | None:
+    """South moves on even plies (R-5); a finished game has no turn and no draw offer."""
     if state.phase is Phase.PLAY:
         expected = state.south if state.plies % 2 == 0 else 1 - state.south
         if state.turn != expected:
-            raise CorruptStateError("The stored Marine Game has the wrong player to move.")
+            return "The stored Marine Game has the wrong player to move."
     elif state.turn is not None or state.draw_offer is not None:
-        raise CorruptStateError("A finished Marine Game has no turn and no draw offer.")
+        return "A finished Marine Game has no turn and no draw offer."
+    return None
+
+
+def _last_move(state: MarineState) -> str | None:
+    """The last move everyone saw fits the plies, the board and the losses (§9)."""
     last = state.last
     if (last is None) != (state.plies == 0):
-        raise CorruptStateError("A stored Marine Game's last move does not fit its plies.")
-    if last is not None:
-        if last.side not in (0, 1) or type(last.start) is not type(last.end):
-            raise CorruptStateError("The stored last move is malformed.")
-        on_point = board.is_corner if last.kind.is_battleship else board.is_hex
-        if not (on_point(last.start) and on_point(last.end)):
-            raise CorruptStateError("The stored last move is off the board.")
-        if last.taken and state.losses[-len(last.taken) :] != last.taken:
-            raise CorruptStateError("The stored last move took pieces the losses do not list.")
-        if last.side != (state.plies - 1) % 2:  # South makes the odd plies
-            raise CorruptStateError("The stored last move was made out of turn.")
-        mover = state.at.get(last.end)
-        died = any(p.side == last.side for p in last.taken)
-        arrived = mover is not None and (mover.side, mover.kind) == (last.side, last.kind)
-        if arrived == died:
-            raise CorruptStateError("The stored last move does not fit the board.")
+        return "A stored Marine Game's last move does not fit its plies."
+    if last is None:
+        return None
+    if last.side not in (0, 1) or type(last.start) is not type(last.end):
+        return "The stored last move is malformed."
+    on_point = board.is_corner if last.kind.is_battleship else board.is_hex
+    if not (on_point(last.start) and on_point(last.end)):
+        return "The stored last move is off the board."
+    if last.taken and state.losses[-len(last.taken) :] != last.taken:
+        return "The stored last move took pieces the losses do not list."
+    if last.side != (state.plies - 1) % 2:  # South makes the odd plies
+        return "The stored last move was made out of turn."
+    mover = state.at.get(last.end)
+    died = any(p.side == last.side for p in last.taken)
+    arrived = mover is not None and (mover.side, mover.kind) == (last.side, last.kind)
+    if arrived == died:
+        return "The stored last move does not fit the board."
+    return None
+
+
+def _fleet(state: MarineState, side: int) -> Counter[Kind]:
+    return Counter(p.kind for p in (*state.pieces, *state.losses) if p.side == side)
+
+
+CHECKS: tuple[Check[MarineState], ...] = (
+    Rule("The stored Marine Game has bad seats.", lambda s: not _seats(s)),
+    Rule(
+        "A stored Marine Game counter is impossible.",
+        lambda s: not (_counter(s.plies) and _counter(s.quiet)) or s.quiet > s.plies,
+    ),
+    Rule(
+        "A stored Marine Game should have ended in a draw.",
+        lambda s: s.quiet >= s.rules.quiet_plies and s.phase is Phase.PLAY,
+    ),
+    Rule(
+        "Stored Marine Game pieces share a point or are out of order.",
+        lambda s: len(s.at) != len(s.pieces) or s.pieces != in_order(s.pieces),
+    ),
+    Rule(
+        "A stored Marine Game side does not have its nine pieces.",
+        lambda s: any(_fleet(s, side) != FLEET for side in (0, 1)),
+    ),
+    outcome_when_finished("Only a finished Marine Game has an outcome."),
+    no_setup("The Marine Game has no setup phase."),
+    _turn,
+    _last_move,
+)
+"""Stored data no sequence of legal moves could have produced is refused."""
+
+CODEC: Codec[MarineState] = Codec("Marine Game", MarineRules.from_json, STATE, CHECKS)
+state_to_json = CODEC.dump
+state_from_json = CODEC.load

@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from bot.games.core import SEATS, CorruptStateError, EndReason, GameError, Outcome, Phase, other
+from bot.games.codec import (
+    BOOL,
+    INT,
+    OUTCOME,
+    PHASE,
+    SEED,
+    Check,
+    Codec,
+    Field,
+    ListOf,
+    Plain,
+    Record,
+    Row,
+    Rule,
+    Ruled,
+    is_seat,
+    outcome_when_finished,
+    pair,
+    ready_to_play,
+)
+from bot.games.core import SEATS, EndReason, GameError, Outcome, Phase, other
 from bot.games.grid import Cell, cell_name, parse_cell
 from bot.games.seabattle.fleet import Ship, validate_fleet
 from bot.games.seabattle.mines import Pending, validate_items
@@ -146,134 +165,146 @@ def _read_logged(entry: Any, size: int) -> tuple[int, Cell]:
     return int(shooter), parse_cell(cell, size, size)
 
 
-def state_to_json(state: SeaBattleState) -> dict[str, Any]:
-    return {
-        "version": STATE_VERSION,
-        "rules": state.rules.to_json(),
-        "seed": state.seed,
-        "phase": state.phase.value,
-        "sides": [
-            {
-                "ships": [[ship.kind, [cell_name(c) for c in ship.cells]] for ship in side.ships],
-                "ready": side.ready,
-                "random_draws": side.random_draws,
-                **({"mines": [cell_name(c) for c in side.mines]} if side.mines else {}),
-                **({"sweepers": [cell_name(c) for c in side.sweepers]} if side.sweepers else {}),
-            }
-            for side in state.sides
-        ],
-        "log": list(state.named_log),
-        "turn": state.turn,
-        "outcome": state.outcome.to_json() if state.outcome else None,
-        **({"volleys": list(state.volleys)} if state.rules.salvo else {}),
-        **({"last_salvo": True} if state.last_salvo else {}),
-        **(
-            {"disclosures": [[seat, cell_name(cell)] for seat, cell in state.disclosures]}
-            if state.disclosures
-            else {}
-        ),
-        **({"pending": state.pending.to_json()} if state.pending else {}),
-        **({"answers": list(state.answers)} if state.rules.dutchman else {}),
-    }
+def _cell(raw: Any, rules: SeaBattleRules) -> Cell:
+    return parse_cell(raw, rules.size, rules.size)
 
 
-def state_from_json(data: Mapping[str, Any]) -> SeaBattleState:
-    if data.get("version") not in (1, STATE_VERSION):
-        raise CorruptStateError(f"Unknown Sea Battle state version {data.get('version')!r}.")
-    try:
-        rules = SeaBattleRules.from_json(data["rules"])
-        size = rules.size
-        sides = tuple(
-            Side(
-                ships=tuple(
-                    Ship(int(kind), tuple(parse_cell(c, size, size) for c in cells))
-                    for kind, cells in side["ships"]
-                ),
-                ready=bool(side["ready"]),
-                random_draws=int(side["random_draws"]),
-                mines=tuple(parse_cell(c, size, size) for c in side.get("mines", ())),
-                sweepers=tuple(parse_cell(c, size, size) for c in side.get("sweepers", ())),
-            )
-            for side in data["sides"]
-        )
-        log = tuple(_read_logged(entry, size) for entry in data["log"])
-        state = SeaBattleState(
-            rules=rules,
-            seed=int(data["seed"]),
-            phase=Phase(data["phase"]),
-            sides=sides,  # type: ignore[arg-type]
-            log=log,
-            turn=data["turn"],
-            outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
-            volleys=tuple(int(n) for n in data.get("volleys", ())),
-            last_salvo=data.get("last_salvo", False) is True,
-            disclosures=tuple(
-                (int(seat), parse_cell(cell, size, size))
-                for seat, cell in data.get("disclosures", ())
-            ),
-            pending=Pending.from_json(data["pending"]) if data.get("pending") else None,
-            answers=tuple(bool(hit) for hit in data.get("answers", ())),
-        )
-    except (KeyError, TypeError, ValueError, GameError) as error:
-        raise CorruptStateError(f"The stored Sea Battle game is unreadable: {error}") from None
-    _validate(state)
-    return state
+CELL = Ruled(_cell, cell_name)
+CELLS = ListOf(CELL)
+SIDE = Record(
+    Side,
+    Field("ships", ListOf(Row(Ship, INT, CELLS))),
+    Field("ready", BOOL),
+    Field("random_draws", INT),
+    Field("mines", CELLS, missing=(), written=lambda side: bool(side.mines)),
+    Field("sweepers", CELLS, missing=(), written=lambda side: bool(side.sweepers)),
+)
+STATE = Record(
+    SeaBattleState,
+    SEED,
+    PHASE,
+    Field("sides", ListOf(SIDE)),
+    Field(
+        "log",
+        ListOf(Ruled(lambda entry, rules: _read_logged(entry, rules.size))),
+        source="named_log",
+    ),
+    Field("turn"),
+    OUTCOME,
+    Field("volleys", ListOf(INT), missing=(), written=lambda s: s.rules.salvo),
+    Field(
+        "last_salvo", Plain(lambda raw: raw is True), missing=False, written=lambda s: s.last_salvo
+    ),
+    Field(
+        "disclosures",
+        ListOf(Row(pair, INT, CELL, split=tuple)),
+        missing=(),
+        written=lambda s: bool(s.disclosures),
+    ),
+    Field(
+        "pending",
+        Plain(lambda raw: Pending.from_json(raw) if raw else None, lambda p: p.to_json()),
+        missing=None,
+        written=lambda s: bool(s.pending),
+    ),
+    Field("answers", ListOf(BOOL), missing=(), written=lambda s: s.rules.dutchman),
+)
 
 
-def _validate(state: SeaBattleState) -> None:
-    """Reject stored data that no sequence of legal moves could have produced."""
-    if len(state.sides) != 2 or state.turn not in (None, *SEATS):
-        raise CorruptStateError("The stored Sea Battle game has bad seats.")
+def _fleets(state: SeaBattleState) -> str | None:
+    """Each fleet, its mines and its minesweepers stand as the rules allow; a fleet marked
+    ready is complete."""
+    rules = state.rules
     for side in state.sides:
         try:
-            validate_fleet(state.rules, side.ships)
+            validate_fleet(rules, side.ships)
+            validate_items(rules, side.ships, side.mines, side.sweepers)
         except GameError as error:
-            raise CorruptStateError(str(error)) from None
-        try:
-            validate_items(state.rules, side.ships, side.mines, side.sweepers)
-        except GameError as error:
-            raise CorruptStateError(str(error)) from None
+            return str(error)
         full = (
-            len(side.ships) == len(state.rules.fleet)
-            and len(side.mines) == state.rules.mines
-            and len(side.sweepers) == state.rules.sweepers
+            len(side.ships) == len(rules.fleet)
+            and len(side.mines) == rules.mines
+            and len(side.sweepers) == rules.sweepers
         )
         if side.ready and not full:
-            raise CorruptStateError("A stored fleet is marked ready but is incomplete.")
-    if state.phase is Phase.SETUP and (state.log or state.turn is not None):
-        raise CorruptStateError("A game in setup cannot have shots.")
-    if state.phase is Phase.PLAY and (not all(s.ready for s in state.sides) or state.turn is None):
-        raise CorruptStateError("A game in play needs both fleets ready and a seat to shoot.")
-    if (state.phase is Phase.FINISHED) != (state.outcome is not None):
-        raise CorruptStateError("Only a finished game has an outcome.")
-    if any(shooter not in SEATS for shooter, _ in state.log):
-        raise CorruptStateError("A stored shot has no shooter.")
-    if state.rules.dutchman:  # §5.3: shots may repeat; each has its answer
-        if len(state.answers) != len(state.log):
-            raise CorruptStateError("The stored answers do not match the stored shots.")
-    elif sum(len(s) for s in state.shots) != len(state.log):
-        raise CorruptStateError("A stored cell was shot twice.")
-    elif state.answers:
-        raise CorruptStateError("Only the Flying Dutchman keeps answers.")
-    if state.rules.salvo:
-        if sum(state.volleys) != len(state.log) or any(n < 1 for n in state.volleys):
-            raise CorruptStateError("The stored salvos do not match the stored shots.")
-    elif state.volleys or state.last_salvo:
-        raise CorruptStateError("Only a Salvo game has salvos.")
+            return "A stored fleet is marked ready but is incomplete."
+    return None
+
+
+def _disclosures(state: SeaBattleState) -> str | None:
+    """§4.6-4.7: each disclosure names a ship or mine of the seat that disclosed it."""
     for seat, cell in state.disclosures:
         if seat not in SEATS:
-            raise CorruptStateError("A stored disclosure has no seat.")
+            return "A stored disclosure has no seat."
         owner = state.sides[seat]
         if owner.ship_at(cell) is None and cell not in owner.mines:
-            raise CorruptStateError("A stored disclosure names no ship or mine.")
+            return "A stored disclosure names no ship or mine."
+    return None
+
+
+def _owed(state: SeaBattleState) -> bool:
+    """Whether the disclosure owed is one play can owe: in play, by the seat to move."""
     pending = state.pending
-    if pending is not None and (
-        state.phase is not Phase.PLAY
-        or pending.seat not in SEATS
-        or pending.then not in SEATS
-        or pending.what not in ("ship", "mine", "move")
-        or state.turn != pending.seat
-    ):
-        raise CorruptStateError("The stored disclosure owed is impossible.")
-    if state.last_salvo and (state.phase is not Phase.PLAY or not state.rules.equal_rounds):
-        raise CorruptStateError("A last salvo is owed only in a Salvo game with equal rounds.")
+    return pending is None or (
+        state.phase is Phase.PLAY
+        and pending.seat in SEATS
+        and pending.then in SEATS
+        and pending.what in ("ship", "mine", "move")
+        and state.turn == pending.seat
+    )
+
+
+CHECKS: tuple[Check[SeaBattleState], ...] = (
+    Rule(
+        "The stored Sea Battle game has bad seats.",
+        lambda s: len(s.sides) != 2 or not is_seat(s.turn, True),
+    ),
+    _fleets,
+    Rule(
+        "A game in setup cannot have shots.",
+        lambda s: s.phase is Phase.SETUP and bool(s.log or s.turn is not None),
+    ),
+    ready_to_play("A game in play needs both fleets ready and a seat to shoot."),
+    outcome_when_finished("Only a finished game has an outcome."),
+    Rule("A stored shot has no shooter.", lambda s: any(n not in SEATS for n, _ in s.log)),
+    # §5.3: in the Flying Dutchman shots may repeat, and each has its answer
+    Rule(
+        "The stored answers do not match the stored shots.",
+        lambda s: s.rules.dutchman and len(s.answers) != len(s.log),
+    ),
+    Rule(
+        "A stored cell was shot twice.",
+        lambda s: not s.rules.dutchman and sum(len(x) for x in s.shots) != len(s.log),
+    ),
+    Rule(
+        "Only the Flying Dutchman keeps answers.",
+        lambda s: not s.rules.dutchman and bool(s.answers),
+    ),
+    Rule(
+        "The stored salvos do not match the stored shots.",
+        lambda s: s.rules.salvo and (sum(s.volleys) != len(s.log) or any(n < 1 for n in s.volleys)),
+    ),
+    Rule(
+        "Only a Salvo game has salvos.",
+        lambda s: not s.rules.salvo and bool(s.volleys or s.last_salvo),
+    ),
+    _disclosures,
+    Rule("The stored disclosure owed is impossible.", lambda s: not _owed(s)),
+    Rule(
+        "A last salvo is owed only in a Salvo game with equal rounds.",
+        lambda s: s.last_salvo and (s.phase is not Phase.PLAY or not s.rules.equal_rounds),
+    ),
+)
+"""Stored data no sequence of legal moves could have produced is refused."""
+
+CODEC: Codec[SeaBattleState] = Codec(
+    "Sea Battle game",
+    SeaBattleRules.from_json,
+    STATE,
+    CHECKS,
+    version=STATE_VERSION,
+    readable=(1, STATE_VERSION),
+    unknown="Unknown Sea Battle state version {version!r}.",
+)
+state_to_json = CODEC.dump
+state_from_json = CODEC.load

@@ -3,11 +3,32 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase
+from bot.games.codec import (
+    FLAG,
+    INT,
+    OUTCOME,
+    PHASE,
+    SEAT,
+    SEED,
+    TEXT,
+    Check,
+    Codec,
+    Field,
+    ListOf,
+    Maybe,
+    Plain,
+    Record,
+    Row,
+    Rule,
+    ascending,
+    no_setup,
+    outcome_when_finished,
+    pair,
+)
+from bot.games.core import SEATS, Outcome, Phase
 from bot.games.seachess.board import (
     FORWARD,
     LAST_RANK,
@@ -126,211 +147,222 @@ def position_key(pos: Position) -> str:
     return hashlib.blake2b("|".join(parts).encode(), digest_size=8).hexdigest()
 
 
-def state_to_json(state: SeachessState) -> dict[str, Any]:
-    return {
-        "version": STATE_VERSION,
-        "rules": state.rules.to_json(),
-        "seed": state.seed,
-        "phase": state.phase.value,
-        "pieces": [
-            [name(sq), p.kind.value, p.owner, p.loaded, p.facing, p.count] for sq, p in state.pieces
-        ],
-        "mines": [[name(sq), owner] for sq, owner in state.mines],
-        "subs": [[name(s.square), s.owner, s.surfaces_at, name(s.dived_from)] for s in state.subs],
-        "castling": list(state.castling),
-        "ep": None if state.ep is None else [name(state.ep[0]), name(state.ep[1])],
-        "airborne": [None if a is None else name(a) for a in state.airborne],
-        "turn": state.turn,
-        "ply": state.ply,
-        "quiet": state.quiet,
-        "history": list(state.history),
-        "refused": list(state.refused),
-        "draw_offer": state.draw_offer,
-        "checks": list(state.checks),
-        "last": [name(sq) for sq in state.last],
-        "record": list(state.record),
-        "outcome": state.outcome.to_json() if state.outcome else None,
-    }
-
-
-def _sq(text: Any) -> int:
+def _square(text: Any) -> int:
     if not isinstance(text, str):
         raise ValueError("a square must be written as text")
     return parse_square(text)
 
 
-def _seat(value: Any) -> int:
-    if value not in SEATS or isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a seat")
-    return int(value)
+def _piece(square: int, kind: Kind, owner: int, loaded: bool, facing: int, count: int) -> Any:
+    return square, Piece(kind, owner, loaded, facing, count)
 
 
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{value!r} is not true or false")
-    return value
+def _split_piece(entry: tuple[int, Piece]) -> tuple[Any, ...]:
+    square, p = entry
+    return square, p.kind, p.owner, p.loaded, p.facing, p.count
 
 
-def state_from_json(data: Mapping[str, Any]) -> SeachessState:
-    if not isinstance(data, Mapping) or data.get("version") != STATE_VERSION:
-        raise CorruptStateError("Unknown Seachess state version.")
-    try:
-        ep = data["ep"]
-        state = SeachessState(
-            rules=SeachessRules.from_json(data["rules"]),
-            seed=int(data["seed"]),
-            phase=Phase(data["phase"]),
-            pieces=tuple(
-                (_sq(sq), Piece(Kind(k), _seat(o), _flag(loaded), int(facing), int(count)))
-                for sq, k, o, loaded, facing, count in data["pieces"]
-            ),
-            mines=tuple((_sq(sq), _seat(o)) for sq, o in data["mines"]),
-            subs=tuple(
-                Submerged(_sq(sq), _seat(o), int(at), _sq(origin))
-                for sq, o, at, origin in data["subs"]
-            ),
-            castling=tuple(_flag(c) for c in data["castling"]),  # type: ignore[arg-type]
-            ep=None if ep is None else (_sq(ep[0]), _sq(ep[1])),
-            airborne=tuple(None if a is None else _sq(a) for a in data["airborne"]),  # type: ignore[arg-type]
-            turn=_seat(data["turn"]),
-            ply=int(data["ply"]),
-            quiet=int(data["quiet"]),
-            history=tuple(str(h) for h in data["history"]),
-            refused=tuple(str(r) for r in data["refused"]),
-            draw_offer=None if data["draw_offer"] is None else _seat(data["draw_offer"]),
-            checks=tuple(_flag(c) for c in data["checks"]),  # type: ignore[arg-type]
-            last=tuple(_sq(sq) for sq in data["last"]),
-            record=tuple(str(r) for r in data["record"]),
-            outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
-        )
-    except (KeyError, TypeError, ValueError, IndexError, GameError) as error:
-        raise CorruptStateError(f"The stored Seachess game is unreadable: {error}") from None
-    validate(state)
-    return state
+SQUARE = Plain(_square, name)
+SQUARES = ListOf(SQUARE)
+FLAGS = ListOf(FLAG)
+TEXTS = ListOf(TEXT)
+STATE = Record(
+    SeachessState,
+    SEED,
+    PHASE,
+    Field(
+        "pieces",
+        ListOf(
+            Row(
+                _piece,
+                SQUARE,
+                Plain(Kind, lambda k: k.value),
+                SEAT,
+                FLAG,
+                INT,
+                INT,
+                split=_split_piece,
+            )
+        ),
+    ),
+    Field("mines", ListOf(Row(pair, SQUARE, SEAT, split=tuple))),
+    Field("subs", ListOf(Row(Submerged, SQUARE, SEAT, INT, SQUARE))),
+    Field("castling", FLAGS),
+    Field("ep", Maybe(Row(pair, SQUARE, SQUARE, split=tuple, exact=False))),
+    Field("airborne", ListOf(Maybe(SQUARE))),
+    Field("turn", SEAT),
+    Field("ply", INT),
+    Field("quiet", INT),
+    Field("history", TEXTS),
+    Field("refused", TEXTS),
+    Field("draw_offer", Maybe(SEAT)),
+    Field("checks", FLAGS),
+    Field("last", SQUARES),
+    Field("record", TEXTS),
+    OUTCOME,
+)
 
 
-def _bad(why: str) -> CorruptStateError:
-    return CorruptStateError(f"The stored Seachess game is impossible: {why}.")
+def _commandos(state: SeachessState) -> str | None:
+    """One commando ship a side."""
+    for owner in SEATS:
+        if sum(1 for _, p in state.pieces if p.kind is Kind.COMMANDO and p.owner == owner) != 1:
+            return "a side needs exactly one commando ship"
+    return None
 
 
-def validate(state: SeachessState) -> None:
-    """Reject stored data that no sequence of legal moves could have produced: a game loaded
-    from storage is played on, so anything play cannot reach would be played by rules the
-    engine never tests."""
-    squares = [sq for sq, _ in state.pieces]
-    if squares != sorted(set(squares)):
-        raise _bad("pieces share a square or are out of order")
-    if [sq for sq, _ in state.mines] != sorted({sq for sq, _ in state.mines}):
-        raise _bad("mines share a square or are out of order")
-    if any(sq in MISSING for sq in squares):
-        raise _bad("a piece stands off the board")
-    if len(state.checks) != 2 or len(state.castling) != 4 or len(state.airborne) != 2:
-        raise _bad("a record has the wrong length")
-    if len(state.record) != state.ply or state.quiet < 0 or state.ply < 0:
-        raise _bad("the move count does not match the record")
-    if state.turn != state.ply % 2:
-        raise _bad("the side to move does not match the move count")
-    if (state.phase is Phase.FINISHED) != (state.outcome is not None):
-        raise _bad("only a finished game has an outcome")
-    if state.phase is Phase.SETUP:
-        raise _bad("Seachess has no setup phase")
-    at = dict(state.pieces)
-    _validate_pieces(at)
-    _validate_hidden(state, at)
-    _validate_rights(state, at)
-    _validate_record(state)
-
-
-def _validate_pieces(at: dict[int, Piece]) -> None:
-    """One commando ship a side; loads, counts and facings only where play puts them; boats
-    between their start rank and their last (§3.8: a boat arriving there is promoted)."""
-    for seat in SEATS:
-        if sum(1 for p in at.values() if p.kind is Kind.COMMANDO and p.owner == seat) != 1:
-            raise _bad("a side needs exactly one commando ship")
-    for sq, each in at.items():
+def _marks(state: SeachessState) -> str | None:
+    """Loads, counts and facings only where play puts them; boats between their start rank
+    and their last (§3.8: a boat arriving there is promoted)."""
+    for square, each in state.pieces:
         if not 0 <= each.facing < 4 or not 0 <= each.count <= MAX_COUNT:
-            raise _bad("a piece has an impossible facing or count")
+            return "a piece has an impossible facing or count"
         if each.loaded and each.kind not in LOADED_KINDS:
-            raise _bad(f"{with_article(each.kind.noun)} is loaded")
+            return f"{with_article(each.kind.noun)} is loaded"
         if each.count and each.kind is not Kind.SUBMARINE:
-            raise _bad(f"{with_article(each.kind.noun)} counts visible turns")
+            return f"{with_article(each.kind.noun)} counts visible turns"
         if each.kind is Kind.BOAT:
-            ahead = (rank_of(sq) - START_RANK[each.owner]) * FORWARD[each.owner]
-            if ahead < 0 or rank_of(sq) == LAST_RANK[each.owner]:
-                raise _bad("a boat stands where no boat can")
+            ahead = (rank_of(square) - START_RANK[each.owner]) * FORWARD[each.owner]
+            if ahead < 0 or rank_of(square) == LAST_RANK[each.owner]:
+                return "a boat stands where no boat can"
+    return None
 
 
-def _validate_hidden(state: SeachessState, at: dict[int, Piece]) -> None:
-    """Mines under their planting cruiser or alone; submerged submarines timed as a dive
-    times them and never under an enemy destroyer."""
-    for sq, owner in state.mines:
-        piece = at.get(sq)
+def _mines(state: SeachessState) -> str | None:
+    """A mine lies under the cruiser that planted it, or alone."""
+    at = dict(state.pieces)
+    for square, owner in state.mines:
+        piece = at.get(square)
         if piece is not None and (
             piece.kind is not Kind.CRUISER or piece.owner != owner or piece.loaded
         ):
-            raise _bad("a mine lies under a piece that did not plant it")
-    mined = dict(state.mines)
+            return "a mine lies under a piece that did not plant it"
+    return None
+
+
+def _submarines(state: SeachessState) -> str | None:
+    """Submerged submarines timed as a dive times them and never under an enemy destroyer."""
+    at, mined = dict(state.pieces), dict(state.mines)
     seen: set[tuple[int, int]] = set()
     for sub in state.subs:
         if (sub.square, sub.owner) in seen or sub.square in mined:
-            raise _bad("a submerged submarine shares a square it may not")
+            return "a submerged submarine shares a square it may not"
         seen.add((sub.square, sub.owner))
         # §5.2, §5.4: a dive begins on one of its owner's plies, lasts one to four of the
         # owner's turns and ends at the start of another; one ending at the start of the
         # current ply has surfaced already.
         if sub.surfaces_at % 2 != sub.owner or not 0 < sub.surfaces_at - state.ply < 8:
-            raise _bad("a submarine's dive does not fit the move count")
+            return "a submarine's dive does not fit the move count"
         above = at.get(sub.square)
         if above is not None and above.kind is Kind.DESTROYER and above.owner != sub.owner:
-            raise _bad("a submerged submarine lies under an enemy destroyer")  # §5.3, §5.8
+            return "a submerged submarine lies under an enemy destroyer"  # §5.3, §5.8
+    return None
 
 
-def _validate_rights(state: SeachessState, at: dict[int, Piece]) -> None:
-    """Castling rights with their two pieces in place, an airborne aircraft with its carrier,
-    an en passant chance on the square the enemy boat has just passed (§3.8)."""
-    for index, (seat, long) in enumerate(((0, True), (0, False), (1, True), (1, False))):
+def _is(piece: Piece | None, kind: Kind, owner: int) -> bool:
+    return piece is not None and piece.kind is kind and piece.owner == owner
+
+
+def _castling(state: SeachessState) -> str | None:
+    """A castling right has its two pieces in place (§6)."""
+    at = dict(state.pieces)
+    for index, (owner, long) in enumerate(((0, True), (0, False), (1, True), (1, False))):
         if state.castling[index]:
-            king, _, partner, _, _ = castling_squares(seat, long)
+            king, _, partner, _, _ = castling_squares(owner, long)
             want = Kind.CRUISER if long else Kind.TORPEDO_BOAT
-            k, p = at.get(king), at.get(partner)
-            if k is None or k.kind is not Kind.COMMANDO or p is None or p.kind is not want:
-                raise _bad("a castling right has no pieces to castle with")
-            if k.owner != seat or p.owner != seat:
-                raise _bad("a castling right has no pieces to castle with")
-    for seat in SEATS:
-        carrier = state.airborne[seat]
+            if not (_is(at.get(king), Kind.COMMANDO, owner) and _is(at.get(partner), want, owner)):
+                return "a castling right has no pieces to castle with"
+    return None
+
+
+def _airborne(state: SeachessState) -> str | None:
+    """An airborne aircraft has its carrier, empty, where it took off (§3.7)."""
+    at = dict(state.pieces)
+    for owner in SEATS:
+        carrier = state.airborne[owner]
         if carrier is not None:
             piece = at.get(carrier)
-            if (
-                piece is None
-                or piece.kind is not Kind.CARRIER
-                or piece.owner != seat
-                or piece.loaded
-            ):
-                raise _bad("an airborne aircraft has no carrier")
-    if state.ep is not None:
-        passed, boat = state.ep
-        victim = at.get(boat)
-        if victim is None or victim.kind is not Kind.BOAT or victim.owner == state.turn:
-            raise _bad("an en passant chance names no enemy boat")
-        start, forward = START_RANK[victim.owner], FORWARD[victim.owner]
-        if (
-            file_of(passed) != file_of(boat)
-            or rank_of(passed) != start + forward
-            or not 2 <= (rank_of(boat) - start) * forward <= 4
-        ):
-            raise _bad("an en passant chance names a square the boat did not pass")
+            if not _is(piece, Kind.CARRIER, owner) or piece.loaded:  # type: ignore[union-attr]
+                return "an airborne aircraft has no carrier"
+    return None
 
 
-def _validate_record(state: SeachessState) -> None:
+def _en_passant(state: SeachessState) -> str | None:
+    """An en passant chance is on the square the enemy boat has just passed (§3.8)."""
+    if state.ep is None:
+        return None
+    passed, boat = state.ep
+    victim = dict(state.pieces).get(boat)
+    if victim is None or victim.kind is not Kind.BOAT or victim.owner == state.turn:
+        return "an en passant chance names no enemy boat"
+    start, forward = START_RANK[victim.owner], FORWARD[victim.owner]
+    if (
+        file_of(passed) != file_of(boat)
+        or rank_of(passed) != start + forward
+        or not 2 <= (rank_of(boat) - start) * forward <= 4
+    ):
+        return "an en passant chance names a square the boat did not pass"
+    return None
+
+
+def _told(state: SeachessState) -> str | None:
     """What both players were told about check, and the repetition record of §8, belong to
     the position stored with them."""
     pos = state.position()
     if state.checks != (in_check(pos, 0), in_check(pos, 1)):
-        raise _bad("the checks announced are not the checks on the board")
+        return "the checks announced are not the checks on the board"
     if state.ply > 0 and (
         not state.history
         or state.history[-1] != position_key(pos)
         or len(state.history) > state.quiet + 1
     ):
-        raise _bad("the repetition record does not end with this position")
+        return "the repetition record does not end with this position"
+    return None
+
+
+CHECKS: tuple[Check[SeachessState], ...] = (
+    Rule(
+        "pieces share a square or are out of order",
+        lambda s: not ascending([q for q, _ in s.pieces]),
+    ),
+    Rule(
+        "mines share a square or are out of order", lambda s: not ascending([q for q, _ in s.mines])
+    ),
+    Rule(
+        "a piece stands off the board",
+        lambda s: any(q in MISSING for q in [q for q, _ in s.pieces]),
+    ),
+    Rule(
+        "a record has the wrong length",
+        lambda s: len(s.checks) != 2 or len(s.castling) != 4 or len(s.airborne) != 2,
+    ),
+    Rule(
+        "the move count does not match the record",
+        lambda s: len(s.record) != s.ply or s.quiet < 0 or s.ply < 0,
+    ),
+    Rule("the side to move does not match the move count", lambda s: s.turn != s.ply % 2),
+    outcome_when_finished("only a finished game has an outcome"),
+    no_setup("Seachess has no setup phase"),
+    _commandos,
+    _marks,
+    _mines,
+    _submarines,
+    _castling,
+    _airborne,
+    _en_passant,
+    _told,
+)
+"""Stored data no sequence of legal moves could have produced is refused: a game loaded
+from storage is played on, so anything play cannot reach would be played by rules the
+engine never tests."""
+
+CODEC: Codec[SeachessState] = Codec(
+    "Seachess game",
+    SeachessRules.from_json,
+    STATE,
+    CHECKS,
+    version=STATE_VERSION,
+    impossible="The stored Seachess game is impossible: {}.",
+)
+state_to_json = CODEC.dump
+state_from_json = CODEC.load

@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
 from typing import Any
 
-from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase
+from bot.games.codec import (
+    BOOL,
+    INT,
+    OUTCOME,
+    PHASE,
+    SEED,
+    Check,
+    Codec,
+    Field,
+    ListOf,
+    Maybe,
+    Plain,
+    Record,
+    Row,
+    Rule,
+    is_seat,
+    outcome_when_finished,
+    ready_to_play,
+)
+from bot.games.core import SEATS, Outcome, Phase
 from bot.games.grid import Cell, cell_name
 from bot.games.warships import board
 from bot.games.warships.board import Shore
@@ -165,148 +183,116 @@ def _cell(text: Any) -> Cell:
     return board.field(text)
 
 
-def _opt_cell(text: Any) -> Cell | None:
-    return None if text is None else _cell(text)
-
-
-def _name(cell: Cell | None) -> str | None:
-    return None if cell is None else cell_name(cell)
-
-
-def state_to_json(state: WarshipsState) -> dict[str, Any]:
-    last = state.last
-    return {
-        "version": STATE_VERSION,
-        "rules": state.rules.to_json(),
-        "seed": state.seed,
-        "south": state.south,
-        "phase": state.phase.value,
-        "pieces": [
-            [cell_name(p.cell), p.owner, p.kind.value, p.identified, p.laid, p.neutral]
-            for p in state.pieces
-        ],
-        "sides": [[s.ready, s.random_draws, s.reserve] for s in state.sides],
-        "turn": state.turn,
-        "losses": [
-            [x.owner, x.kind.value, cell_name(x.cell), x.cause.value, x.public]
-            for x in state.losses
-        ],
-        "last": None
-        if last is None
-        else [
-            last.seat,
-            _name(last.start),
-            _name(last.end),
-            _name(last.target),
-            [cell_name(c) for c in last.emptied],
-        ],
-        "turns": state.turns,
-        "passes": state.passes,
-        "quiet": state.quiet,
-        "mined": state.mined,
-        "draw_offer": state.draw_offer,
-        "outcome": state.outcome.to_json() if state.outcome else None,
-    }
-
-
-def state_from_json(data: Mapping[str, Any]) -> WarshipsState:
-    if not isinstance(data, Mapping) or data.get("version") != STATE_VERSION:
-        raise CorruptStateError("Unknown Warships state version.")
-    try:
-        last = data["last"]
-        state = WarshipsState(
-            rules=WarshipsRules.from_json(data["rules"]),
-            seed=int(data["seed"]),
-            south=int(data["south"]),
-            phase=Phase(data["phase"]),
-            pieces=tuple(
-                Piece(_cell(c), int(o), Kind(k), bool(i), bool(laid), int(n))
-                for c, o, k, i, laid, n in data["pieces"]
-            ),
-            sides=tuple(  # type: ignore[arg-type]
-                Side(bool(r), int(d), int(m)) for r, d, m in data["sides"]
-            ),
-            turn=data["turn"],
-            losses=tuple(
-                Loss(int(o), Kind(k), _cell(c), Cause(cause), bool(public))
-                for o, k, c, cause, public in data["losses"]
-            ),
-            last=None
-            if last is None
-            else LastAction(
-                int(last[0]),
-                _opt_cell(last[1]),
-                _opt_cell(last[2]),
-                _opt_cell(last[3]),
-                tuple(_cell(c) for c in last[4]),
-            ),
-            turns=int(data["turns"]),
-            passes=int(data["passes"]),
-            quiet=int(data["quiet"]),
-            mined=bool(data["mined"]),
-            draw_offer=data["draw_offer"],
-            outcome=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
-        )
-    except (KeyError, TypeError, ValueError, IndexError, GameError) as error:
-        raise CorruptStateError(f"The stored Warships game is unreadable: {error}") from None
-    validate(state)
-    return state
-
+CELL = Plain(_cell, cell_name)
+KIND = Plain(Kind, lambda kind: kind.value)
+STATE = Record(
+    WarshipsState,
+    SEED,
+    Field("south", INT),
+    PHASE,
+    Field("pieces", ListOf(Row(Piece, CELL, INT, KIND, BOOL, BOOL, INT))),
+    Field("sides", ListOf(Row(Side, BOOL, INT, INT))),
+    Field("turn"),
+    Field("losses", ListOf(Row(Loss, INT, KIND, CELL, Plain(Cause, lambda c: c.value), BOOL))),
+    Field(
+        "last",
+        Maybe(
+            Row(LastAction, INT, Maybe(CELL), Maybe(CELL), Maybe(CELL), ListOf(CELL), exact=False)
+        ),
+    ),
+    Field("turns", INT),
+    Field("passes", INT),
+    Field("quiet", INT),
+    Field("mined", BOOL),
+    Field("draw_offer"),
+    OUTCOME,
+)
 
 _ALL_BATTERY_FIELDS = board.BATTERY_FIELDS[Shore.SOUTH] | board.BATTERY_FIELDS[Shore.NORTH]
 
 
-def validate(state: WarshipsState) -> None:
-    """Reject stored data that no sequence of legal moves could have produced."""
-    if state.draw_offer not in (None, *SEATS):
-        raise CorruptStateError("A stored draw offer names no seat.")
-    if state.south not in SEATS or state.turn not in (None, *SEATS) or len(state.sides) != 2:
-        raise CorruptStateError("The stored Warships game has bad seats.")
-    if len(state.at) != len(state.pieces):
-        raise CorruptStateError("Two stored Warships tokens share a field.")
-    if list(state.pieces) != sorted(state.pieces, key=lambda p: (p.cell[1], p.cell[0])):
-        raise CorruptStateError("The stored Warships tokens are out of order.")
-    taken_out = {loss.cell for loss in state.losses if loss.kind is Kind.BATTERY}
+def _batteries_taken_out(state: WarshipsState) -> str | None:
+    """A shore battery is taken out on its own field."""
     for loss in state.losses:
         if loss.kind is Kind.BATTERY and (
             loss.owner not in SEATS
             or loss.cell not in board.BATTERY_FIELDS[state.shore(loss.owner)]
         ):
-            raise CorruptStateError("A stored shore battery was taken out off its field.")
+            return "A stored shore battery was taken out off its field."
+    return None
+
+
+def _tokens(state: WarshipsState) -> str | None:
+    """Every token on a field of the board it may stand on, with marks play can give it."""
+    taken_out = {loss.cell for loss in state.losses if loss.kind is Kind.BATTERY}
     for piece in state.pieces:
         if piece.owner not in SEATS or not board.is_field(piece.cell):
-            raise CorruptStateError("A stored Warships token is off the board.")
+            return "A stored Warships token is off the board."
         if not 0 <= piece.neutral < 4 or (piece.laid and piece.kind is not Kind.MINE):
-            raise CorruptStateError("A stored Warships token has impossible marks.")
+            return "A stored Warships token has impossible marks."
         if piece.kind is Kind.BATTERY:
             if piece.cell not in board.BATTERY_FIELDS[state.shore(piece.owner)]:
-                raise CorruptStateError("A stored shore battery is off its field.")
+                return "A stored shore battery is off its field."
         elif piece.cell in _ALL_BATTERY_FIELDS and piece.cell not in taken_out:
             # §2.2, §8.2 c, §11.4, §12.1: a taken-out battery's field is an ordinary port
             # field that ships of either side may enter and its owner may mine.
-            raise CorruptStateError("A stored token stands on a battery that was not taken out.")
-    for seat in SEATS:
-        side = state.sides[seat]
-        totals = Counter(p.kind for p in state.pieces if p.owner == seat)
-        totals.update(x.kind for x in state.losses if x.owner == seat)
+            return "A stored token stands on a battery that was not taken out."
+    return None
+
+
+def _armies(state: WarshipsState) -> str | None:
+    """Each side's 36 tokens are on the board, lost, or mines in reserve."""
+    for owner in SEATS:
+        side = state.sides[owner]
+        totals = Counter(p.kind for p in state.pieces if p.owner == owner)
+        totals.update(x.kind for x in state.losses if x.owner == owner)
         totals[Kind.MINE] += side.reserve
         if any(totals[kind] != unit.count for kind, unit in UNITS.items()):
-            raise CorruptStateError("A stored Warships side does not have its 36 tokens.")
+            return "A stored Warships side does not have its 36 tokens."
         if side.random_draws < 0 or not 0 <= side.reserve <= MINE_COUNT:
-            raise CorruptStateError("A stored Warships side has impossible counts.")
-    if state.phase is Phase.SETUP and (state.turn is not None or state.losses or state.turns):
-        raise CorruptStateError("A Warships game in setup cannot have turns.")
-    if state.phase is Phase.PLAY and (state.turn is None or not all(s.ready for s in state.sides)):
-        raise CorruptStateError("A Warships game in play needs both sides ready and a turn.")
-    if (state.phase is Phase.FINISHED) != (state.outcome is not None):
-        raise CorruptStateError("Only a finished Warships game has an outcome.")
-    if min(state.turns, state.passes, state.quiet) < 0:
-        raise CorruptStateError("A stored Warships counter is negative.")
-    if state.phase is Phase.FINISHED and state.turn is not None:
-        raise CorruptStateError("A finished Warships game has no turn.")
-    if any(loss.owner not in SEATS for loss in state.losses) or (
-        state.last is not None and state.last.seat not in SEATS
-    ):
-        raise CorruptStateError("A stored Warships record names no seat.")
-    if any(p.kind is Kind.MINE and p.cell in board.NEUTRAL for p in state.pieces):
-        raise CorruptStateError("A stored mine lies on neutral water.")
+            return "A stored Warships side has impossible counts."
+    return None
+
+
+CHECKS: tuple[Check[WarshipsState], ...] = (
+    Rule("A stored draw offer names no seat.", lambda s: not is_seat(s.draw_offer, True)),
+    Rule(
+        "The stored Warships game has bad seats.",
+        lambda s: not is_seat(s.south) or not is_seat(s.turn, True) or len(s.sides) != 2,
+    ),
+    Rule("Two stored Warships tokens share a field.", lambda s: len(s.at) != len(s.pieces)),
+    Rule(
+        "The stored Warships tokens are out of order.",
+        lambda s: list(s.pieces) != sorted(s.pieces, key=lambda p: (p.cell[1], p.cell[0])),
+    ),
+    _batteries_taken_out,
+    _tokens,
+    _armies,
+    Rule(
+        "A Warships game in setup cannot have turns.",
+        lambda s: s.phase is Phase.SETUP and (s.turn is not None or s.losses or s.turns),
+    ),
+    ready_to_play("A Warships game in play needs both sides ready and a turn."),
+    outcome_when_finished("Only a finished Warships game has an outcome."),
+    Rule("A stored Warships counter is negative.", lambda s: min(s.turns, s.passes, s.quiet) < 0),
+    Rule(
+        "A finished Warships game has no turn.",
+        lambda s: s.phase is Phase.FINISHED and s.turn is not None,
+    ),
+    Rule(
+        "A stored Warships record names no seat.",
+        lambda s: (
+            any(loss.owner not in SEATS for loss in s.losses)
+            or (s.last is not None and s.last.seat not in SEATS)
+        ),
+    ),
+    Rule(
+        "A stored mine lies on neutral water.",
+        lambda s: any(p.kind is Kind.MINE and p.cell in board.NEUTRAL for p in s.pieces),
+    ),
+)
+"""Stored data no sequence of legal moves could have produced is refused."""
+
+CODEC: Codec[WarshipsState] = Codec("Warships game", WarshipsRules.from_json, STATE, CHECKS)
+state_to_json = CODEC.dump
+state_from_json = CODEC.load
