@@ -12,26 +12,12 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
-from bot.games.codec import (
-    INT,
-    OUTCOME,
-    PHASE,
-    SEAT,
-    Codec,
-    Field,
-    ListOf,
-    Maybe,
-    Plain,
-    Record,
-    Row,
-    Rule,
-    outcome_when_finished,
-    pair,
-)
+from bot.games import codec
+from bot.games.codec import Codec, Field, ListOf, Maybe, Plain, Record, Row, Rule
 from bot.games.core import CorruptStateError, Outcome, Phase
 from tests.seabattle_positions import ENGINE as SEA_BATTLE
 from tests.test_seabattle_properties import saved_game
@@ -39,18 +25,15 @@ from tests.test_seabattle_properties import saved_game
 
 @dataclass(frozen=True)
 class Rules:
+    """A board of ``size`` cells in a row."""
+
     size: int
 
     def to_json(self) -> dict[str, Any]:
         return {"size": self.size}
 
-    @classmethod
-    def from_json(cls, data: Any) -> Rules:
-        return cls(int(data["size"]))
 
-
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     cell: int
     owner: int
 
@@ -76,20 +59,20 @@ def _on_board(state: State) -> str | None:
 
 CODEC: Codec[State] = Codec(
     "Test game",
-    Rules.from_json,
+    lambda raw: Rules(int(raw["size"])),
     Record(
         State,
-        PHASE,
-        Field("tokens", ListOf(Row(Token, INT, SEAT))),
-        Field("marks", ListOf(Row(pair, INT, INT, split=tuple)), missing=()),
-        Field("last", Maybe(Row(pair, INT, INT, split=tuple, exact=False))),
-        Field("quiet", INT),
+        codec.PHASE,
+        Field("tokens", ListOf(Row(Token, codec.INT, codec.SEAT, split=tuple))),
+        Field("marks", ListOf(Row(codec.pair, codec.INT, codec.INT, split=tuple)), missing=()),
+        Field("last", Maybe(Row(codec.pair, codec.INT, codec.INT, split=tuple, exact=False))),
+        Field("quiet", codec.INT),
         Field("notes", ListOf(Plain(str)), missing=(), written=lambda s: bool(s.notes)),
-        OUTCOME,
+        codec.OUTCOME,
     ),
     (
         Rule("a counter is negative", lambda s: s.quiet < 0),
-        outcome_when_finished("only a finished game has an outcome"),
+        codec.outcome_when_finished("only a finished game has an outcome"),
         _on_board,
     ),
     impossible="The stored test game is impossible: {}.",

@@ -5,24 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from bot.games.codec import (
-    BOOL,
-    INT,
-    OUTCOME,
-    PHASE,
-    SEED,
-    Check,
-    Codec,
-    Field,
-    ListOf,
-    Maybe,
-    Plain,
-    Record,
-    Row,
-    Rule,
-    is_seat,
-    outcome_when_finished,
-)
+from bot.games import codec
+from bot.games.codec import Check, Codec, Field, ListOf, Maybe, Plain, Record, Row, Rule
 from bot.games.core import GameError, Outcome, Phase
 from bot.games.luzhanqi.board import STATIONS, Colour, Station, name, parse_station
 from bot.games.luzhanqi.clash import Removal
@@ -122,8 +106,8 @@ def _piece_from(code: str | None) -> Piece | None:
 STATION = Plain(parse_station, name)
 STATE = Record(
     LuzhanqiState,
-    SEED,
-    PHASE,
+    codec.SEED,
+    codec.PHASE,
     Field("red_seat"),
     Field("board", ListOf(Plain(_piece_from, _piece_code))),
     Field(
@@ -138,14 +122,14 @@ STATE = Record(
                         lambda layout: "".join(kind.value for kind in layout),
                     ),
                 ),
-                Field("ready", BOOL),
-                Field("random_draws", INT),
+                Field("ready", codec.BOOL),
+                Field("random_draws", codec.INT),
             )
         ),
     ),
     Field("turn"),
-    Field("quiet", INT),
-    Field("plies", INT),
+    Field("quiet", codec.INT),
+    Field("plies", codec.INT),
     Field(
         "last",
         Maybe(Row(LastMove, STATION, Maybe(STATION), Maybe(Plain(Removal, lambda r: r.value)))),
@@ -157,7 +141,7 @@ STATE = Record(
             lambda shown: sorted(c.value for c in shown),
         ),
     ),
-    OUTCOME,
+    codec.OUTCOME,
     Field("draw_offer", missing=None),  # absent from games stored before 8.5
 )
 
@@ -193,7 +177,7 @@ CHECKS: tuple[Check[LuzhanqiState], ...] = (
     ),
     Rule(
         "The stored Luzhanqi game has bad seats.",
-        lambda s: not is_seat(s.red_seat, True) or not is_seat(s.turn, True),
+        lambda s: not codec.is_seat(s.red_seat, True) or not codec.is_seat(s.turn, True),
     ),
     Rule(
         "Only a flip game before its first flip has no colours.",
@@ -204,7 +188,7 @@ CHECKS: tuple[Check[LuzhanqiState], ...] = (
         "Only the flip game has face-down pieces.",
         lambda s: not s.rules.flip and any(p is not None and not p.face_up for p in s.board),
     ),
-    outcome_when_finished("Only a finished game has an outcome."),
+    codec.outcome_when_finished("Only a finished game has an outcome."),
     Rule(
         "A game in deployment has no pieces on the board yet.",
         lambda s: s.phase is Phase.SETUP and (s.rules.flip or any(s.board) or s.turn is not None),
@@ -212,7 +196,9 @@ CHECKS: tuple[Check[LuzhanqiState], ...] = (
     _deployments,
     Rule(
         "A stored draw offer names no seat.",
-        lambda s: type(s.draw_offer) not in (type(None), int) or not is_seat(s.draw_offer, True),
+        lambda s: (
+            type(s.draw_offer) not in (type(None), int) or not codec.is_seat(s.draw_offer, True)
+        ),
     ),
     Rule(
         "Only a game in play has a standing draw offer.",

@@ -8,22 +8,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from bot.games.codec import (
-    OUTCOME,
-    PHASE,
-    SEED,
-    Check,
-    Codec,
-    Field,
-    ListOf,
-    Maybe,
-    Plain,
-    Record,
-    Rule,
-    is_seat,
-    no_setup,
-    outcome_when_finished,
-)
+from bot.games import codec
+from bot.games.codec import Check, Codec, Field, ListOf, Maybe, Plain, Record, Rule
 from bot.games.core import Outcome, Phase
 from bot.games.marine import board
 from bot.games.marine.board import Corner, Point
@@ -108,9 +94,9 @@ def _via(data: Any) -> Corner | None:
 PIECE = Plain(_piece, _piece_json)
 STATE = Record(
     MarineState,
-    SEED,
+    codec.SEED,
     Field("south"),
-    PHASE,
+    codec.PHASE,
     Field("pieces", ListOf(PIECE)),
     Field("turn"),
     Field(
@@ -131,7 +117,7 @@ STATE = Record(
     Field("plies"),
     Field("quiet"),
     Field("draw_offer"),
-    OUTCOME,
+    codec.OUTCOME,
 )
 
 
@@ -144,7 +130,7 @@ def _seats(state: MarineState) -> bool:
     named = (state.south, state.turn, state.draw_offer)
     if any(seat is not None and type(seat) is not int for seat in named):
         return False
-    return is_seat(state.south) and is_seat(state.draw_offer, True)
+    return codec.is_seat(state.south) and codec.is_seat(state.draw_offer, True)
 
 
 def _turn(state: MarineState) -> str | None:
@@ -204,8 +190,8 @@ CHECKS: tuple[Check[MarineState], ...] = (
         "A stored Marine Game side does not have its nine pieces.",
         lambda s: any(_fleet(s, side) != FLEET for side in (0, 1)),
     ),
-    outcome_when_finished("Only a finished Marine Game has an outcome."),
-    no_setup("The Marine Game has no setup phase."),
+    codec.outcome_when_finished("Only a finished Marine Game has an outcome."),
+    codec.no_setup("The Marine Game has no setup phase."),
     _turn,
     _last_move,
 )

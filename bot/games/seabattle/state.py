@@ -6,26 +6,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from bot.games.codec import (
-    BOOL,
-    INT,
-    OUTCOME,
-    PHASE,
-    SEED,
-    Check,
-    Codec,
-    Field,
-    ListOf,
-    Plain,
-    Record,
-    Row,
-    Rule,
-    Ruled,
-    is_seat,
-    outcome_when_finished,
-    pair,
-    ready_to_play,
-)
+from bot.games import codec
+from bot.games.codec import Check, Codec, Field, ListOf, Plain, Record, Row, Rule, Ruled
 from bot.games.core import SEATS, EndReason, GameError, Outcome, Phase, other
 from bot.games.grid import Cell, cell_name, parse_cell
 from bot.games.seabattle.fleet import Ship, validate_fleet
@@ -173,16 +155,16 @@ CELL = Ruled(_cell, cell_name)
 CELLS = ListOf(CELL)
 SIDE = Record(
     Side,
-    Field("ships", ListOf(Row(Ship, INT, CELLS))),
-    Field("ready", BOOL),
-    Field("random_draws", INT),
+    Field("ships", ListOf(Row(Ship, codec.INT, CELLS))),
+    Field("ready", codec.BOOL),
+    Field("random_draws", codec.INT),
     Field("mines", CELLS, missing=(), written=lambda side: bool(side.mines)),
     Field("sweepers", CELLS, missing=(), written=lambda side: bool(side.sweepers)),
 )
 STATE = Record(
     SeaBattleState,
-    SEED,
-    PHASE,
+    codec.SEED,
+    codec.PHASE,
     Field("sides", ListOf(SIDE)),
     Field(
         "log",
@@ -190,14 +172,14 @@ STATE = Record(
         source="named_log",
     ),
     Field("turn"),
-    OUTCOME,
-    Field("volleys", ListOf(INT), missing=(), written=lambda s: s.rules.salvo),
+    codec.OUTCOME,
+    Field("volleys", ListOf(codec.INT), missing=(), written=lambda s: s.rules.salvo),
     Field(
         "last_salvo", Plain(lambda raw: raw is True), missing=False, written=lambda s: s.last_salvo
     ),
     Field(
         "disclosures",
-        ListOf(Row(pair, INT, CELL, split=tuple)),
+        ListOf(Row(codec.pair, codec.INT, CELL, split=tuple)),
         missing=(),
         written=lambda s: bool(s.disclosures),
     ),
@@ -207,7 +189,7 @@ STATE = Record(
         missing=None,
         written=lambda s: bool(s.pending),
     ),
-    Field("answers", ListOf(BOOL), missing=(), written=lambda s: s.rules.dutchman),
+    Field("answers", ListOf(codec.BOOL), missing=(), written=lambda s: s.rules.dutchman),
 )
 
 
@@ -257,15 +239,15 @@ def _owed(state: SeaBattleState) -> bool:
 CHECKS: tuple[Check[SeaBattleState], ...] = (
     Rule(
         "The stored Sea Battle game has bad seats.",
-        lambda s: len(s.sides) != 2 or not is_seat(s.turn, True),
+        lambda s: len(s.sides) != 2 or not codec.is_seat(s.turn, True),
     ),
     _fleets,
     Rule(
         "A game in setup cannot have shots.",
         lambda s: s.phase is Phase.SETUP and bool(s.log or s.turn is not None),
     ),
-    ready_to_play("A game in play needs both fleets ready and a seat to shoot."),
-    outcome_when_finished("Only a finished game has an outcome."),
+    codec.ready_to_play("A game in play needs both fleets ready and a seat to shoot."),
+    codec.outcome_when_finished("Only a finished game has an outcome."),
     Rule("A stored shot has no shooter.", lambda s: any(n not in SEATS for n, _ in s.log)),
     # §5.3: in the Flying Dutchman shots may repeat, and each has its answer
     Rule(

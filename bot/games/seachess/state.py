@@ -6,28 +6,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.codec import (
-    FLAG,
-    INT,
-    OUTCOME,
-    PHASE,
-    SEAT,
-    SEED,
-    TEXT,
-    Check,
-    Codec,
-    Field,
-    ListOf,
-    Maybe,
-    Plain,
-    Record,
-    Row,
-    Rule,
-    ascending,
-    no_setup,
-    outcome_when_finished,
-    pair,
-)
+from bot.games import codec
+from bot.games.codec import Check, Codec, Field, ListOf, Maybe, Plain, Record, Row, Rule
 from bot.games.core import SEATS, Outcome, Phase
 from bot.games.seachess.board import (
     FORWARD,
@@ -164,12 +144,12 @@ def _split_piece(entry: tuple[int, Piece]) -> tuple[Any, ...]:
 
 SQUARE = Plain(_square, name)
 SQUARES = ListOf(SQUARE)
-FLAGS = ListOf(FLAG)
-TEXTS = ListOf(TEXT)
+FLAGS = ListOf(codec.FLAG)
+TEXTS = ListOf(codec.TEXT)
 STATE = Record(
     SeachessState,
-    SEED,
-    PHASE,
+    codec.SEED,
+    codec.PHASE,
     Field(
         "pieces",
         ListOf(
@@ -177,29 +157,29 @@ STATE = Record(
                 _piece,
                 SQUARE,
                 Plain(Kind, lambda k: k.value),
-                SEAT,
-                FLAG,
-                INT,
-                INT,
+                codec.SEAT,
+                codec.FLAG,
+                codec.INT,
+                codec.INT,
                 split=_split_piece,
             )
         ),
     ),
-    Field("mines", ListOf(Row(pair, SQUARE, SEAT, split=tuple))),
-    Field("subs", ListOf(Row(Submerged, SQUARE, SEAT, INT, SQUARE))),
+    Field("mines", ListOf(Row(codec.pair, SQUARE, codec.SEAT, split=tuple))),
+    Field("subs", ListOf(Row(Submerged, SQUARE, codec.SEAT, codec.INT, SQUARE))),
     Field("castling", FLAGS),
-    Field("ep", Maybe(Row(pair, SQUARE, SQUARE, split=tuple, exact=False))),
+    Field("ep", Maybe(Row(codec.pair, SQUARE, SQUARE, split=tuple, exact=False))),
     Field("airborne", ListOf(Maybe(SQUARE))),
-    Field("turn", SEAT),
-    Field("ply", INT),
-    Field("quiet", INT),
+    Field("turn", codec.SEAT),
+    Field("ply", codec.INT),
+    Field("quiet", codec.INT),
     Field("history", TEXTS),
     Field("refused", TEXTS),
-    Field("draw_offer", Maybe(SEAT)),
+    Field("draw_offer", Maybe(codec.SEAT)),
     Field("checks", FLAGS),
     Field("last", SQUARES),
     Field("record", TEXTS),
-    OUTCOME,
+    codec.OUTCOME,
 )
 
 
@@ -323,10 +303,11 @@ def _told(state: SeachessState) -> str | None:
 CHECKS: tuple[Check[SeachessState], ...] = (
     Rule(
         "pieces share a square or are out of order",
-        lambda s: not ascending([q for q, _ in s.pieces]),
+        lambda s: not codec.ascending([q for q, _ in s.pieces]),
     ),
     Rule(
-        "mines share a square or are out of order", lambda s: not ascending([q for q, _ in s.mines])
+        "mines share a square or are out of order",
+        lambda s: not codec.ascending([q for q, _ in s.mines]),
     ),
     Rule(
         "a piece stands off the board",
@@ -341,8 +322,8 @@ CHECKS: tuple[Check[SeachessState], ...] = (
         lambda s: len(s.record) != s.ply or s.quiet < 0 or s.ply < 0,
     ),
     Rule("the side to move does not match the move count", lambda s: s.turn != s.ply % 2),
-    outcome_when_finished("only a finished game has an outcome"),
-    no_setup("Seachess has no setup phase"),
+    codec.outcome_when_finished("only a finished game has an outcome"),
+    codec.no_setup("Seachess has no setup phase"),
     _commandos,
     _marks,
     _mines,

@@ -8,25 +8,8 @@ from enum import Enum
 from functools import cached_property
 from typing import Any
 
-from bot.games.codec import (
-    BOOL,
-    INT,
-    OUTCOME,
-    PHASE,
-    SEED,
-    Check,
-    Codec,
-    Field,
-    ListOf,
-    Maybe,
-    Plain,
-    Record,
-    Row,
-    Rule,
-    is_seat,
-    outcome_when_finished,
-    ready_to_play,
-)
+from bot.games import codec
+from bot.games.codec import Check, Codec, Field, ListOf, Maybe, Plain, Record, Row, Rule
 from bot.games.core import SEATS, Outcome, Phase
 from bot.games.grid import Cell, cell_name
 from bot.games.warships import board
@@ -187,25 +170,36 @@ CELL = Plain(_cell, cell_name)
 KIND = Plain(Kind, lambda kind: kind.value)
 STATE = Record(
     WarshipsState,
-    SEED,
-    Field("south", INT),
-    PHASE,
-    Field("pieces", ListOf(Row(Piece, CELL, INT, KIND, BOOL, BOOL, INT))),
-    Field("sides", ListOf(Row(Side, BOOL, INT, INT))),
+    codec.SEED,
+    Field("south", codec.INT),
+    codec.PHASE,
+    Field("pieces", ListOf(Row(Piece, CELL, codec.INT, KIND, codec.BOOL, codec.BOOL, codec.INT))),
+    Field("sides", ListOf(Row(Side, codec.BOOL, codec.INT, codec.INT))),
     Field("turn"),
-    Field("losses", ListOf(Row(Loss, INT, KIND, CELL, Plain(Cause, lambda c: c.value), BOOL))),
+    Field(
+        "losses",
+        ListOf(Row(Loss, codec.INT, KIND, CELL, Plain(Cause, lambda c: c.value), codec.BOOL)),
+    ),
     Field(
         "last",
         Maybe(
-            Row(LastAction, INT, Maybe(CELL), Maybe(CELL), Maybe(CELL), ListOf(CELL), exact=False)
+            Row(
+                LastAction,
+                codec.INT,
+                Maybe(CELL),
+                Maybe(CELL),
+                Maybe(CELL),
+                ListOf(CELL),
+                exact=False,
+            )
         ),
     ),
-    Field("turns", INT),
-    Field("passes", INT),
-    Field("quiet", INT),
-    Field("mined", BOOL),
+    Field("turns", codec.INT),
+    Field("passes", codec.INT),
+    Field("quiet", codec.INT),
+    Field("mined", codec.BOOL),
     Field("draw_offer"),
-    OUTCOME,
+    codec.OUTCOME,
 )
 
 _ALL_BATTERY_FIELDS = board.BATTERY_FIELDS[Shore.SOUTH] | board.BATTERY_FIELDS[Shore.NORTH]
@@ -255,10 +249,12 @@ def _armies(state: WarshipsState) -> str | None:
 
 
 CHECKS: tuple[Check[WarshipsState], ...] = (
-    Rule("A stored draw offer names no seat.", lambda s: not is_seat(s.draw_offer, True)),
+    Rule("A stored draw offer names no seat.", lambda s: not codec.is_seat(s.draw_offer, True)),
     Rule(
         "The stored Warships game has bad seats.",
-        lambda s: not is_seat(s.south) or not is_seat(s.turn, True) or len(s.sides) != 2,
+        lambda s: (
+            not codec.is_seat(s.south) or not codec.is_seat(s.turn, True) or len(s.sides) != 2
+        ),
     ),
     Rule("Two stored Warships tokens share a field.", lambda s: len(s.at) != len(s.pieces)),
     Rule(
@@ -272,8 +268,8 @@ CHECKS: tuple[Check[WarshipsState], ...] = (
         "A Warships game in setup cannot have turns.",
         lambda s: s.phase is Phase.SETUP and (s.turn is not None or s.losses or s.turns),
     ),
-    ready_to_play("A Warships game in play needs both sides ready and a turn."),
-    outcome_when_finished("Only a finished Warships game has an outcome."),
+    codec.ready_to_play("A Warships game in play needs both sides ready and a turn."),
+    codec.outcome_when_finished("Only a finished Warships game has an outcome."),
     Rule("A stored Warships counter is negative.", lambda s: min(s.turns, s.passes, s.quiet) < 0),
     Rule(
         "A finished Warships game has no turn.",
