@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Generic, Protocol, TypeVar
+from operator import attrgetter
+from typing import Any, Generic, TypeVar
 
 from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase
 
@@ -35,66 +36,54 @@ def _same(value: Any) -> Any:
     return value
 
 
-class Shape(Protocol):
-    """How one value is stored: read from JSON (with the game's rules) and written back."""
+class Shape:
+    """How one value is stored: ``read(raw, rules)`` takes it from JSON (some values, such
+    as Sea Battle's cells, depend on the rules) and ``write(value)`` gives it back. A shape
+    builds both once, when a game declares it, so loading or saving a state on every move
+    calls one function a value rather than a chain of them."""
 
-    def read(self, raw: Any, rules: Any) -> Any: ...
+    read: Callable[[Any, Any], Any]
+    write: Callable[[Any], Any]
+    parse: Callable[[Any], Any] | None = None
+    """The reader, for a shape that needs no rules: a list of them calls it directly."""
 
-    def write(self, value: Any) -> Any: ...
 
-
-@dataclass(frozen=True)
-class Plain:
+class Plain(Shape):
     """A value read by one function and written by another (both unchanged by default)."""
 
-    parse: Callable[[Any], Any] = _same
-    form: Callable[[Any], Any] = _same
-
-    def read(self, raw: Any, rules: Any) -> Any:
-        return self.parse(raw)
-
-    def write(self, value: Any) -> Any:
-        return self.form(value)
+    def __init__(self, parse: Callable[[Any], Any] = _same, form: Callable[[Any], Any] = _same):
+        self.parse = parse
+        self.read = lambda raw, rules: parse(raw)
+        self.write = form
 
 
-@dataclass(frozen=True)
-class Ruled:
+class Ruled(Shape):
     """A value whose reading depends on the game's rules (a cell on a field of their size)."""
 
-    parse: Callable[[Any, Any], Any]
-    form: Callable[[Any], Any] = _same
-
-    def read(self, raw: Any, rules: Any) -> Any:
-        return self.parse(raw, rules)
-
-    def write(self, value: Any) -> Any:
-        return self.form(value)
+    def __init__(self, parse: Callable[[Any, Any], Any], form: Callable[[Any], Any] = _same):
+        self.read = parse
+        self.write = form
 
 
-@dataclass(frozen=True)
-class ListOf:
+class ListOf(Shape):
     """A tuple stored as a JSON list, each item in ``item``'s shape."""
 
-    item: Shape
+    def __init__(self, item: Shape) -> None:
+        read, parse, write = item.read, item.parse, item.write
+        if parse is None:
+            self.read = lambda raw, rules: tuple([read(each, rules) for each in raw])
+        else:
+            self.read = lambda raw, rules: tuple([parse(each) for each in raw])
+        self.write = list if write is _same else lambda value: [write(each) for each in value]
 
-    def read(self, raw: Any, rules: Any) -> tuple[Any, ...]:
-        return tuple(self.item.read(each, rules) for each in raw)
 
-    def write(self, value: Any) -> list[Any]:
-        return [self.item.write(each) for each in value]
-
-
-@dataclass(frozen=True)
-class Maybe:
+class Maybe(Shape):
     """``None``, or a value in ``item``'s shape."""
 
-    item: Shape
-
-    def read(self, raw: Any, rules: Any) -> Any:
-        return None if raw is None else self.item.read(raw, rules)
-
-    def write(self, value: Any) -> Any:
-        return None if value is None else self.item.write(value)
+    def __init__(self, item: Shape) -> None:
+        read, write = item.read, item.write
+        self.read = lambda raw, rules: None if raw is None else read(raw, rules)
+        self.write = lambda value: None if value is None else write(value)
 
 
 def unpack(raw: Any, count: int) -> tuple[Any, ...]:
@@ -110,9 +99,11 @@ def unpack(raw: Any, count: int) -> tuple[Any, ...]:
     return values
 
 
-class Row:
+class Row(Shape):
     """A record stored as a JSON list, one column a field in order. ``make`` builds it from
-    the values read and ``split`` takes it apart (a dataclass's fields by default)."""
+    the values read and ``split`` takes it apart (a dataclass's fields by default). A row
+    that is not ``exact`` reads its columns by index and passes over any items after them,
+    as some games always have; an exact one refuses a list of another length."""
 
     def __init__(
         self,
@@ -121,66 +112,67 @@ class Row:
         split: Callable[[Any], Sequence[Any]] | None = None,
         exact: bool = True,
     ) -> None:
-        self.make = make
-        self.columns = columns
-        self.exact = exact
-        """Whether the list must have one item a column; a loose row reads its columns by
-        index and passes over any items after them, as some games always have."""
+        readers = tuple(column.read for column in columns)
+        writers = tuple(column.write for column in columns)
         if split is None:
-            names = tuple(each.name for each in fields(make))  # type: ignore[arg-type]
-            split = lambda value: tuple(getattr(value, name) for name in names)  # noqa: E731
-        self.split = split
+            split = attrgetter(*(each.name for each in fields(make)))  # type: ignore[arg-type]
+        parts = split
 
-    def read(self, raw: Any, rules: Any) -> Any:
-        if not self.exact:
-            return self.make(*(shape.read(raw[i], rules) for i, shape in enumerate(self.columns)))
-        values = unpack(raw, len(self.columns))
-        return self.make(
-            *(shape.read(v, rules) for shape, v in zip(self.columns, values, strict=True))
-        )
+        def read_exact(raw: Any, rules: Any) -> Any:
+            values = unpack(raw, len(readers))
+            return make(*[read(v, rules) for read, v in zip(readers, values, strict=True)])
 
-    def write(self, value: Any) -> list[Any]:
-        parts = self.split(value)
-        return [shape.write(part) for shape, part in zip(self.columns, parts, strict=True)]
+        def read_loose(raw: Any, rules: Any) -> Any:
+            return make(*[read(raw[i], rules) for i, read in enumerate(readers)])
+
+        self.read = read_exact if exact else read_loose
+        self.write = lambda value: [
+            write(part) for write, part in zip(writers, parts(value), strict=True)
+        ]
 
 
-@dataclass(frozen=True)
 class Field:
     """One key of a JSON object: its shape, the attribute it fills (``attr``, the key by
     default), the attribute written (``source``, ``attr`` by default), the raw value taken
     when the key is absent (keys added later), and when the key is written at all."""
 
-    key: str
-    shape: Shape = Plain()
-    attr: str = ""
-    source: str = ""
-    missing: Any = REQUIRED
-    written: Callable[[Any], bool] | None = None
+    def __init__(
+        self,
+        key: str,
+        shape: Shape | None = None,
+        attr: str = "",
+        source: str = "",
+        missing: Any = REQUIRED,
+        written: Callable[[Any], bool] | None = None,
+    ) -> None:
+        self.key = key
+        self.shape = shape or Plain()
+        self.attr = attr or key
+        self.source = source or self.attr
+        self.missing = missing
+        self.written = written
 
-    def read(self, raw: Mapping[str, Any], rules: Any) -> Any:
-        value = raw[self.key] if self.missing is REQUIRED else raw.get(self.key, self.missing)
-        return self.shape.read(value, rules)
 
-
-class Record:
+class Record(Shape):
     """A record stored as a JSON object, one key a field, built by ``make`` from keywords."""
 
     def __init__(self, make: Callable[..., Any], *keys: Field) -> None:
         self.make = make
-        self.keys = keys
-        self.pairs = tuple((f, f.attr or f.key, f.source or f.attr or f.key) for f in keys)
+        readers = tuple((f.key, f.attr, f.missing, f.shape.read) for f in keys)
+        writers = tuple((f.key, attrgetter(f.source), f.shape.write, f.written) for f in keys)
 
-    def read(self, raw: Any, rules: Any) -> Any:
-        return self.make(**self.values(raw, rules))
+        def values(raw: Any, rules: Any) -> dict[str, Any]:
+            return {
+                attr: read(raw[key] if missing is REQUIRED else raw.get(key, missing), rules)
+                for key, attr, missing, read in readers
+            }
 
-    def values(self, raw: Any, rules: Any) -> dict[str, Any]:
-        return {attr: f.read(raw, rules) for f, attr, _ in self.pairs}
-
-    def write(self, value: Any) -> dict[str, Any]:
-        return {
-            f.key: f.shape.write(getattr(value, source))
-            for f, _, source in self.pairs
-            if f.written is None or f.written(value)
+        self.values = values
+        self.read = lambda raw, rules: make(**values(raw, rules))
+        self.write = lambda value: {
+            key: write(get(value))
+            for key, get, write, written in writers
+            if written is None or written(value)
         }
 
 
