@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from enum import Enum
 from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
@@ -252,7 +253,14 @@ class Codec(Generic[S]):
 
 
 SEED = Field("seed", Plain(int))
-PHASE = Field("phase", Plain(Phase, lambda phase: phase.value))
+
+
+def enum(kind: type[Enum]) -> Plain:
+    """A member of an enumeration, stored as its value."""
+    return Plain(kind, attrgetter("value"))
+
+
+PHASE = Field("phase", enum(Phase))
 OUTCOME = Field(
     "outcome",
     Plain(

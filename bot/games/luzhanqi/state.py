@@ -132,7 +132,7 @@ STATE = Record(
     Field("plies", codec.INT),
     Field(
         "last",
-        Maybe(Row(LastMove, STATION, Maybe(STATION), Maybe(Plain(Removal, lambda r: r.value)))),
+        Maybe(Row(LastMove, STATION, Maybe(STATION), Maybe(codec.enum(Removal)))),
     ),
     Field(
         "flags_shown",

@@ -105,7 +105,7 @@ STATE = Record(
             Record(
                 LastMove,
                 Field("side"),
-                Field("kind", Plain(Kind, lambda kind: kind.value)),
+                Field("kind", codec.enum(Kind)),
                 Field("start"),
                 Field("end"),
                 Field("via", Plain(_via)),

@@ -156,7 +156,7 @@ STATE = Record(
             Row(
                 _piece,
                 SQUARE,
-                Plain(Kind, lambda k: k.value),
+                codec.enum(Kind),
                 codec.SEAT,
                 codec.FLAG,
                 codec.INT,

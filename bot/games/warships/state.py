@@ -167,7 +167,7 @@ def _cell(text: Any) -> Cell:
 
 
 CELL = Plain(_cell, cell_name)
-KIND = Plain(Kind, lambda kind: kind.value)
+KIND = codec.enum(Kind)
 STATE = Record(
     WarshipsState,
     codec.SEED,
@@ -178,7 +178,7 @@ STATE = Record(
     Field("turn"),
     Field(
         "losses",
-        ListOf(Row(Loss, codec.INT, KIND, CELL, Plain(Cause, lambda c: c.value), codec.BOOL)),
+        ListOf(Row(Loss, codec.INT, KIND, CELL, codec.enum(Cause), codec.BOOL)),
     ),
     Field(
         "last",
