@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, call
 from typing import Any, Generic, TypeVar
 
 from bot.games.core import SEATS, CorruptStateError, GameError, Outcome, Phase
@@ -40,8 +41,8 @@ def _same(value: Any) -> Any:
 class Shape:
     """How one value is stored: ``read(raw, rules)`` takes it from JSON (some values, such
     as Sea Battle's cells, depend on the rules) and ``write(value)`` gives it back. A shape
-    builds both once, when a game declares it, so loading or saving a state on every move
-    calls one function a value rather than a chain of them."""
+    builds both once, when a game declares it, and lists and rows map them in C, so loading
+    or saving a state on every move costs about what the hand-written loops did."""
 
     read: Callable[[Any, Any], Any]
     write: Callable[[Any], Any]
@@ -72,10 +73,10 @@ class ListOf(Shape):
     def __init__(self, item: Shape) -> None:
         read, parse, write = item.read, item.parse, item.write
         if parse is None:
-            self.read = lambda raw, rules: tuple([read(each, rules) for each in raw])
+            self.read = lambda raw, rules: tuple(map(read, raw, repeat(rules)))
         else:
-            self.read = lambda raw, rules: tuple([parse(each) for each in raw])
-        self.write = list if write is _same else lambda value: [write(each) for each in value]
+            self.read = lambda raw, rules: tuple(map(parse, raw))
+        self.write = list if write is _same else lambda value: list(map(write, value))
 
 
 class Maybe(Shape):
@@ -87,8 +88,10 @@ class Maybe(Shape):
         self.write = lambda value: None if value is None else write(value)
 
 
-def unpack(raw: Any, count: int) -> tuple[Any, ...]:
+def unpack(raw: Any, count: int) -> Sequence[Any]:
     """``raw``'s items, refused as Python refuses unpacking them into ``count`` names."""
+    if type(raw) is list and len(raw) == count:
+        return raw
     try:
         values = tuple(raw)
     except TypeError:
@@ -120,16 +123,21 @@ class Row(Shape):
         parts = split
 
         def read_exact(raw: Any, rules: Any) -> Any:
-            values = unpack(raw, len(readers))
-            return make(*[read(v, rules) for read, v in zip(readers, values, strict=True)])
+            return make(*map(call, readers, unpack(raw, len(readers)), repeat(rules)))
 
         def read_loose(raw: Any, rules: Any) -> Any:
             return make(*[read(raw[i], rules) for i, read in enumerate(readers)])
 
         self.read = read_exact if exact else read_loose
-        self.write = lambda value: [
-            write(part) for write, part in zip(writers, parts(value), strict=True)
-        ]
+        changed = tuple((i, write) for i, write in enumerate(writers) if write is not _same)
+
+        def write(value: Any) -> list[Any]:
+            row = list(parts(value))
+            for i, form in changed:
+                row[i] = form(row[i])
+            return row
+
+        self.write = write
 
 
 class Field:
@@ -160,7 +168,15 @@ class Record(Shape):
     def __init__(self, make: Callable[..., Any], *keys: Field) -> None:
         self.make = make
         readers = tuple((f.key, f.attr, f.missing, f.shape.read) for f in keys)
-        writers = tuple((f.key, attrgetter(f.source), f.shape.write, f.written) for f in keys)
+        writers = tuple(
+            (
+                f.key,
+                attrgetter(f.source),
+                None if f.shape.write is _same else f.shape.write,
+                f.written,
+            )
+            for f in keys
+        )
 
         def values(raw: Any, rules: Any) -> dict[str, Any]:
             return {
@@ -171,7 +187,7 @@ class Record(Shape):
         self.values = values
         self.read = lambda raw, rules: make(**values(raw, rules))
         self.write = lambda value: {
-            key: write(get(value))
+            key: get(value) if write is None else write(get(value))
             for key, get, write, written in writers
             if written is None or written(value)
         }

@@ -139,8 +139,9 @@ def _logged(shot: tuple[int, Cell]) -> str:
     return f"{shooter}{cell_name(cell)}"
 
 
-def _read_logged(entry: Any, size: int) -> tuple[int, Cell]:
+def _read_logged(entry: Any, rules: SeaBattleRules) -> tuple[int, Cell]:
     """One stored shot: ``"0B7"``, or ``[0, "B7"]`` as version 1 stored it."""
+    size = rules.size
     if isinstance(entry, str):
         return int(entry[:1]), parse_cell(entry[1:], size, size)
     shooter, cell = entry
@@ -168,7 +169,7 @@ STATE = Record(
     Field("sides", ListOf(SIDE)),
     Field(
         "log",
-        ListOf(Ruled(lambda entry, rules: _read_logged(entry, rules.size))),
+        ListOf(Ruled(_read_logged)),
         source="named_log",
     ),
     Field("turn"),
