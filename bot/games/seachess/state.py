@@ -65,16 +65,10 @@ class SeachessState:
     outcome: Outcome | None = None
 
     def position(self) -> Position:
-        return Position(
-            dict(self.pieces),
-            dict(self.mines),
-            list(self.subs),
-            list(self.castling),
-            self.ep,
-            list(self.airborne),
-            self.turn,
-            self.ply,
-        )
+        """The true position, in the mutable form the move generator works on."""
+        at, mines, subs = dict(self.pieces), dict(self.mines), list(self.subs)
+        castling, airborne = list(self.castling), list(self.airborne)
+        return Position(at, mines, subs, castling, self.ep, airborne, self.turn, self.ply)
 
     def known_to(self, seat: int) -> Position:
         """§7.2a: the view position, the truth without the opponent's mines and submarines."""
