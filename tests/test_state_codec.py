@@ -165,3 +165,14 @@ def test_a_sea_battle_game_whose_rules_lost_their_fleet_is_refused_not_crashed()
     data["rules"].update(fleet=[], submarine=True)
     with pytest.raises(CorruptStateError, match="unreadable"):
         SEA_BATTLE.from_json(data)
+
+
+@dataclass(frozen=True)
+class Mark:
+    cell: int
+
+
+def test_a_row_of_one_column_is_written_as_a_list_of_one() -> None:
+    row = Row(Mark, codec.INT)
+    assert row.write(Mark(3)) == [3]
+    assert row.read([3], None) == Mark(3)

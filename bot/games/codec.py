@@ -119,7 +119,9 @@ class Row(Shape):
         readers = tuple(column.read for column in columns)
         writers = tuple(column.write for column in columns)
         if split is None:
-            split = attrgetter(*(each.name for each in fields(make)))  # type: ignore[arg-type]
+            names = [each.name for each in fields(make)]  # type: ignore[arg-type]
+            getter = attrgetter(*names)
+            split = getter if len(names) > 1 else lambda value: (getter(value),)
         parts = split
 
         def read_exact(raw: Any, rules: Any) -> Any:
