@@ -16,10 +16,9 @@ from bot.games.luzhanqi.state import LuzhanqiState
 from bot.games.luzhanqi.view import LuzhanqiView
 from bot.referee import Referee, Report
 from bot.storage import GameRecord, SqliteRepository
+from tests.referee_games import ALICE, BOB, challenge, start_game, stored_state
 
 E = ENGINES["luzhanqi"]
-ALICE, BOB = 1001, 1002
-GUILD, CHANNEL = 500, 700
 
 
 @pytest.fixture
@@ -28,21 +27,11 @@ def referee(repo: SqliteRepository) -> Referee:
 
 
 async def start(referee: Referee, variant: str | None = None, options: str = "") -> GameRecord:
-    challenge = await referee.challenge(
-        game="luzhanqi",
-        variant=variant,
-        options=options,
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-    )
-    return (await referee.accept(challenge.id, BOB)).game
+    return await start_game(referee, "luzhanqi", variant=variant, options=options)
 
 
 def state_of(game: GameRecord) -> LuzhanqiState:
-    state: LuzhanqiState = E.from_json(game.state)
-    return state
+    return stored_state(game, LuzhanqiState)
 
 
 async def deploy_both(referee: Referee, game: GameRecord) -> GameRecord:
@@ -118,15 +107,8 @@ async def test_the_deployment_flow_swap_save_load_ready(referee: Referee) -> Non
 
 
 async def test_the_flip_game_starts_without_a_setup(referee: Referee) -> None:
-    challenge = await referee.challenge(
-        game="luzhanqi",
-        variant="flip",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-    )
-    report = await referee.accept(challenge.id, BOB)
+    offered = await challenge(referee, "luzhanqi", variant="flip")
+    report = await referee.accept(offered.id, BOB)
     channel = report.to(None)
     assert channel is not None and "the game begins" in channel.texts[0]
     state = state_of(report.game)

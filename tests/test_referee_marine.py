@@ -11,26 +11,17 @@ from bot.games.core import Phase
 from bot.games.marine.state import MarineState
 from bot.referee import Referee, replay
 from bot.storage import GameRecord, GameStatus, SqliteRepository
+from tests.referee_games import start_game, stored_state
 
 E = ENGINES["marine"]
-ALICE, BOB = 1001, 1002
 
 
 async def start(referee: Referee) -> GameRecord:
-    challenge = await referee.challenge(
-        game="marine",
-        variant=None,
-        guild_id=500,
-        channel_id=700,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-    )
-    return (await referee.accept(challenge.id, BOB)).game
+    return await start_game(referee, "marine")
 
 
 def state_of(game: GameRecord) -> MarineState:
-    state: MarineState = E.from_json(game.state)
-    return state
+    return stored_state(game, MarineState)
 
 
 async def test_a_whole_game_reaches_its_end_and_replays_from_the_log(

@@ -7,21 +7,13 @@ from bot.announcements import game_begun
 from bot.games import ENGINES
 from bot.referee import Referee, replay
 from bot.storage import GameRecord, GameStatus, SqliteRepository
+from tests.referee_games import ALICE, BOB, start_game
 
 E = ENGINES["seachess"]
-ALICE, BOB = 1001, 1002
 
 
 async def start(referee: Referee) -> GameRecord:
-    challenge = await referee.challenge(
-        game="seachess",
-        variant=None,
-        guild_id=500,
-        channel_id=700,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-    )
-    return (await referee.accept(challenge.id, BOB)).game
+    return await start_game(referee, "seachess")
 
 
 async def test_a_resignation_publishes_the_move_list_with_hidden_moves(

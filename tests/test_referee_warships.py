@@ -14,29 +14,19 @@ from bot.games.warships.state import WarshipsState
 from bot.games.warships.units import SHIPS
 from bot.referee import Referee, replay
 from bot.storage import GameRecord, GameStatus, SqliteRepository
+from tests.referee_games import ALICE, BOB, challenge, start_game, stored_state
 from tests.warships_positions import play_step
 
 E = ENGINES["warships"]
-ALICE, BOB = 1001, 1002
 SHIP_NAMES = tuple(kind.unit.name for kind in SHIPS)
 
 
 async def start(referee: Referee, options: str = "") -> GameRecord:
-    challenge = await referee.challenge(
-        game="warships",
-        variant=None,
-        options=options,
-        guild_id=500,
-        channel_id=700,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-    )
-    return (await referee.accept(challenge.id, BOB)).game
+    return await start_game(referee, "warships", options=options)
 
 
 def state_of(game: GameRecord) -> WarshipsState:
-    state: WarshipsState = E.from_json(game.state)
-    return state
+    return stored_state(game, WarshipsState)
 
 
 @pytest.mark.parametrize("options", ["harder mobility manoeuvres forget", "quick"])
@@ -109,16 +99,8 @@ async def test_suggestions_offer_legal_moves_from_the_players_view(referee: Refe
 
 
 async def test_a_quick_game_is_announced_as_begun_not_as_setting_up(referee: Referee) -> None:
-    challenge = await referee.challenge(
-        game="warships",
-        variant=None,
-        options="quick",
-        guild_id=500,
-        channel_id=700,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-    )
-    report = await referee.accept(challenge.id, BOB)
+    offered = await challenge(referee, "warships", options="quick")
+    report = await referee.accept(offered.id, BOB)
     channel = report.to(None)
     assert channel is not None and channel.texts[0] == "Challenge accepted: the game begins."
     assert state_of(report.game).phase is Phase.PLAY
