@@ -11,28 +11,20 @@ import random
 from collections.abc import Iterator
 from functools import cache
 
-from hypothesis import HealthCheck, settings
-from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 
 from bot.games.core import SEATS, Phase, Transition, other
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.state import SeaBattleState
+from tests.engine_checks import seeded
 from tests.seabattle_positions import ENGINE as E
 from tests.seabattle_positions import MODES
 
 PRESETS = list(MODES)
 GAME_SEEDS = range(3)
 """Whole random games per preset, shared (cached) by every test that replays them."""
-SEEDED = settings(
-    max_examples=8,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
-    phases=(Stage.explicit, Stage.generate),
-)
-"""Few, fixed examples, each a game built from a seed. Shrinking is off: a smaller seed is not
-a simpler game, so it would only spend time; a failure reports its seed."""
+SEEDED = seeded(8)
+"""Few, fixed examples, each a game built from a seed (see :func:`tests.engine_checks.seeded`)."""
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 """Any seed a game may have."""

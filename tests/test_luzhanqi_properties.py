@@ -15,8 +15,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import Phase as Stage
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.core import SEATS, GameError, Phase, Transition, other
@@ -25,18 +24,13 @@ from bot.games.luzhanqi.board import name
 from bot.games.luzhanqi.pieces import COUNTS, Kind, Piece
 from bot.games.luzhanqi.state import LuzhanqiState
 from renderers.luzhanqi import alt_text, render, render_image
+from tests.engine_checks import few, seeded
 from tests.luzhanqi_positions import ENGINE
 from tests.presented import presented
 
 E = ENGINE
 PRESETS = list(E.presets)
-SEEDED = settings(
-    max_examples=4,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
-    phases=(Stage.explicit, Stage.generate),
-)
+SEEDED = seeded(4)
 MAX_PLIES = 50 * 61 + 200
 """Every attack removes a piece and 60 quiet plies draw: no game can run longer than this."""
 
@@ -119,7 +113,7 @@ TEXTS = st.one_of(
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@few(60)
 @given(index=st.integers(0, 10_000), seat=st.sampled_from(SEATS), text=TEXTS)
 def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
     preset: str, index: int, seat: int, text: str

@@ -7,26 +7,30 @@ same board, texts and image, and nothing but the board decides what they are sho
 
 from __future__ import annotations
 
-import contextlib
-import json
 import random
 from dataclasses import replace
 from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.games.core import SEATS, CorruptStateError, GameError, Phase
+from bot.games.core import SEATS, GameError, Phase
 from bot.games.marine.state import MarineState
 from renderers.marine import alt_text, render
+from tests.engine_checks import (
+    assert_edits_refused,
+    assert_move_or_harmless_refusal,
+    assert_survives_storage,
+    few,
+)
 from tests.marine_positions import ENGINE as E
 from tests.marine_positions import random_game, replayed
 from tests.presented import presented
 
 SEEDS = [1, 2, 3, 4]
-FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = few(40)
 
 
 @cache
@@ -76,9 +80,7 @@ def test_autocomplete_lists_exactly_the_legal_actions(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_json_round_trips_at_every_step(seed: int) -> None:
-    for state in game(seed)[1]:
-        data = json.loads(json.dumps(E.to_json(state)))
-        assert E.from_json(data) == state
+    assert_survives_storage(E, game(seed)[1])
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -108,11 +110,7 @@ def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
     pick: int, text: str, seat: int
 ) -> None:
     states = sample_states(1, 12) + sample_states(2, 12)
-    state = states[pick % len(states)]
-    before = json.dumps(E.to_json(state))
-    with contextlib.suppress(GameError):
-        E.act(state, seat, text)
-    assert json.dumps(E.to_json(state)) == before
+    assert_move_or_harmless_refusal(E, states[pick % len(states)], seat, text)
 
 
 def test_corrupted_json_is_refused() -> None:
@@ -135,11 +133,7 @@ def test_corrupted_json_is_refused() -> None:
         lambda d: d["last"].__setitem__("side", 1 - d["last"]["side"]),
         lambda d: d["last"].__setitem__("kind", "U" if d["last"]["kind"] != "U" else "C"),
     )
-    for edit in edits:
-        copy: dict[str, Any] = json.loads(json.dumps(data))
-        edit(copy)
-        with pytest.raises(CorruptStateError):
-            E.from_json(copy)
+    assert_edits_refused(E, data, edits)
 
 
 # -- everything is public: the same for every audience ----------------------------------------

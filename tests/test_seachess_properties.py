@@ -9,27 +9,32 @@ player or the channel is shown or told.
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 from dataclasses import replace
 from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.games.core import SEATS, CorruptStateError, GameError, IllegalActionError, Phase, other
+from bot.games.core import SEATS, GameError, IllegalActionError, Phase, other
 from bot.games.seachess import actions as act
 from bot.games.seachess.board import SQUARES, name
 from bot.games.seachess.pieces import Kind
 from bot.games.seachess.state import SeachessState
 from renderers.seachess import alt_text, render, render_image
+from tests.engine_checks import (
+    assert_edits_refused,
+    assert_move_or_harmless_refusal,
+    assert_survives_storage,
+    few,
+)
 from tests.seachess_positions import ENGINE as E
 from tests.seachess_positions import random_game
 
 SEEDS = (3, 8, 21)
-FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = few(40)
 
 
 @cache
@@ -77,9 +82,7 @@ def test_legal_actions_apply_and_read_back(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_json_round_trips_at_every_step(seed: int) -> None:
-    for state in game(seed)[1]:
-        data = json.loads(json.dumps(E.to_json(state)))
-        assert E.from_json(data) == state
+    assert_survives_storage(E, game(seed)[1])
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -113,11 +116,7 @@ def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
     pick: int, text: str, seat: int
 ) -> None:
     states = all_samples(8)
-    state = states[pick % len(states)]
-    before = json.dumps(E.to_json(state))
-    with contextlib.suppress(GameError):
-        E.act(state, seat, text)
-    assert json.dumps(E.to_json(state)) == before
+    assert_move_or_harmless_refusal(E, states[pick % len(states)], seat, text)
 
 
 def test_corrupted_json_is_refused() -> None:
@@ -135,11 +134,7 @@ def test_corrupted_json_is_refused() -> None:
         lambda d: d["mines"].append([d["pieces"][0][0], 1 - d["pieces"][0][2]]),
         lambda d: d.__setitem__("castling", [True, True, True, True, True]),
     )
-    for edit in edits:
-        copy = json.loads(json.dumps(data))
-        edit(copy)
-        with pytest.raises(CorruptStateError):
-            E.from_json(copy)
+    assert_edits_refused(E, data, edits)
 
 
 # -- non-interference -------------------------------------------------------------------------
@@ -241,9 +236,7 @@ def test_hidden_moves_read_the_same_to_the_opponent_and_the_channel() -> None:
             ):
                 continue
             key = type(action) if isinstance(action, act.Dive) else "hidden"
-            words = tuple(
-                (e.audience, e.text) for e in transition.events if e.audience != seat
-            )
+            words = tuple((e.audience, e.text) for e in transition.events if e.audience != seat)
             told.setdefault(key, set()).add(words)
         for versions in told.values():
             assert len(versions) == 1

@@ -7,7 +7,6 @@ that player or the channel is shown, down to the image bytes.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from dataclasses import replace
@@ -15,10 +14,10 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.games.core import SEATS, CorruptStateError, GameError, Phase, other
+from bot.games.core import SEATS, GameError, Phase, other
 from bot.games.grid import cell_name
 from bot.games.warships import board, moves
 from bot.games.warships.actions import Move
@@ -26,12 +25,18 @@ from bot.games.warships.rules import WarshipsRules
 from bot.games.warships.state import WarshipsState
 from bot.games.warships.units import Kind
 from renderers.warships import alt_text, render, render_image
+from tests.engine_checks import (
+    assert_edits_refused,
+    assert_move_or_harmless_refusal,
+    assert_survives_storage,
+    few,
+)
 from tests.presented import presented
 from tests.warships_positions import ENGINE as E
 from tests.warships_positions import play_step, position, random_game
 
 OPTION_SETS = ["", "harder mobility", "quick manoeuvres", "forget"]
-FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = few(25)
 
 
 @cache
@@ -72,9 +77,7 @@ def test_legal_actions_apply_and_read_back(options: str) -> None:
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_json_round_trips_at_every_step(options: str) -> None:
-    for state in game(options)[1]:
-        data = json.loads(json.dumps(E.to_json(state)))
-        assert E.from_json(data) == state
+    assert_survives_storage(E, game(options)[1])
 
 
 def raid_step(state: WarshipsState, seat: int, rng: random.Random) -> str:
@@ -130,7 +133,7 @@ def test_every_state_of_a_raiding_game_reloads(seed: int) -> None:
             if state.phase is not Phase.SETUP:  # only a random setup swap may be refused
                 raise
             continue
-        assert E.from_json(json.loads(json.dumps(E.to_json(state)))) == state
+        assert_survives_storage(E, [state])
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)
@@ -162,11 +165,7 @@ def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
     pick: int, text: str, seat: int
 ) -> None:
     states = sample_states("", 12) + sample_states("harder mobility", 12)
-    state = states[pick % len(states)]
-    before = json.dumps(E.to_json(state))
-    with contextlib.suppress(GameError):
-        E.act(state, seat, text)
-    assert json.dumps(E.to_json(state)) == before
+    assert_move_or_harmless_refusal(E, states[pick % len(states)], seat, text)
 
 
 def swap_battery_with_ship(data: dict[str, Any]) -> None:
@@ -181,25 +180,22 @@ def swap_battery_with_ship(data: dict[str, Any]) -> None:
 
 def test_corrupted_json_is_refused() -> None:
     data = E.to_json(game("")[1][40])
-    broken: list[dict[str, Any]] = []
-    for edit in (
-        lambda d: d["pieces"].pop(),
-        lambda d: d["pieces"][0].__setitem__(0, d["pieces"][1][0]),
-        lambda d: d.__setitem__("phase", "nowhere"),
-        lambda d: d["sides"][0].__setitem__(2, 9),
-        lambda d: d.__setitem__("turn", 5),
-        lambda d: d["rules"].__setitem__("harder", "yes"),
-        lambda d: d["losses"].append([2, "BS", "A1", "clash", False]),
-        lambda d: d.__setitem__("version", 2),
-        lambda d: d.__setitem__("quiet", -1),
-        swap_battery_with_ship,
-    ):
-        copy = json.loads(json.dumps(data))
-        edit(copy)
-        broken.append(copy)
-    for copy in broken:
-        with pytest.raises(CorruptStateError):
-            E.from_json(copy)
+    assert_edits_refused(
+        E,
+        data,
+        (
+            lambda d: d["pieces"].pop(),
+            lambda d: d["pieces"][0].__setitem__(0, d["pieces"][1][0]),
+            lambda d: d.__setitem__("phase", "nowhere"),
+            lambda d: d["sides"][0].__setitem__(2, 9),
+            lambda d: d.__setitem__("turn", 5),
+            lambda d: d["rules"].__setitem__("harder", "yes"),
+            lambda d: d["losses"].append([2, "BS", "A1", "clash", False]),
+            lambda d: d.__setitem__("version", 2),
+            lambda d: d.__setitem__("quiet", -1),
+            swap_battery_with_ship,
+        ),
+    )
 
 
 # -- non-interference -------------------------------------------------------------------------
@@ -223,9 +219,7 @@ def shown_to(state: WarshipsState, audience: int | None) -> tuple[Any, ...]:
 
 def shuffle_hidden(state: WarshipsState, owner: int, rng: random.Random) -> WarshipsState:
     """``state`` with ``owner``'s face-down types permuted: the opponent cannot tell them apart."""
-    hidden = [
-        p for p in state.pieces if p.owner == owner and not p.public and not p.identified
-    ]
+    hidden = [p for p in state.pieces if p.owner == owner and not p.public and not p.identified]
     kinds = [p.kind for p in hidden]
     rng.shuffle(kinds)
     swapped = {p.cell: replace(p, kind=k) for p, k in zip(hidden, kinds, strict=True)}
@@ -242,9 +236,7 @@ def test_hidden_types_change_nothing_the_other_seat_or_the_channel_sees(
         if state.phase is not Phase.PLAY:
             continue
         twin = shuffle_hidden(state, hidden, rng)
-        assert twin != state or all(
-            p.public or p.identified for p in state.own(hidden)
-        )
+        assert twin != state or all(p.public or p.identified for p in state.own(hidden))
         for audience in (other(hidden), None):
             assert shown_to(twin, audience) == shown_to(state, audience)
 
@@ -321,9 +313,7 @@ def test_a_move_tells_the_opponent_and_the_channel_nothing_of_the_movers_hidden_
             this_world = E.apply(state, mover, action)
             for audience in (other(mover), None):
                 assert this_world.for_audience(audience) == other_world.for_audience(audience)
-                assert shown_to(this_world.state, audience) == shown_to(
-                    other_world.state, audience
-                )
+                assert shown_to(this_world.state, audience) == shown_to(other_world.state, audience)
             checked += 1
     assert checked > 0
 

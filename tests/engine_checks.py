@@ -1,0 +1,65 @@
+"""Checks that every game's engine must pass, written once for the property tests of each.
+
+A state survives the store (JSON out and back in), any text is either a move or a refusal
+that leaves the state as it was, and stored data that no game could reach is refused on
+load. Each game's property tests feed these its own states, texts and broken data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import Phase as Stage
+
+from bot.games.core import CorruptStateError, Engine, GameError
+
+
+def few(examples: int) -> settings:
+    """Hypothesis settings for tests whose every example plays moves: no deadline."""
+    return settings(
+        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+
+
+def seeded(examples: int) -> settings:
+    """Few, fixed examples, each a game built from a seed. Shrinking is off: a smaller seed is
+    not a simpler game, so it would only spend time; a failure reports its seed."""
+    return settings(few(examples), derandomize=True, phases=(Stage.explicit, Stage.generate))
+
+
+def stored(engine: Engine, state: Any) -> Any:
+    """``state`` as the store keeps it: the engine's JSON, written out and read back."""
+    return json.loads(json.dumps(engine.to_json(state)))
+
+
+def assert_survives_storage(engine: Engine, states: Iterable[Any]) -> None:
+    """Every state loads back from the store equal to itself."""
+    for state in states:
+        assert engine.from_json(stored(engine, state)) == state
+
+
+def assert_move_or_harmless_refusal(engine: Engine, state: Any, seat: int, text: str) -> None:
+    """``text`` from ``seat`` is a move or a refusal, and either way ``state`` is unchanged."""
+    before = json.dumps(engine.to_json(state))
+    with contextlib.suppress(GameError):
+        engine.act(state, seat, text)
+    assert json.dumps(engine.to_json(state)) == before
+
+
+def assert_edits_refused(
+    engine: Engine, data: Any, edits: Iterable[Callable[[Any], object]]
+) -> None:
+    """Each edit of a copy of the stored ``data`` makes data the engine refuses to load."""
+    broken = []
+    for edit in edits:
+        copy = json.loads(json.dumps(data))
+        edit(copy)
+        broken.append(copy)
+    for copy in broken:
+        with pytest.raises(CorruptStateError):
+            engine.from_json(copy)
