@@ -61,26 +61,7 @@ def position(
     unloaded pieces; ``airborne`` names each side's flying carrier."""
     ply = turn if ply is None else ply
     dived = dived or {}
-    lines = [line.split() for line in diagram.strip().splitlines()]
-    files = lines[0]
-    at: dict[int, Piece] = {}
-    mined: dict[int, int] = {}
-    under: list[Submerged] = []
-    for row in lines[1:]:
-        rank = row[0]
-        if len(row) - 1 > len(files):
-            raise ValueError(f"rank {rank} has more squares than the header")
-        for file, mark in zip(files, row[1:], strict=False):
-            if mark == ".":
-                continue
-            here = sq(f"{file}{rank}")
-            owner = 0 if mark.isupper() else 1
-            if mark in "Mm":
-                mined[here] = owner
-            elif mark in "Uu":
-                under.append(Submerged(here, owner, ply + 8, here))
-            else:
-                at[here] = fresh(Kind(mark.upper()), owner)
+    at, mined, under = read_diagram(diagram, ply)
     for name in empty.split():
         at[sq(name)] = replace(at[sq(name)], loaded=False)
     for name, direction in (facing or {}).items():
@@ -109,6 +90,39 @@ def position(
         ply=ply,
         record=("?",) * ply,
     )
+    return with_history(state)
+
+
+def read_diagram(
+    diagram: str, ply: int
+) -> tuple[dict[int, Piece], dict[int, int], list[Submerged]]:
+    """The pieces, mines and submerged submarines a diagram draws; a submarine drawn as
+    ``U``/``u`` surfaces eight plies after ``ply``."""
+    lines = [line.split() for line in diagram.strip().splitlines()]
+    files = lines[0]
+    at: dict[int, Piece] = {}
+    mined: dict[int, int] = {}
+    under: list[Submerged] = []
+    for row in lines[1:]:
+        rank = row[0]
+        if len(row) - 1 > len(files):
+            raise ValueError(f"rank {rank} has more squares than the header")
+        for file, mark in zip(files, row[1:], strict=False):
+            if mark == ".":
+                continue
+            here = sq(f"{file}{rank}")
+            owner = 0 if mark.isupper() else 1
+            if mark in "Mm":
+                mined[here] = owner
+            elif mark in "Uu":
+                under.append(Submerged(here, owner, ply + 8, here))
+            else:
+                at[here] = fresh(Kind(mark.upper()), owner)
+    return at, mined, under
+
+
+def with_history(state: SeachessState) -> SeachessState:
+    """``state`` with the history and checks a game that reached it would carry."""
     pos = state.position()
     from bot.games.seachess.position import in_check
 
