@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 
 import pytest
 
@@ -151,6 +152,12 @@ def start_game(
     state = place(state, 1, fleet1, ready=True)
     assert state.phase is Phase.PLAY and state.turn == first
     return state
+
+
+@cache
+def classic_game() -> SeaBattleState:
+    """The game most tests play: seat 0 has ALPHA, seat 1 has BRAVO, seat 0 shoots first."""
+    return start_game("classic", ALPHA, BRAVO, first=0)
 
 
 def shoot(state: SeaBattleState, seat: int, *cells: str) -> SeaBattleState:
@@ -334,33 +341,49 @@ def fleet_faults(
         faults.append(f"lengths {sorted(have.elements())} exceed the fleet's")
     owner: dict[Cell, int] = {}
     for index, cells in enumerate(ships):
-        columns = {column for column, _ in cells}
-        rows = {row for _, row in cells}
-        if not all(0 <= c < rules.size and 0 <= r < rules.size for c, r in cells):
-            faults.append(f"ship {index} leaves the board")
-        straight = (len(columns) == 1 and len(rows) == len(cells)) or (
-            len(rows) == 1 and len(columns) == len(cells)
-        )
-        spans = max(columns) - min(columns) + max(rows) - min(rows) + 1 == len(cells)
-        if rules.shapes and len(cells) in (3, 4):
-            # §4.4: any side-connected three or four cells, except the T (a cell with three
-            # neighbours in the ship).
-            cellset = set(cells)
-            degrees = [
-                sum((c + dc, r + dr) in cellset for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)))
-                for c, r in cells
-            ]
-            connected = (len(cells) == 3 and sorted(degrees) == [1, 1, 2]) or (
-                len(cells) == 4 and sum(degrees) >= 6 and max(degrees) < 3
-            )
-            if len(cellset) != len(cells) or not connected:
-                faults.append(f"ship {index} is not a straight line, an L, a square or a zigzag")
-        elif not straight or not spans:
-            faults.append(f"ship {index} is not a straight line")
+        faults += ship_faults(rules, index, cells)
         for cell in cells:
             if cell in owner:
                 faults.append(f"ships {owner[cell]} and {index} overlap")
             owner[cell] = index
+    return faults + touching_faults(rules, owner, submarine)
+
+
+def ship_faults(rules: SeaBattleRules, index: int, cells: tuple[Cell, ...]) -> list[str]:
+    """What is wrong with ship number ``index`` alone: off the board, or of a wrong shape."""
+    faults: list[str] = []
+    columns = {column for column, _ in cells}
+    rows = {row for _, row in cells}
+    if not all(0 <= c < rules.size and 0 <= r < rules.size for c, r in cells):
+        faults.append(f"ship {index} leaves the board")
+    straight = (len(columns) == 1 and len(rows) == len(cells)) or (
+        len(rows) == 1 and len(columns) == len(cells)
+    )
+    spans = max(columns) - min(columns) + max(rows) - min(rows) + 1 == len(cells)
+    if rules.shapes and len(cells) in (3, 4):
+        # §4.4: any side-connected three or four cells, except the T (a cell with three
+        # neighbours in the ship).
+        cellset = set(cells)
+        degrees = [
+            sum((c + dc, r + dr) in cellset for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+            for c, r in cells
+        ]
+        connected = (len(cells) == 3 and sorted(degrees) == [1, 1, 2]) or (
+            len(cells) == 4 and sum(degrees) >= 6 and max(degrees) < 3
+        )
+        if len(cellset) != len(cells) or not connected:
+            faults.append(f"ship {index} is not a straight line, an L, a square or a zigzag")
+    elif not straight or not spans:
+        faults.append(f"ship {index} is not a straight line")
+    return faults
+
+
+def touching_faults(
+    rules: SeaBattleRules, owner: dict[Cell, int], submarine: int | None
+) -> list[str]:
+    """Ships that touch where the rules forbid it (§4.1, §4.2); ``owner`` maps each ship cell
+    to its ship's number, and the §4.8 submarine may touch its own ships."""
+    faults: list[str] = []
     if rules.touching is Touching.ANY:
         return faults
     for (column, row), index in owner.items():

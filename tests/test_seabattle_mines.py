@@ -12,7 +12,6 @@ from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark
 from tests.seabattle_positions import (
     ALPHA,
-    ENGINE,
     LARGE_FLEET,
     MODES,
     place,
@@ -20,8 +19,7 @@ from tests.seabattle_positions import (
     seed_where_first,
     texts_for,
 )
-
-E = ENGINE
+from tests.seabattle_positions import ENGINE as E
 
 ALPHA_MINES = ("mine J10", "mine H10")
 """Two mines for ``ALPHA`` (ships in rows 1-7), touching nothing."""

@@ -2,8 +2,9 @@
 
 The rule tests pin single clauses on hand-drawn positions; these tests check what must hold in
 every position the engine can reach: legal moves apply and read back, refusals change
-nothing, states survive storage and replay, and games end. That nothing a player may not see
-can change what that player or the channel is shown is proven in ``test_seabattle_secrecy``.
+nothing, states survive replay, and games end. That nothing a player may not see can change
+what that player or the channel is shown is proven in ``test_seabattle_secrecy``; what is
+stored, in ``test_seabattle_json``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 
 from bot.games.core import (
     SEATS,
-    CorruptStateError,
     EndReason,
     GameError,
     IllegalActionError,
@@ -35,8 +34,7 @@ from bot.games.core import (
 )
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.state import SeaBattleState
-from bot.storage.records import dump
-from tests.seabattle_playouts import GAME_SEEDS, PRESETS, full_game, walk_play
+from tests.seabattle_playouts import GAME_SEEDS, PRESETS, full_game
 from tests.seabattle_positions import ENGINE as E
 from tests.seabattle_positions import MODES, fleet_faults, random_ready_game, side_faults
 
@@ -206,162 +204,6 @@ def test_placements_are_accepted_exactly_when_the_rules_allow(
         assert_refused_unchanged(state, lambda: E.apply(state, seat, action))
 
 
-# -- storage ----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "preset",
-    list(PRESETS),
-)
-def test_json_round_trips_at_every_step(preset: str) -> None:
-    """Storage saves after every move: each state must load back equal, through real JSON."""
-    for seed in GAME_SEEDS[:2]:
-        for state in full_game(preset, seed)[2]:
-            text = json.dumps(E.to_json(state))
-            assert E.from_json(json.loads(text)) == state, seed
-
-
-def test_json_round_trips_a_partial_fleet_with_same_length_kinds() -> None:
-    """§4.2 fleet, §2.4 setup: place the cruiser and the submarine (both 3 cells), take the
-    cruiser back, save and load. Every state a player can reach must be storable."""
-    state = E.new_game(E.presets["milton-bradley"], 0)
-    for text in ("A1 A3", "C1 C3", "remove A1"):
-        state = E.act(state, 0, text).state
-    assert [E.presets["milton-bradley"].fleet[s.kind].name for s in state.sides[0].ships] == [
-        "submarine"
-    ]
-    assert E.from_json(json.loads(json.dumps(E.to_json(state)))) == state
-
-
-def corrupt_cases() -> dict[str, Callable[[dict[str, Any]], None]]:
-    """Ways stored data can go bad, each as an edit of a saved game in play."""
-
-    def off_board(data: dict[str, Any]) -> None:
-        size = data["rules"]["size"]
-        kind, cells = data["sides"][0]["ships"][0]
-        data["sides"][0]["ships"][0] = [kind, [f"{chr(ord('A') + size)}{c[1:]}" for c in cells]]
-
-    def shot_twice(data: dict[str, Any]) -> None:
-        data["log"].append(data["log"][0])
-
-    def overlap(data: dict[str, Any]) -> None:
-        ships = data["sides"][1]["ships"]
-        kind, cells = ships[-1]
-        ships[-1] = [kind, ships[0][1][: len(cells)]]
-
-    def bent(data: dict[str, Any]) -> None:
-        ships = data["sides"][0]["ships"]
-        kind, cells = ships[0]
-        first = cells[0]
-        ships[0] = [
-            kind,
-            [first, *[f"{chr(ord(first[0]) + i)}{int(first[1:]) + i}" for i in (1, 2)]],
-        ]
-
-    def one_ship_too_many(data: dict[str, Any]) -> None:
-        data["sides"][0]["ships"].append(copy.deepcopy(data["sides"][0]["ships"][-1]))
-
-    def shooter_three(data: dict[str, Any]) -> None:
-        data["log"][0] = "3" + data["log"][0][1:]
-
-    def play_without_turn(data: dict[str, Any]) -> None:
-        data["turn"] = None
-
-    def bad_turn(data: dict[str, Any]) -> None:
-        data["turn"] = 2
-
-    def unready_in_play(data: dict[str, Any]) -> None:
-        data["sides"][1]["ready"] = False
-
-    def finished_without_outcome(data: dict[str, Any]) -> None:
-        data["phase"] = "finished"
-
-    def bad_phase(data: dict[str, Any]) -> None:
-        data["phase"] = "halftime"
-
-    def impossible_rules(data: dict[str, Any]) -> None:
-        data["rules"]["size"] = 99
-
-    def bad_touching(data: dict[str, Any]) -> None:
-        data["rules"]["touching"] = "sometimes"
-
-    return {
-        "ship moved off board": off_board,
-        "cell shot twice": shot_twice,
-        "ships overlap": overlap,
-        "ship bent": bent,
-        "one ship too many": one_ship_too_many,
-        "shot by seat 3": shooter_three,
-        "play without a turn": play_without_turn,
-        "turn of seat 2": bad_turn,
-        "unready fleet in play": unready_in_play,
-        "finished without outcome": finished_without_outcome,
-        "unknown phase": bad_phase,
-        "impossible rules": impossible_rules,
-        "unknown touching": bad_touching,
-        **{
-            f"version {version!r}": (lambda v: lambda data: data.__setitem__("version", v))(version)
-            for version in (0, 3, None, "2")
-        },
-        "no version": lambda data: data.pop("version"),
-    }
-
-
-@cache
-def saved_game(preset: str) -> dict[str, Any]:
-    state = random_ready_game(preset, 5)
-    for _, _, transition in walk_play(state, random.Random(5), limit=6):
-        state = transition.state
-    assert state.phase is Phase.PLAY and state.log
-    return E.to_json(state)
-
-
-FREE_FORM_LEGAL = {"ships overlap", "ship bent"}
-"""Edits that leave a Flying Dutchman legal: it has one ship, of any shape (§5.2)."""
-
-
-@pytest.mark.parametrize(
-    ("preset", "case"),
-    [
-        (preset, case)
-        for case in corrupt_cases()
-        for preset in PRESETS
-        if not (MODES[preset].dutchman and case in FREE_FORM_LEGAL)
-    ],
-)
-def test_corrupted_json_is_refused(preset: str, case: str) -> None:
-    """Stored data is re-validated on load: bad data raises CorruptStateError, never loads."""
-    data = copy.deepcopy(saved_game(preset))
-    corrupt_cases()[case](data)
-    with pytest.raises(CorruptStateError):
-        E.from_json(data)
-
-
-def set_kind(value: int) -> Callable[[dict[str, Any]], None]:
-    def edit(data: dict[str, Any]) -> None:
-        data["sides"][0]["ships"][-1][0] = value
-
-    return edit
-
-
-@pytest.mark.parametrize(
-    "edit",
-    [
-        pytest.param(set_kind(99), id="ship kind 99"),
-        pytest.param(set_kind(-1), id="ship kind -1"),
-        pytest.param(lambda data: data.pop("rules"), id="no rules"),
-        pytest.param(lambda data: data.pop("sides"), id="no sides"),
-    ],
-)
-def test_corrupted_json_is_refused_not_crashed(edit: Callable[[dict[str, Any]], None]) -> None:
-    """The contract says ``from_json`` raises CorruptStateError on bad data; any other
-    exception, or loading a fleet that the rules do not allow, breaks storage's error path."""
-    data = copy.deepcopy(saved_game("classic"))
-    edit(data)
-    with pytest.raises(CorruptStateError):
-        E.from_json(data)
-
-
 # -- games end, and replay reproduces them ----------------------------------------------------
 
 
@@ -443,41 +285,3 @@ def test_fields_carried_over_a_shot_are_the_fields_built_anew(mode: str) -> None
     assert carried > 0 or rules.salvo or rules.dutchman, "no shot carried any field over"
     plain = not (rules.salvo or rules.dutchman or rules.mines or rules.sweepers)
     assert sinkings_carried > 0 or not plain, "no sinking carried its fields over"
-
-
-@pytest.mark.parametrize("mode", sorted(MODES))
-def test_the_log_carried_from_move_to_move_is_the_log_named_anew(mode: str) -> None:
-    """Each move hands the next state its log's cell names (``carry_named_log``), as the
-    referee stores every state it reaches: the stored text of every state of a seeded game
-    must be exactly what the same state writes with nothing carried, and read back the same."""
-    rng = random.Random(f"named log {mode}")
-    state = random_ready_game(mode, rng.randrange(1 << 30))
-    carried = moves = 0
-    for _ in range(300):
-        stored = dump(E.to_json(state))  # as the referee stores each state it reaches
-        anew = replace(state)  # the same state, nothing worked out yet
-        assert "named_log" not in anew.__dict__
-        assert dump(E.to_json(anew)) == stored, (mode, len(state.log))
-        assert E.from_json(json.loads(stored)) == state
-        movers = sorted(E.to_move(state))
-        if not movers:
-            break
-        seat = rng.choice(movers)
-        state = E.apply(state, seat, rng.choice(list(E.legal_actions(state, seat)))).state
-        moves += 1
-        carried += "named_log" in state.__dict__
-    assert carried == moves > 30, "the names were not carried over from move to move"
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_a_game_stored_by_version_1_reads_as_it_was(preset: str) -> None:
-    """Version 1 stored each shot as ``[0, "B7"]``: games stored before version 2 read the
-    same, and are stored again in version 2."""
-    _, _, states = full_game(preset, GAME_SEEDS[0])
-    state = states[len(states) // 2]
-    data = E.to_json(state)
-    assert data["version"] == 2 and all(isinstance(shot, str) for shot in data["log"])
-    older = {**data, "version": 1, "log": [[int(shot[0]), shot[1:]] for shot in data["log"]]}
-    read = E.from_json(json.loads(json.dumps(older)))
-    assert read == state
-    assert E.to_json(read) == data

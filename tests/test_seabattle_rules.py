@@ -19,10 +19,10 @@ from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark
 from tests.seabattle_positions import (
     ALPHA,
-    BRAVO,
     CORNERS_FLEET,
     MB_FLEET,
     cell,
+    classic_game,
     diagram_ships,
     fleet_faults,
     grid_lines,
@@ -33,17 +33,9 @@ from tests.seabattle_positions import (
     ship_marks,
     ships_of,
     side_faults,
-    start_game,
     texts_for,
 )
 from tests.seabattle_positions import ENGINE as E
-
-
-@pytest.fixture(scope="module")
-def game() -> SeaBattleState:
-    """The game most tests play: seat 0 has ALPHA, seat 1 has BRAVO, seat 0 shoots first."""
-    return start_game("classic", ALPHA, BRAVO, first=0)
-
 
 # -- §1 fields and coordinates ----------------------------------------------------------------
 
@@ -79,8 +71,9 @@ def test_1_2_cells_are_case_insensitive() -> None:
     assert E.act(E.act(lower, 0, "READY").state, 1, "Random").state.sides[1].ships
 
 
-def test_1_2_canonical_notation_round_trips(game: SeaBattleState) -> None:
+def test_1_2_canonical_notation_round_trips() -> None:
     """§1.2: one notation in every mode, so ``str(action)`` reads back as the same move."""
+    game = classic_game()
     setup = new()
     for text in ["A1 A4", "J10", "B7", "remove B2", "clear", "random", "ready"]:
         assert str(E.parse_action(setup, 0, text)) == text
@@ -103,8 +96,9 @@ def test_1_2_canonical_notation_round_trips(game: SeaBattleState) -> None:
         pytest.param("setup", "remove K1"),
     ],
 )
-def test_1_2_cells_off_the_board_are_refused(phase: str, text: str, game: SeaBattleState) -> None:
+def test_1_2_cells_off_the_board_are_refused(phase: str, text: str) -> None:
     """§1.2: on 10x10 the field runs from A1 to J10; a cell beyond it is refused as such."""
+    game = classic_game()
     state = game if phase == "play" else new()
     message = refused(state, 0, text, NotationError)
     assert "off the board" in message and "J10" in message

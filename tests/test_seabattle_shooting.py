@@ -1,6 +1,6 @@
 """Sea Battle in play (Sea Battle rules §2.5 to §4): shots and their answers, sinking,
-the marks around a sunk ship, what each player sees, turns and notation, and the
-Milton Bradley and large-field variants.
+the marks around a sunk ship, what each player sees, and the Milton Bradley and large-field
+variants. Turns, notation and what lies outside the rules are in ``test_seabattle_turns``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from bot.games.core import (
     GameError,
     IllegalActionError,
     NotationError,
-    NotYourTurnError,
     Outcome,
     Phase,
     name_of,
@@ -30,6 +29,7 @@ from tests.seabattle_positions import (
     LARGE_FLEET,
     MB_FLEET,
     cell,
+    classic_game,
     diagram_cells,
     diagram_ships,
     first_shooter,
@@ -48,8 +48,8 @@ from tests.seabattle_positions import ENGINE as E
 
 @pytest.fixture(scope="module")
 def game() -> SeaBattleState:
-    """The game most tests play: seat 0 has ALPHA, seat 1 has BRAVO, seat 0 shoots first."""
-    return start_game("classic", ALPHA, BRAVO, first=0)
+    """The game most tests play (see :func:`classic_game`)."""
+    return classic_game()
 
 
 # -- §2.5 to §2.8 play ------------------------------------------------------------------------
@@ -280,41 +280,6 @@ def test_3_both_fleets_are_shown_in_full_at_the_end(game: SeaBattleState) -> Non
         assert {o.cells for o in view.fields[1].ships} == set(diagram_ships(BRAVO))
 
 
-# -- turns and notation -----------------------------------------------------------------------
-
-
-def test_2_7_a_shot_out_of_turn_is_refused(game: SeaBattleState) -> None:
-    """§2.7: only the player whose turn it is may shoot; the other is told to wait."""
-    message = refused(game, 1, "A1", NotYourTurnError)
-    assert "opponent's turn" in message
-    after_miss = shoot(game, 0, "A1")
-    refused(after_miss, 0, "B1", NotYourTurnError)
-
-
-@pytest.mark.parametrize("text", ["", "   ", "Z99", "hello", "B", "5", "A1 B2 C3"])
-def test_2_6_malformed_text_is_not_a_move(text: str, game: SeaBattleState) -> None:
-    """§2.6: an invalid cell is refused with no penalty, in setup and in play alike."""
-    refused(new(), 0, text, NotationError)
-    refused(game, 0, text, NotationError)
-
-
-@pytest.mark.parametrize("text", ["ready", "random", "remove A1", "A1 A4", "clear"])
-def test_2_6_setup_moves_are_not_shots(text: str, game: SeaBattleState) -> None:
-    """§2.4 / §2.6: once in play the fleets are fixed and only single cells are moves."""
-    assert "shoot by naming one cell" in refused(game, 0, text, NotationError)
-
-
-def test_2_6_no_shooting_during_setup() -> None:
-    """§2.4 / §2.6: nobody shoots until both fleets are confirmed."""
-    state = place(new(), 0, ALPHA, ready=True)
-    for seat in (0, 1):
-        before = E.to_json(state)
-        with pytest.raises(IllegalActionError, match="not started"):
-            E.apply(state, seat, act.Shot(cell("B5")))
-        assert E.to_json(state) == before
-    assert E.parse_action(state, 1, "B5") == act.PlaceShip(cell("B5"), cell("B5"))
-
-
 # -- §4.2 Milton Bradley and §4.5 large field -------------------------------------------------
 
 
@@ -360,62 +325,3 @@ def test_4_5_large_field_is_15_by_15_with_fifteen_ships() -> None:
     assert "A1 to O15" in refused(state, 0, "P1", NotationError)
     transition = E.act(state, 0, "O15")
     assert transition.state.log == ((0, (14, 14)),) and transition.state.turn == 1
-
-
-# -- outside the rules: resignation, start, autocomplete --------------------------------------
-
-
-def test_conclude_finishes_the_game_and_reveals_both_fleets(game: SeaBattleState) -> None:
-    """§3 at game end: a resignation ends the game and every view shows both fleets."""
-    state = shoot(game, 0, "B2")
-    ended = E.conclude(state, Outcome(0, EndReason.RESIGNATION))
-    assert ended.phase is Phase.FINISHED and E.outcome(ended) == Outcome(0, EndReason.RESIGNATION)
-    assert E.to_move(ended) == frozenset()
-    for viewer in (0, 1, None):
-        view = E.view(ended, viewer)
-        assert ship_marks(view, 0) == set(diagram_cells(ALPHA))
-        assert ship_marks(view, 1) == set(diagram_cells(BRAVO)) - {cell("B2")}
-    refused(ended, 0, "A1", GameError)
-
-
-def test_has_started_only_after_the_first_shot(game: SeaBattleState) -> None:
-    """Abort is allowed before the first real move: setup and a fresh game do not count."""
-    assert not E.has_started(new())
-    assert not E.has_started(place(new(), 0, ALPHA, ready=True))
-    assert not E.has_started(game)
-    assert E.has_started(E.act(game, 0, "A1").state)
-
-
-def test_suggestions_list_unshot_cells_near_hits_first(game: SeaBattleState) -> None:
-    """Autocomplete offers only cells not yet shot that match what was typed, cells next to an
-    unsunk hit first, and nothing to a player who may not move now."""
-    state = shoot(game, 0, "J1", "B2")  # sunk, then hit: seat 0 keeps the turn
-    view = E.view(state, 0)
-    shot = {cell_name(c) for c in state.shots[0]}
-    everything = E.suggestions(view, "", limit=200)
-    assert everything[:4] == ["B1", "A2", "C2", "B3"]
-    assert not shot & set(everything)
-    assert len(E.suggestions(view, "")) == 25
-    assert all(name.startswith("B") for name in E.suggestions(view, "b", limit=200))
-    assert sorted(E.suggestions(view, " b 1")) == ["B1", "B10"]
-    assert "B2" not in E.suggestions(view, "B2")
-    assert "J1" not in E.suggestions(view, "j")
-    assert E.suggestions(E.view(state, 1), "") == []
-    assert E.suggestions(E.view(state, None), "") == []
-
-
-def test_suggestions_during_setup_offer_setup_words() -> None:
-    """During setup only the seat still placing gets the setup words."""
-    state = new()
-    assert E.suggestions(E.view(state, 0), "r") == ["random", "ready"]
-    confirmed = place(state, 0, ALPHA, ready=True)
-    assert E.suggestions(E.view(confirmed, 0), "r") == []
-    assert E.suggestions(E.view(confirmed, 1), "c") == ["clear"]
-
-
-def test_an_echoed_input_drops_invisible_direction_and_width_marks() -> None:
-    """A right-to-left override in a move must not turn the bot's answer backwards."""
-    from bot.games.grid import shorten
-
-    assert shorten("\u202eB5\u200b x\u2066y`z") == "B5 xy'z"
-    assert shorten("a" * 30) == "a" * 23 + "…"

@@ -7,26 +7,20 @@ from __future__ import annotations
 import pytest
 
 from bot.games.core import IllegalActionError, Phase, name_of
-from bot.games.grid import parse_cell
 from bot.games.seabattle import actions as act
 from bot.games.seabattle.state import SeaBattleState
 from bot.games.seabattle.view import Mark
 from tests.seabattle_positions import (
     ALPHA,
     BRAVO,
-    ENGINE,
     MODES,
+    cell,
     place,
     refused,
     seed_where_first,
     texts_for,
 )
-
-E = ENGINE
-
-
-def cell(name: str) -> tuple[int, int]:
-    return parse_cell(name, 10, 10)
+from tests.seabattle_positions import ENGINE as E
 
 
 def ready_game(
