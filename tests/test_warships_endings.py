@@ -10,7 +10,7 @@ from bot.games.core import EndReason, Phase
 from bot.games.warships.state import Cause
 from bot.games.warships.units import Kind
 from tests.warships_positions import ENGINE as E
-from tests.warships_positions import act, f, kind_at, position, refused
+from tests.warships_positions import act, f, kind_at, position, refused, two_tokens
 
 # -- §13 neutral waters -------------------------------------------------------------------------
 
@@ -74,39 +74,21 @@ def test_14_1_landing_in_the_enemy_port_wins() -> None:
 
 
 def test_14_2_destroying_the_landing_ship_wins() -> None:
-    state = position(
-        """
-           F  G
-        6  .  ls
-        5  ES .
-        """
-    )
+    state = two_tokens("ES", "ls")
     new = act(state, "F5xG6").state
     assert new.outcome is not None and new.outcome.winner == 0
     assert new.outcome.reason is EndReason.RULES
 
 
 def test_14_3_no_missile_ship_while_both_enemy_exits_are_guarded_loses() -> None:
-    state = position(
-        """
-           F  G
-        6  .  bs
-        5  MS .
-        """,
-    )
+    state = two_tokens("MS", "bs")
     state = state.with_pieces([p for p in state.pieces if p.cell != f("B1")])
     new = act(state, "F5xG6").state
     assert new.outcome is not None and new.outcome.winner == 1
 
 
 def test_14_3_both_sides_without_missile_ships_is_a_draw() -> None:
-    state = position(
-        """
-           F  G
-        6  .  ms
-        5  MS .
-        """,
-    )
+    state = two_tokens("MS", "ms")
     state = state.with_pieces([p for p in state.pieces if p.cell not in (f("B1"), f("K18"))])
     new = act(state, "F5xG6").state
     assert new.outcome is not None and new.outcome.winner is None
@@ -151,14 +133,7 @@ def test_14_4_two_hundred_quiet_turns_draw() -> None:
 
 
 def test_14_3_losing_the_last_missile_ship_is_no_loss_once_an_enemy_exit_is_open() -> None:
-    state = position(
-        """
-           F  G
-        6  .  bs
-        5  MS .
-        """,
-        without="I15 K15",
-    )
+    state = two_tokens("MS", "bs", without="I15 K15")
     state = state.with_pieces([p for p in state.pieces if p.cell != f("B1")])
     new = act(state, "F5xG6").state
     assert new.phase is Phase.PLAY and new.outcome is None

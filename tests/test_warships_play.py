@@ -1,5 +1,6 @@
-"""Warships in play (Warships rules §8, §9, §11, §12): moving, attacking, batteries and
-mines, one test per clause on named positions drawn as small diagrams.
+"""Warships in play (Warships rules §8, §9, §11): moving, attacking and batteries, one test
+per clause on named positions drawn as small diagrams. Mines (§12) are in
+``test_warships_mines``.
 """
 
 from __future__ import annotations
@@ -7,12 +8,12 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from bot.games.warships import board, moves
+from bot.games.warships import board
 from bot.games.warships.rules import WarshipsRules
 from bot.games.warships.state import WarshipsState
 from bot.games.warships.units import Kind
 from tests.warships_positions import ENGINE as E
-from tests.warships_positions import act, complete, f, kind_at, position, refused
+from tests.warships_positions import act, complete, f, kind_at, position, refused, two_tokens
 
 HARDER = WarshipsRules(harder=True)
 
@@ -47,8 +48,7 @@ def test_8_2_c_no_passing_through_tokens() -> None:
     refused(
         state,
         "B5-B7",
-        "cannot get to B7: blocked by your mine on B6, your mine on C6 and an enemy token on "
-        "A6.",
+        "cannot get to B7: blocked by your mine on B6, your mine on C6 and an enemy token on A6.",
     )
 
 
@@ -240,13 +240,7 @@ def test_15_2_greater_mobility_gives_missile_and_landing_ships_range_two() -> No
 
 
 def test_9_4_both_players_learn_both_types_the_channel_only_the_emptied_field() -> None:
-    state = position(
-        """
-           F  G
-        6  .  bs
-        5  CR .
-        """
-    )
+    state = two_tokens("CR", "bs")
     events = act(state, "F5xG6").events
     mine, theirs, public = (
         " ".join(e.text for e in events if e.audience == who) for who in (0, 1, None)
@@ -258,17 +252,12 @@ def test_9_4_both_players_learn_both_types_the_channel_only_the_emptied_field() 
 
 
 def test_10_2_the_survivor_stays_identified_and_15_4_forget_hides_it() -> None:
-    diagram = """
-           F  G
-        6  .  bs
-        5  CR .
-        """
-    new = act(position(diagram), "F5xG6").state
+    new = act(two_tokens("CR", "bs"), "F5xG6").state
     seen = E.view(new, 0).token_at(f("G6"))
     assert seen is not None and seen.kind is Kind.BATTLESHIP
     channel = E.view(new, None).token_at(f("G6"))
     assert channel is not None and channel.kind is None
-    forgetful = act(position(diagram, rules=WarshipsRules(forget=True)), "F5xG6").state
+    forgetful = act(two_tokens("CR", "bs", rules=WarshipsRules(forget=True)), "F5xG6").state
     hidden = E.view(forgetful, 0).token_at(f("G6"))
     assert hidden is not None and hidden.kind is None
 
@@ -328,120 +317,6 @@ def test_13_1_no_attack_from_or_onto_neutral_water() -> None:
     )
     refused(state, "E9xF8", "neutral water")
     refused(state, "E7xF8", "neutral water")
-
-
-# -- §12 mines ----------------------------------------------------------------------------------
-
-
-def test_12_1_a_mine_is_laid_next_to_an_own_minesweeper_without_ending_the_turn() -> None:
-    state = position(
-        """
-           F  G
-        6  .  .
-        5  MW .
-        """
-    )
-    new = act(state, "mine G6").state
-    assert kind_at(new, "G6") is Kind.MINE and new.turn == 0 and new.sides[0].reserve == 5
-    refused(state, "mine H7", "one step from one of your minesweepers")
-
-
-def test_12_1_no_mines_from_neutral_water_or_in_enemy_zones() -> None:
-    refused(
-        position(
-            """
-               E  F
-            8  MW .
-            7  .  .
-            """
-        ),
-        "mine F7",
-        "outside enemy battery zones",
-    )
-    refused(
-        position(
-            """
-               H  I
-            13 MW .
-            12 .  .
-            """
-        ),
-        "mine H14",
-        "outside enemy battery zones",
-    )
-
-
-def test_12_1_mines_after_the_action_and_12_2_they_are_announced() -> None:
-    state = position(
-        """
-           F  G
-        6  .  .
-        5  MW .
-        """
-    )
-    transition = act(state, "F5-F6 mine G6")
-    assert kind_at(transition.state, "G6") is Kind.MINE and transition.state.turn == 1
-    opponent = E.view(transition.state, 1).token_at(f("G6"))
-    assert opponent is not None and opponent.kind is Kind.MINE
-    assert any("laid a mine on G6" in e.text for e in transition.events if e.audience is None)
-
-
-def test_12_3_a_ship_attacking_a_mine_goes_down_with_it() -> None:
-    state = position(
-        """
-           F  G
-        6  .  mn
-        5  BS .
-        """
-    )
-    new = act(state, "F5xG6").state
-    assert kind_at(new, "F5") is None and kind_at(new, "G6") is None
-
-
-def test_12_4_defusing_removes_the_mine_and_keeps_the_minesweeper() -> None:
-    state = position(
-        """
-           F  G
-        6  .  mn
-        5  MW .
-        """
-    )
-    new = act(state, "F5 defuse G6").state
-    assert kind_at(new, "F5") is Kind.MINESWEEPER and kind_at(new, "G6") is None
-
-
-def test_12_4_defusing_a_ship_costs_the_minesweeper() -> None:
-    state = position(
-        """
-           F  G
-        6  .  ls
-        5  MW .
-        """
-    )
-    new = act(state, "F5 defuse G6").state
-    assert kind_at(new, "F5") is None and kind_at(new, "G6") is Kind.LANDING_SHIP
-
-
-def test_12_4_own_mines_cannot_be_defused_and_only_minesweepers_defuse() -> None:
-    state = position(
-        """
-           F  G
-        6  BS MN
-        5  MW .
-        """
-    )
-    refused(state, "F5 defuse G6", "no enemy token")
-    refused(state, "F6 defuse G6", "Only a minesweeper")
-
-
-def test_12_5_mines_block_movement() -> None:
-    state = position(
-        """
-           F  G  H
-        5  CR mn .
-        """
-    )
-    assert f("G5") not in moves.destinations(state, state.at[f("F5")])
 
 
 def test_11_1_a_battery_zone_is_its_eight_neighbours_on_both_sides_of_the_wall() -> None:

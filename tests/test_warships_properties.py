@@ -14,7 +14,6 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.games.core import SEATS, GameError, Phase, other
@@ -26,17 +25,16 @@ from bot.games.warships.state import WarshipsState
 from bot.games.warships.units import Kind
 from renderers.warships import alt_text, render, render_image
 from tests.engine_checks import (
+    any_text_test,
+    assert_actions_read_back,
     assert_edits_refused,
-    assert_move_or_harmless_refusal,
     assert_survives_storage,
-    few,
 )
 from tests.presented import presented
 from tests.warships_positions import ENGINE as E
 from tests.warships_positions import play_step, position, random_game
 
 OPTION_SETS = ["", "harder mobility", "quick manoeuvres", "forget"]
-FEW = few(25)
 
 
 @cache
@@ -67,12 +65,8 @@ def test_legal_actions_apply_and_read_back(options: str) -> None:
     rng = random.Random(options)
     for state in sample_states(options):
         for seat in E.to_move(state):
-            legal = list(E.legal_actions(state, seat))
+            legal = assert_actions_read_back(E, state, seat, rng, 12)
             assert legal
-            for action in rng.sample(legal, min(12, len(legal))):
-                text = str(action)
-                assert str(E.parse_action(state, seat, text)) == text
-                E.apply(state, seat, action)  # raises if the rules refuse it
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)
@@ -159,13 +153,9 @@ WORDS = st.one_of(
 )
 
 
-@FEW
-@given(pick=st.integers(0, 10_000), text=WORDS, seat=st.sampled_from(SEATS))
-def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
-    pick: int, text: str, seat: int
-) -> None:
-    states = sample_states("", 12) + sample_states("harder mobility", 12)
-    assert_move_or_harmless_refusal(E, states[pick % len(states)], seat, text)
+test_any_text_is_a_move_or_a_refusal_that_changes_nothing = any_text_test(
+    E, lambda: sample_states("", 12) + sample_states("harder mobility", 12), WORDS, examples=25
+)
 
 
 def swap_battery_with_ship(data: dict[str, Any]) -> None:

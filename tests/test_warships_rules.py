@@ -13,7 +13,7 @@ from bot.games.warships import board
 from bot.games.warships.rules import WarshipsRules
 from bot.games.warships.units import CLASH, SHIPS, UNITS, Kind, Result
 from tests.warships_positions import ENGINE as E
-from tests.warships_positions import act, f, kind_at, position, refused
+from tests.warships_positions import act, f, kind_at, position, refused, two_tokens
 
 # -- §2 board ---------------------------------------------------------------------------------
 
@@ -76,14 +76,7 @@ MATRIX_CELLS = [
 
 @pytest.mark.parametrize(("attacker", "defender"), MATRIX_CELLS, ids=lambda k: k.value)
 def test_4_1_every_cell_of_the_clash_matrix(attacker: Kind, defender: Kind) -> None:
-    state = position(
-        f"""
-           F  G
-        6  .  {defender.value.lower()}
-        5  {attacker.value}  .
-        """,
-        spares=True,
-    )
+    state = two_tokens(attacker.value, defender.value.lower(), spares=True)
     expected = CLASH[(attacker, defender)]
     if expected is Result.FORBIDDEN:
         refused(state, "F5xG6", "never attacks")
@@ -98,28 +91,18 @@ def test_4_1_every_cell_of_the_clash_matrix(attacker: Kind, defender: Kind) -> N
     }[expected]
 
 
-def test_4_1_destroyer_attacking_a_submarine_wins() -> None:
-    state = position(
-        """
-           F  G
-        6  .  ss
-        5  DD .
-        """
-    )
-    new = act(state, "F5xG6").state
-    assert kind_at(new, "F5") is Kind.DESTROYER and kind_at(new, "G6") is None
-
-
-def test_4_1_submarine_attacking_a_destroyer_wins() -> None:
-    state = position(
-        """
-           F  G
-        6  .  dd
-        5  SS .
-        """
-    )
-    new = act(state, "F5xG6").state
-    assert kind_at(new, "F5") is Kind.SUBMARINE and kind_at(new, "G6") is None
+@pytest.mark.parametrize(
+    ("attacker", "defender", "winner"),
+    [
+        pytest.param("DD", "ss", Kind.DESTROYER, id="destroyer_attacking_a_submarine"),
+        pytest.param("SS", "dd", Kind.SUBMARINE, id="submarine_attacking_a_destroyer"),
+    ],
+)
+def test_4_1_destroyer_and_submarine_each_win_when_they_attack(
+    attacker: str, defender: str, winner: Kind
+) -> None:
+    new = act(two_tokens(attacker, defender), "F5xG6").state
+    assert kind_at(new, "F5") is winner and kind_at(new, "G6") is None
 
 
 # -- §5 setup -----------------------------------------------------------------------------------
@@ -304,13 +287,7 @@ def test_setup_autocomplete_offers_legal_setup_moves_either_way_round() -> None:
 
 
 def test_play_autocomplete_lists_only_legal_moves_of_the_mover() -> None:
-    state = position(
-        """
-           F  G
-        6  .  bs
-        5  MW .
-        """
-    )
+    state = two_tokens("MW", "bs")
     offered = E.suggestions(E.view(state, 0), "f5")
     assert "F5xG6" in offered and "F5 defuse G6" in offered and "F5-F6" in offered
     assert all(str(E.parse_action(state, 0, text)) == text for text in offered)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -177,3 +178,16 @@ def random_game(
             continue
         log.append((seat, text))
     return log, state
+
+
+def two_tokens(f5: str, g6: str = ".", **options: Any) -> WarshipsState:
+    """The position most clauses are tried on: a token on F5 and one on G6, a diagonal step
+    apart on open water (codes and ``options`` as for :func:`position`)."""
+    return position(
+        f"""
+           F  G
+        6  .  {g6}
+        5  {f5}  .
+        """,
+        **options,
+    )
