@@ -171,58 +171,36 @@ def test_5_4_nothing_is_taken_by_moving_onto_it() -> None:
 # -- §6 taking: every combination ------------------------------------------------------------
 
 
-def test_6_cruiser_takes_every_enemy_destroyer_one_side_away() -> None:
-    moved = act(position("C36 US / d35 d46 uB"), "36-41")
-    assert taken(moved) == {"d35", "d46"}
-    assert pieces(moved.state) == {"C41", "US", "uB"}
+TAKINGS = [
+    # A cruiser takes every enemy destroyer one side away.
+    ("C36 US / d35 d46 uB", "36-41", "d35 d46", "C41 US uB"),
+    # A cruiser moving onto a corner of an enemy U-boat's hex is taken (cruisers never take
+    # U-boats).
+    ("C43 US / uK uB", "43-37", "C37", "US uK uB"),
+    # A cruiser takes a destroyer and is taken in the same move.
+    ("C43 US / uK d31 uB", "43-37", "d31 C37", "US uK uB"),
+    # A destroyer takes every enemy U-boat in a hex it is a corner of.
+    ("D46 US / uM uO uB", "46-41", "uM uO", "D41 US uB"),
+    # A destroyer moving one side from an enemy cruiser is taken (destroyers never take cruisers).
+    ("D46 US / c35 uB", "46-41", "D41", "US c35 uB"),
+    # A destroyer takes a U-boat and is taken in the same move.
+    ("D46 US / c35 uM uB", "46-41", "uM D41", "US c35 uB"),
+    # A U-boat takes every enemy cruiser on its new hex's corners.
+    ("UP US / c41 c47 uB", "P-Q", "c41 c47", "UQ US uB"),
+    # A U-boat entering a hex with an enemy destroyer on a corner is taken (U-boats never take
+    # destroyers).
+    ("UP US / d50 uB", "P-Q", "UQ", "US d50 uB"),
+    # A U-boat takes a cruiser and is taken in the same move.
+    ("UP US / c41 d50 uB", "P-Q", "c41 UQ", "US d50 uB"),
+]
+"""Each taking of §6: a position, a move, the pieces it takes and the pieces left."""
 
 
-def test_6_cruiser_moving_onto_a_corner_of_an_enemy_u_boats_hex_is_taken() -> None:
-    moved = act(position("C43 US / uK uB"), "43-37")
-    assert taken(moved) == {"C37"}
-    assert pieces(moved.state) == {"US", "uK", "uB"}  # cruisers never take U-boats
-
-
-def test_6_cruiser_takes_a_destroyer_and_is_taken_in_the_same_move() -> None:
-    moved = act(position("C43 US / uK d31 uB"), "43-37")
-    assert taken(moved) == {"d31", "C37"}
-    assert pieces(moved.state) == {"US", "uK", "uB"}
-
-
-def test_6_destroyer_takes_every_enemy_u_boat_in_a_hex_it_is_a_corner_of() -> None:
-    moved = act(position("D46 US / uM uO uB"), "46-41")
-    assert taken(moved) == {"uM", "uO"}
-    assert pieces(moved.state) == {"D41", "US", "uB"}
-
-
-def test_6_destroyer_moving_one_side_from_an_enemy_cruiser_is_taken() -> None:
-    moved = act(position("D46 US / c35 uB"), "46-41")
-    assert taken(moved) == {"D41"}
-    assert pieces(moved.state) == {"US", "c35", "uB"}  # destroyers never take cruisers
-
-
-def test_6_destroyer_takes_a_u_boat_and_is_taken_in_the_same_move() -> None:
-    moved = act(position("D46 US / c35 uM uB"), "46-41")
-    assert taken(moved) == {"uM", "D41"}
-    assert pieces(moved.state) == {"US", "c35", "uB"}
-
-
-def test_6_u_boat_takes_every_enemy_cruiser_on_its_new_hexs_corners() -> None:
-    moved = act(position("UP US / c41 c47 uB"), "P-Q")
-    assert taken(moved) == {"c41", "c47"}
-    assert pieces(moved.state) == {"UQ", "US", "uB"}
-
-
-def test_6_u_boat_entering_a_hex_with_an_enemy_destroyer_on_a_corner_is_taken() -> None:
-    moved = act(position("UP US / d50 uB"), "P-Q")
-    assert taken(moved) == {"UQ"}
-    assert pieces(moved.state) == {"US", "d50", "uB"}  # U-boats never take destroyers
-
-
-def test_6_u_boat_takes_a_cruiser_and_is_taken_in_the_same_move() -> None:
-    moved = act(position("UP US / c41 d50 uB"), "P-Q")
-    assert taken(moved) == {"c41", "UQ"}
-    assert pieces(moved.state) == {"US", "d50", "uB"}
+@pytest.mark.parametrize(("start", "move", "lost", "left"), TAKINGS)
+def test_6_taking(start: str, move: str, lost: str, left: str) -> None:
+    moved = act(position(start), move)
+    assert taken(moved) == set(lost.split())
+    assert pieces(moved.state) == set(left.split())
 
 
 def test_6_example_a_north_u_boat_entering_q_takes_both_cruisers_and_is_taken() -> None:
