@@ -36,6 +36,23 @@ LONE_CRUISER = """
       1 . . . . . . K . . . . .
 """
 
+# A destroyer on c3, beside the missing corner, and the two commando ships.
+LONE_DESTROYER = """
+        a b c d e f g h i j k l
+     12 . . . . . . k . . . . .
+      3 . . D . . . . . . . . .
+      1 . . . . . . K . . . . .
+"""
+
+# A White boat one step below a Black mine, and the two commando ships.
+BOAT_UNDER_A_MINE = """
+        a b c d e f g h i j k l
+     12 . . . . . . k . . . . .
+      5 . . . . m . . . . . . .
+      4 . . . . B . . . . . . .
+      1 . . . . . . K . . . . .
+"""
+
 
 def sq(text: str) -> int:
     return parse_square(text)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.games.core import EndReason
+from tests.seachess_positions import BOAT_UNDER_A_MINE, LONE_CRUISER, act, position, refused, said
 from tests.seachess_positions import ENGINE as E
-from tests.seachess_positions import LONE_CRUISER, act, position, refused, said
 
 # -- §7 check, mate, stalemate ----------------------------------------------------------------
 
@@ -75,15 +75,7 @@ def test_7_4_in_check_while_airborne_only_an_aircraft_capture_answers() -> None:
 
 
 def test_8_only_the_two_commando_ships_left_is_a_draw() -> None:
-    state = position(
-        """
-        a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
-      5 . . . . m . . . . . . .
-      4 . . . . B . . . . . . .
-      1 . . . . . . K . . . . .
-        """
-    )
+    state = position(BOAT_UNDER_A_MINE)
     end = act(state, "e4-e5").state
     assert end.outcome is not None and end.outcome.detail == "only the commando ships are left"
 

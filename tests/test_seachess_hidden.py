@@ -9,7 +9,9 @@ from dataclasses import replace
 import pytest
 
 from tests.seachess_positions import (
+    BOAT_UNDER_A_MINE,
     LONE_CRUISER,
+    LONE_DESTROYER,
     act,
     code_at,
     legal,
@@ -60,15 +62,7 @@ def test_4_2_cruiser_reloads_silently_by_moving_into_its_haven_never_by_planting
 
 
 def test_4_3_a_mine_takes_the_piece_that_moves_onto_it() -> None:
-    state = position(
-        """
-        a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
-      5 . . . . m . . . . . . .
-      4 . . . . B . . . . . . .
-      1 . . . . . . K . . . . .
-        """
-    )
+    state = position(BOAT_UNDER_A_MINE)
     boom = act(state, "e4-e5")
     assert code_at(boom.state, "e5") is None and not boom.state.mines
     for audience in (0, 1, None):
@@ -286,15 +280,7 @@ def test_5_6_surfacing_under_a_commando_ship_loses_the_submarine() -> None:
 
 
 def test_5_7_sonar_brings_up_a_submarine_next_to_an_enemy_destroyer() -> None:
-    state = position(
-        """
-        a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
-      3 . . D . . . . . . . . .
-      1 . . . . . . K . . . . .
-        """,
-        subs={"f5": (1, 3), "e6": (0, 3)},
-    )
+    state = position(LONE_DESTROYER, subs={"f5": (1, 3), "e6": (0, 3)})
     found = act(state, "c3-e5")
     assert code_at(found.state, "f5") == "s"
     assert [s.square for s in found.state.subs] == [sq("e6")]  # own submarines stay down
@@ -378,15 +364,7 @@ def test_7_3_moves_that_ignore_a_hidden_check_are_refused_publicly() -> None:
 
 
 def test_7_3_a_refused_hidden_move_is_told_only_as_a_hidden_move() -> None:
-    state = position(
-        """
-        a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
-      5 . . . . C . . . . . . .
-      1 . . . . . . K . . . . .
-        """,
-        subs={"f3": (1, 3)},
-    )
+    state = position(LONE_CRUISER, subs={"f3": (1, 3)})
     refusal = act(state, "mine e5")
     assert said(refusal, 1).startswith("White tried a hidden move; it was refused")
     assert "e5" not in said(refusal, 1) and "mine" not in said(refusal, None)
