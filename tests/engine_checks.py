@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterable
+import random
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as Stage
+from hypothesis import strategies as st
 
-from bot.games.core import CorruptStateError, Engine, GameError
+from bot.games.core import SEATS, CorruptStateError, Engine, GameError
 
 
 def few(examples: int) -> settings:
@@ -43,12 +45,48 @@ def assert_survives_storage(engine: Engine, states: Iterable[Any]) -> None:
         assert engine.from_json(stored(engine, state)) == state
 
 
+def assert_actions_read_back(
+    engine: Engine, state: Any, seat: int, rng: random.Random, count: int
+) -> list[Any]:
+    """Up to ``count`` of ``seat``'s legal actions, drawn by ``rng``, read back from their
+    text as themselves and are played without a refusal; all the legal actions are returned."""
+    legal = list(engine.legal_actions(state, seat))
+    for action in rng.sample(legal, min(count, len(legal))):
+        text = str(action)
+        assert engine.parse_action(state, seat, text) == action
+        assert str(engine.parse_action(state, seat, text)) == text
+        engine.apply(state, seat, action)  # raises if the rules refuse it
+    return legal
+
+
 def assert_move_or_harmless_refusal(engine: Engine, state: Any, seat: int, text: str) -> None:
     """``text`` from ``seat`` is a move or a refusal, and either way ``state`` is unchanged."""
     before = json.dumps(engine.to_json(state))
     with contextlib.suppress(GameError):
         engine.act(state, seat, text)
     assert json.dumps(engine.to_json(state)) == before
+
+
+def any_text_test(
+    engine: Engine,
+    states: Callable[[], Sequence[Any]],
+    texts: st.SearchStrategy[str],
+    examples: int,
+) -> Callable[..., None]:
+    """The test that any text, typed by either seat in any of ``states()``, is a move or a
+    refusal that changes nothing; ``states`` is called when the first example is drawn, so
+    the games behind it are not played when the module is imported."""
+
+    @few(examples)
+    @given(
+        state=st.deferred(lambda: st.sampled_from(states())),
+        text=texts,
+        seat=st.sampled_from(SEATS),
+    )
+    def test(state: Any, text: str, seat: int) -> None:
+        assert_move_or_harmless_refusal(engine, state, seat, text)
+
+    return test
 
 
 def assert_edits_refused(

@@ -13,24 +13,22 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.games.core import SEATS, GameError, Phase
 from bot.games.marine.state import MarineState
 from renderers.marine import alt_text, render
 from tests.engine_checks import (
+    any_text_test,
+    assert_actions_read_back,
     assert_edits_refused,
-    assert_move_or_harmless_refusal,
     assert_survives_storage,
-    few,
 )
 from tests.marine_positions import ENGINE as E
 from tests.marine_positions import random_game, replayed
 from tests.presented import presented
 
 SEEDS = [1, 2, 3, 4]
-FEW = few(40)
 
 
 @cache
@@ -57,13 +55,8 @@ def test_legal_actions_apply_and_read_back(seed: int) -> None:
     rng = random.Random(seed)
     for state in sample_states(seed):
         for seat in E.to_move(state):
-            legal = list(E.legal_actions(state, seat))
+            legal = assert_actions_read_back(E, state, seat, rng, 15)
             assert any("draw" not in str(a) for a in legal)  # §7.2: play never stalls
-            for action in rng.sample(legal, min(15, len(legal))):
-                text = str(action)
-                assert E.parse_action(state, seat, text) == action
-                assert str(E.parse_action(state, seat, text)) == text
-                E.apply(state, seat, action)  # raises if the rules refuse it
         for seat in SEATS:
             if seat not in E.to_move(state):
                 assert list(E.legal_actions(state, seat)) == []
@@ -104,13 +97,9 @@ WORDS = st.one_of(
 )
 
 
-@FEW
-@given(pick=st.integers(0, 10_000), text=WORDS, seat=st.sampled_from(SEATS))
-def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
-    pick: int, text: str, seat: int
-) -> None:
-    states = sample_states(1, 12) + sample_states(2, 12)
-    assert_move_or_harmless_refusal(E, states[pick % len(states)], seat, text)
+test_any_text_is_a_move_or_a_refusal_that_changes_nothing = any_text_test(
+    E, lambda: sample_states(1, 12) + sample_states(2, 12), WORDS, examples=40
+)
 
 
 def test_corrupted_json_is_refused() -> None:

@@ -15,7 +15,6 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.games.core import SEATS, GameError, IllegalActionError, Phase, other
@@ -25,16 +24,15 @@ from bot.games.seachess.pieces import Kind
 from bot.games.seachess.state import SeachessState
 from renderers.seachess import alt_text, render, render_image
 from tests.engine_checks import (
+    any_text_test,
+    assert_actions_read_back,
     assert_edits_refused,
-    assert_move_or_harmless_refusal,
     assert_survives_storage,
-    few,
 )
 from tests.seachess_positions import ENGINE as E
 from tests.seachess_positions import random_game
 
 SEEDS = (3, 8, 21)
-FEW = few(40)
 
 
 @cache
@@ -72,12 +70,8 @@ def test_random_games_use_every_kind_of_move() -> None:
 def test_legal_actions_apply_and_read_back(seed: int) -> None:
     rng = random.Random(seed)
     for state in sample_states(seed):
-        legal = list(E.legal_actions(state, state.turn))
+        legal = assert_actions_read_back(E, state, state.turn, rng, 10)
         assert legal
-        for action in rng.sample(legal, min(10, len(legal))):
-            text = str(action)
-            assert str(E.parse_action(state, state.turn, text)) == text
-            E.apply(state, state.turn, action)  # raises if the rules refuse it
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -110,13 +104,9 @@ TEXTS = st.one_of(
 )
 
 
-@FEW
-@given(pick=st.integers(0, 10_000), text=TEXTS, seat=st.sampled_from(SEATS))
-def test_any_text_is_a_move_or_a_refusal_that_changes_nothing(
-    pick: int, text: str, seat: int
-) -> None:
-    states = all_samples(8)
-    assert_move_or_harmless_refusal(E, states[pick % len(states)], seat, text)
+test_any_text_is_a_move_or_a_refusal_that_changes_nothing = any_text_test(
+    E, lambda: all_samples(8), TEXTS, examples=40
+)
 
 
 def test_corrupted_json_is_refused() -> None:
