@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import io
-import random
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -19,133 +18,19 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from bot.games import ENGINES
-from bot.games.core import EndReason, Outcome, Phase, other
-from bot.games.grid import Cell, cell_name
+from bot.games.core import Phase
 from bot.games.seabattle.rules import SeaBattleRules, ShipKind
 from bot.games.seabattle.state import SeaBattleState
-from bot.games.seabattle.view import Mark, SeaBattleView
+from bot.games.seabattle.view import Mark
 from renderers import seabattle as render_module
 from renderers import seabattle_layers as layers_module
 from renderers import seabattle_marks as marks_module
 from renderers.seabattle import PALETTE, alt_text, layout_for, panel_fields, render
 from tests.samples import save_sample
-from tests.seabattle_positions import MODES
+from tests.seabattle_render_cases import CASES, find_cell, playout, ready_both, rgb
 
 ENGINE = ENGINES["seabattle"]
 SIZE_LIMIT = 60_000
-
-
-# -- building states through the engine ----------------------------------------------------
-
-
-def _setup_state(preset: str, seed: int) -> SeaBattleState:
-    """Seat 0 halfway through placing by hand, seat 1 dealt a fleet and ready."""
-    state = ENGINE.new_game(ENGINE.presets[preset], seed)
-    for text in ("A1 A4", "C1 C3", "J10"):
-        state = ENGINE.act(state, 0, text).state
-    state = ENGINE.act(state, 1, "random").state
-    return ENGINE.act(state, 1, "ready").state
-
-
-def _ready(state: SeaBattleState) -> SeaBattleState:
-    for seat in (0, 1):
-        if not state.sides[seat].ships:
-            state = ENGINE.act(state, seat, "random").state
-        state = ENGINE.act(state, seat, "ready").state
-    return state
-
-
-def _playout(preset: str, seed: int, shots: int | None) -> SeaBattleState:
-    """Random fleets, then each seat shoots its own shuffled cell order, skipping cells it
-    already knows are empty; ``shots=None`` plays until someone wins."""
-    state = _ready(ENGINE.new_game(ENGINE.presets[preset], seed))
-    size = state.rules.size
-    rng = random.Random(seed)
-    orders: list[list[Cell]] = []
-    for _ in (0, 1):
-        cells = [(column, row) for row in range(size) for column in range(size)]
-        rng.shuffle(cells)
-        orders.append(cells)
-    fired = 0
-    while state.phase is Phase.PLAY and (shots is None or fired < shots):
-        seat = state.turn
-        assert seat is not None
-        cell = orders[seat].pop()
-        if ENGINE.view(state, seat).fields[other(seat)].mark(cell) is Mark.CLEAR:
-            continue
-        state = ENGINE.act(state, seat, cell_name(cell)).state
-        fired += 1
-    return state
-
-
-def _cases() -> dict[str, SeaBattleView]:
-    cases: dict[str, SeaBattleView] = {}
-    for preset, tag in (("classic", "10x10"), ("large", "15x15")):
-        setup = _setup_state(preset, 3)
-        cases[f"setup-seat-{tag}"] = ENGINE.view(setup, 0)
-        cases[f"setup-public-{tag}"] = ENGINE.view(setup, None)
-        middle = _playout(preset, 7, 40 if tag == "10x10" else 90)
-        assert middle.phase is Phase.PLAY and middle.turn is not None
-        cases[f"mid-seat-{tag}"] = ENGINE.view(middle, middle.turn)
-        cases[f"mid-waiting-{tag}"] = ENGINE.view(middle, other(middle.turn))
-        cases[f"mid-public-{tag}"] = ENGINE.view(middle, None)
-        finished = _playout(preset, 11, None)
-        assert finished.phase is Phase.FINISHED
-        cases[f"finished-public-{tag}"] = ENGINE.view(finished, None)
-        cases[f"finished-seat-{tag}"] = ENGINE.view(finished, 0)
-    resigned = ENGINE.conclude(_playout("milton-bradley", 5, 30), Outcome(1, EndReason.RESIGNATION))
-    cases["resigned-seat-milton-bradley"] = ENGINE.view(resigned, 1)
-    for mode, moves in MODE_CASES.items():
-        middle = _mode_playout(mode, 5, moves)
-        for who, seat in (("seat", middle.turn), ("public", None)):
-            cases[f"{mode}-mid-{who}"] = ENGINE.view(middle, seat)
-        finished = _mode_playout(mode, 9, None)
-        cases[f"{mode}-finished-seat"] = ENGINE.view(finished, 0)
-        first = "A1 B2 C2 D3 E3 F4" if MODES[mode].dutchman else "A1 A2"
-        setup = ENGINE.act(ENGINE.new_game(MODES[mode], 2), 0, first).state
-        cases[f"{mode}-setup-seat"] = ENGINE.view(setup, 0)
-    return cases
-
-
-MODE_CASES = {
-    "salvo": 9,
-    "salvo-blind": 9,
-    "shapes": 60,
-    "mines": 60,
-    "16x16": 200,
-    "18x18": 200,
-    "submarine": 50,
-    "dutchman": 40,
-}
-"""Optional modules drawn mid-game (after this many moves) and finished."""
-
-
-def _mode_playout(mode: str, seed: int, moves: int | None) -> SeaBattleState:
-    """Random fleets, then random legal moves by whoever is to move."""
-    state = _ready(ENGINE.new_game(MODES[mode], seed))
-    rng = random.Random(seed)
-    made = 0
-    while state.phase is Phase.PLAY and (moves is None or made < moves):
-        (seat,) = ENGINE.to_move(state)
-        state = ENGINE.apply(state, seat, rng.choice(list(ENGINE.legal_actions(state, seat)))).state
-        made += 1
-    return state
-
-
-CASES = _cases()
-
-
-def _rgb(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
-
-
-def _find(view: SeaBattleView, panel: int, wanted: Mark) -> Cell:
-    field = panel_fields(view)[panel]
-    for row in range(view.size):
-        for column in range(view.size):
-            if field.mark((column, row)) is wanted and (column, row) != field.last_shot:
-                return column, row
-    raise AssertionError(f"no {wanted} cell in panel {panel}")
 
 
 # -- the PNG itself --------------------------------------------------------------------------
@@ -213,11 +98,11 @@ def test_png_carries_no_metadata_chunks() -> None:
 def test_hit_miss_and_sea_cells_look_different(name: str) -> None:
     view = CASES[name]
     geo = layout_for(view)
-    image = _rgb(render(view))
+    image = rgb(render(view))
     panel = 1
-    hit = image.getpixel(geo.cell_centre(panel, _find(view, panel, Mark.HIT)))
-    sea = image.getpixel(geo.cell_centre(panel, _find(view, panel, Mark.SEA)))
-    miss = image.getpixel(geo.cell_centre(panel, _find(view, panel, Mark.MISS)))
+    hit = image.getpixel(geo.cell_centre(panel, find_cell(view, panel, Mark.HIT)))
+    sea = image.getpixel(geo.cell_centre(panel, find_cell(view, panel, Mark.SEA)))
+    miss = image.getpixel(geo.cell_centre(panel, find_cell(view, panel, Mark.MISS)))
     assert hit == PALETTE.rgb("hit")
     assert sea == PALETTE.rgb("sea")
     assert miss == PALETTE.rgb("miss")
@@ -226,7 +111,7 @@ def test_hit_miss_and_sea_cells_look_different(name: str) -> None:
 def test_own_ships_and_sunk_ships_are_drawn() -> None:
     view = CASES["finished-seat-10x10"]
     geo = layout_for(view)
-    image = _rgb(render(view))
+    image = rgb(render(view))
     for panel, field in enumerate(panel_fields(view)):
         for ship in field.ships:
             # The hull shows beside the X: a quarter of the way into the first cell.
@@ -238,20 +123,20 @@ def test_own_ships_and_sunk_ships_are_drawn() -> None:
 def test_last_shot_is_ringed_on_both_fields() -> None:
     view = CASES["mid-seat-10x10"]
     geo = layout_for(view)
-    image = _rgb(render(view))
+    image = rgb(render(view))
     accent = PALETTE.rgb("accent")
     for panel, field in enumerate(panel_fields(view)):
         assert field.last_shot is not None
         x0, y0, _, y1 = geo.cell_box(panel, field.last_shot)
         assert image.getpixel((x0 + 1, (y0 + y1) // 2)) == accent
-        other_cell = _find(view, panel, Mark.SEA)
+        other_cell = find_cell(view, panel, Mark.SEA)
         x0, y0, _, y1 = geo.cell_box(panel, other_cell)
         assert image.getpixel((x0 + 1, (y0 + y1) // 2)) != accent
 
 
 def test_no_ring_before_any_shot() -> None:
     view = CASES["setup-seat-10x10"]
-    image = _rgb(render(view))
+    image = rgb(render(view))
     geo = layout_for(view)
     accent = PALETTE.rgb("accent")
     for panel in (0, 1):
@@ -266,7 +151,7 @@ def test_unsunk_ships_are_revealed_only_at_the_end() -> None:
     for name, expected in (("mid-public-10x10", False), ("finished-public-10x10", True)):
         view = CASES[name]
         geo = layout_for(view)
-        image = _rgb(render(view))
+        image = rgb(render(view))
         left, top = geo.grids[0]
         right = geo.grids[1][0] + geo.grid_span
         boards = image.crop((left, top, right, top + geo.grid_span))
@@ -298,7 +183,7 @@ def _hidden_fleet_game(fleet: tuple[str, ...]) -> SeaBattleState:
     state = ENGINE.act(state, 0, "random").state
     for text in SHARED + fleet:
         state = ENGINE.act(state, 1, text).state
-    state = _ready(state)
+    state = ready_both(state)
     queues = {0: list(SEAT0_SHOTS), 1: list(SEAT1_SHOTS)}
     while state.phase is Phase.PLAY and state.turn is not None and queues[state.turn]:
         seat = state.turn
@@ -323,7 +208,7 @@ def test_hidden_ships_change_no_byte_of_public_or_opponent_images() -> None:
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10_000), shots=st.integers(0, 60))
 def test_random_play_renders_small_and_deterministic(seed: int, shots: int) -> None:
-    state = _playout("classic", seed, shots)
+    state = playout("classic", seed, shots)
     for seat in (0, 1, None):
         view = ENGINE.view(state, seat)
         png = render(view)
@@ -337,12 +222,12 @@ def test_random_play_renders_small_and_deterministic(seed: int, shots: int) -> N
 @pytest.mark.parametrize("size", [6, 20])
 def test_custom_board_sizes_render(size: int) -> None:
     fleet = (ShipKind("cruiser", 3), ShipKind("destroyer", 2), ShipKind("boat", 1))
-    state = _ready(ENGINE.new_game(SeaBattleRules(size, fleet), 9))
+    state = ready_both(ENGINE.new_game(SeaBattleRules(size, fleet), 9))
     state = ENGINE.act(state, state.turn, "B2").state
     view = ENGINE.view(state, 0)
     png = render(view)
     save_sample(f"seabattle-custom-{size}x{size}", png)
-    assert _rgb(png).size == (layout_for(view).width, layout_for(view).height)
+    assert rgb(png).size == (layout_for(view).width, layout_for(view).height)
     assert len(png) < SIZE_LIMIT
 
 
@@ -390,7 +275,7 @@ def test_public_boards_name_the_players_and_private_ones_are_unchanged() -> None
         geo = layout_for(view)
         left, top = geo.grids[0]
         title = (left, top - 70, left + geo.grid_span, top - 30)
-        assert _rgb(named).crop(title).tobytes() != _rgb(render(view)).crop(title).tobytes()
+        assert rgb(named).crop(title).tobytes() != rgb(render(view)).crop(title).tobytes()
         text = alt_text(view, NAMES)
         assert "Admiral Zoë's fleet" in text and "Борис's fleet" in text
         assert "Player 1" not in text
