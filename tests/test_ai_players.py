@@ -33,13 +33,8 @@ COMPUTER = 1
 PLIES = 200
 """Moves per game at most: random Warships games run to a thousand moves and more."""
 MODES = [
-    ("seabattle", "classic", ""),
-    ("seabattle", "corners", ""),
-    ("seabattle", "large", ""),
-    ("seabattle", "milton-bradley", ""),
-    ("luzhanqi", "classic", ""),
-    ("luzhanqi", "flip", ""),
-    ("luzhanqi", "variant-c", ""),
+    *(("seabattle", preset, "") for preset in ("classic", "corners", "large", "milton-bradley")),
+    *(("luzhanqi", variant, "") for variant in ("classic", "flip", "variant-c")),
     ("warships", "classic", ""),
     ("warships", "classic", "quick"),
     ("seachess", None, ""),

@@ -213,35 +213,32 @@ def test_w2_removing_every_movable_enemy_piece_wins() -> None:
     assert outcome is not None and outcome.winner == 0 and "movable" in outcome.detail
 
 
-def test_w2_losing_ones_own_last_movable_piece_loses() -> None:
-    """10.4, A10: W2 is checked for both sides after every ply, so the mover whose attack
-    costs him his last movable piece has lost, while the other side can still move."""
+def last_movable_pieces_clash(blue: str) -> Transition:
+    """Under W2, Red's 3 on a7 attacks Blue's ``blue`` on a8, each the last piece of its side
+    that moves (the flags stay)."""
     state = position(
-        """
+        f"""
 12 . bF . . .
- 8 b5 . . . .
+ 8 {blue} . . . .
  7 r3 . . . .
  1 . rF . . .
 """,
         E.configure("classic", "w2"),
     )
-    transition = play(state, "a7-a8")
+    return play(state, "a7-a8")
+
+
+def test_w2_losing_ones_own_last_movable_piece_loses() -> None:
+    """10.4, A10: W2 is checked for both sides after every ply, so the mover whose attack
+    costs him his last movable piece has lost, while the other side can still move."""
+    transition = last_movable_pieces_clash("b5")
     outcome = transition.state.outcome
     assert outcome is not None and outcome.winner == 1 and "movable" in outcome.detail
     assert "you lose" in texts(transition, 0)
 
 
 def test_w2_a_clash_that_removes_both_last_movable_pieces_is_a_draw() -> None:
-    state = position(
-        """
-12 . bF . . .
- 8 b3 . . . .
- 7 r3 . . . .
- 1 . rF . . .
-""",
-        E.configure("classic", "w2"),
-    )
-    outcome = play(state, "a7-a8").state.outcome
+    outcome = last_movable_pieces_clash("b3").state.outcome
     assert outcome is not None and outcome.winner is None and "movable" in outcome.detail
 
 

@@ -14,6 +14,7 @@ import pytest
 from bot.games.core import GameError, IllegalActionError, NotationError, NotYourTurnError, Phase
 from bot.games.luzhanqi.actions import parse
 from bot.games.luzhanqi.pieces import Kind
+from bot.games.luzhanqi.state import LuzhanqiState
 from tests.luzhanqi_positions import (
     CLASSIC,
     FLIP,
@@ -56,12 +57,14 @@ def test_5_4_a_rail_run_is_blocked_by_an_own_piece_too() -> None:
     assert "cannot reach a7" in refused(blocked, "a3-a7")
 
 
+def between_the_threes(rows: str) -> LuzhanqiState:
+    """The diagram ``rows`` between Blue's 3 on e12 and Red's 3 on e1, which stand there only
+    so that each side has a piece that moves."""
+    return position(f"12 . . . . b3\n{rows}\n 1 . . . . r3")
+
+
 def test_5_4_a_run_may_not_turn_from_one_line_onto_another() -> None:
-    colonel = position("""
-12 . . . . b3
- 7 r5 . . . .
- 1 . . . . r3
-""")
+    colonel = between_the_threes(" 7 r5 . . . .")
     reached = targets(colonel, "a7")
     assert {"a2", "e7", "a11"} <= reached
     assert "c2" not in reached and "b11" not in reached and "b6" not in reached
@@ -76,18 +79,10 @@ ENGINEER = """
 
 
 def test_5_5_an_engineer_turns_corners_on_railroads() -> None:
-    alone = position("""
-12 . . . . b3
- 2 r1 . . . .
- 1 . . . . r3
-""")
+    alone = between_the_threes(" 2 r1 . . . .")
     reached = targets(alone, "a2")
     assert {"e11", "c7", "e6", "d11", "a11", "c6"} <= reached
-    colonel = position("""
-12 . . . . b3
- 2 r5 . . . .
- 1 . . . . r3
-""")
+    colonel = between_the_threes(" 2 r5 . . . .")
     assert "e6" not in targets(colonel, "a2") and "c7" not in targets(colonel, "a2")
 
 
