@@ -14,7 +14,6 @@ def minefield() -> SeachessState:
     return position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       9 . . . . b . . . . . . .
       8 . s . . . . . m . . . .
       7 . . . . . . . . b . . .
@@ -22,7 +21,6 @@ def minefield() -> SeachessState:
       5 . . . . . . m . . T . .
       4 . . . D . u . . . . . .
       2 . . . . . S . . . . . .
-      1 . . . . . . K . . . . .
         """,
         facing={"j5": "E"},
         counts={"f2": 3, "b8": 2},
@@ -63,7 +61,6 @@ def airborne() -> SeachessState:
       6 . . . B . . . . . . . .
       5 . . . . . . . . . . . .
       4 . . . S . . . T . . . .
-      1 . . . . . . K . . . . .
         """,
         turn=1,
         airborne=(None, "f7"),
@@ -80,7 +77,6 @@ def boats_and_torpedoes() -> SeachessState:
     return position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
      11 . . . . . . . . . B . .
      10 . B . . . . . . . . B .
       9 . . . . . . . . . . . .
@@ -112,7 +108,6 @@ def promotion_over_submarines() -> SeachessState:
       6 . . . . M . . . . . . .
       3 . . . . . . . . . . . .
       2 . . . . b . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         ply=10,
     )

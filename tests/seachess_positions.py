@@ -5,8 +5,10 @@ A diagram shows a window of the board: a header of file letters, then one line p
 ``.`` is an empty square; a piece code in capitals is White's (seat 0), in lower case
 Black's (seat 1). ``M``/``m`` is a White or Black mine on an empty square, ``U``/``u`` a
 White or Black submerged submarine; ``mines`` and ``subs`` place them under pieces.
-Squares outside the window are empty. Unless told otherwise pieces are loaded, torpedo
-boats face forward, submarines have visible count 0, nobody may castle, White is to move.
+Squares outside the window are empty, but for a commando ship the diagram leaves out: it
+stands at home, White's on g1 and Black's on g12. Unless told otherwise pieces are loaded,
+torpedo boats face forward, submarines have visible count 0, nobody may castle, White is to
+move.
 """
 
 from __future__ import annotations
@@ -31,26 +33,14 @@ FACINGS = {"N": 0, "E": 1, "S": 2, "W": 3}
 # A cruiser alone with the two commando ships: room to plant mines and to shuffle.
 LONE_CRUISER = """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       5 . . . . C . . . . . . .
-      1 . . . . . . K . . . . .
-"""
-
-# A destroyer on c3, beside the missing corner, and the two commando ships.
-LONE_DESTROYER = """
-        a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
-      3 . . D . . . . . . . . .
-      1 . . . . . . K . . . . .
 """
 
 # A White boat one step below a Black mine, and the two commando ships.
 BOAT_UNDER_A_MINE = """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       5 . . . . m . . . . . . .
       4 . . . . B . . . . . . .
-      1 . . . . . . K . . . . .
 """
 
 
@@ -113,8 +103,8 @@ def position(
 def read_diagram(
     diagram: str, ply: int
 ) -> tuple[dict[int, Piece], dict[int, int], list[Submerged]]:
-    """The pieces, mines and submerged submarines a diagram draws; a submarine drawn as
-    ``U``/``u`` surfaces eight plies after ``ply``."""
+    """The pieces, mines and submerged submarines a diagram draws, with each commando ship it
+    leaves out at home; a submarine drawn as ``U``/``u`` surfaces eight plies after ``ply``."""
     lines = [line.split() for line in diagram.strip().splitlines()]
     files = lines[0]
     at: dict[int, Piece] = {}
@@ -135,6 +125,11 @@ def read_diagram(
                 under.append(Submerged(here, owner, ply + 8, here))
             else:
                 at[here] = fresh(Kind(mark.upper()), owner)
+    for owner, home in ((0, "g1"), (1, "g12")):
+        if not any(p.kind is Kind.COMMANDO and p.owner == owner for p in at.values()):
+            if sq(home) in at:
+                raise ValueError(f"a commando ship left out belongs on {home}, which is taken")
+            at[sq(home)] = fresh(Kind.COMMANDO, owner)
     return at, mined, under
 
 

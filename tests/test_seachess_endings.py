@@ -17,7 +17,6 @@ def test_7_1_checkmate_by_a_hidden_submarine_move() -> None:
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       5 . . . . . . . . . . . .
       2 . . B B . . . . . . . .
       1 . . K D . . . . . . . .
@@ -36,7 +35,6 @@ def test_7_1_stalemate_decided_on_the_true_position() -> None:
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       9 . . . c . . . . . . . .
       1 . . K . . . . . . . . .
         """,
@@ -55,7 +53,6 @@ def test_7_4_in_check_while_airborne_only_an_aircraft_capture_answers() -> None:
      10 . . . . . . . c . . . .
       8 . . . . . . . c . . . .
       5 . . . . . A . . . . . .
-      1 . . . . . . K . . . . .
         """
     state = position(
         diagram.replace("10 . . . . . . . c", "10 . . . . . . . ."), turn=1, airborne=("f5", None)

@@ -11,7 +11,6 @@ import pytest
 from tests.seachess_positions import (
     BOAT_UNDER_A_MINE,
     LONE_CRUISER,
-    LONE_DESTROYER,
     act,
     code_at,
     legal,
@@ -47,9 +46,7 @@ def test_4_2_cruiser_reloads_silently_by_moving_into_its_haven_never_by_planting
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       3 . . . . C . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         empty="e3",
     )
@@ -73,10 +70,8 @@ def test_4_3_capturing_the_planting_cruiser_on_its_mine_costs_the_capturer() -> 
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       5 . . . . c . . . . . . .
       4 . . . D . . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         empty="e5",
         mines={"e5": 1},
@@ -89,10 +84,8 @@ def test_4_3_capturing_the_planting_cruiser_on_its_mine_costs_the_capturer() -> 
 def test_4_4_own_mine_bars_the_path_enemy_mine_stops_the_piece() -> None:
     diagram = """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       5 . . . . X . . . . . . .
       3 . . . . C . . . . . . .
-      1 . . . . . . K . . . . .
         """
     refused(position(diagram.replace("X", "M")), "e3-e8", "cannot move")
     stopped = act(position(diagram.replace("X", "m")), "e3-e8")
@@ -104,9 +97,7 @@ def test_4_4_own_mine_bars_the_path_enemy_mine_stops_the_piece() -> None:
 def test_4_5_a_submerged_submarine_on_an_enemy_mine_is_lost_and_never_enters_its_own() -> None:
     diagram = """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       6 . . . . . X . . . . . .
-      1 . . . . . . K . . . . .
         """
     refused(position(diagram.replace("X", "M"), subs={"e4": (0, 3)}), "sub e4-f6", "cannot move")
     lost = act(position(diagram.replace("X", "m"), subs={"e4": (0, 3)}), "sub e4-f6")
@@ -121,7 +112,6 @@ def test_4_6_mines_block_check(mine: str) -> None:
      12 . . . . . . . . . k . .
       8 . . . . . . c . . . . .
       5 . . . . . . X . . . . .
-      1 . . . . . . K . . . . .
         """
     assert position(diagram.replace("X", ".")).checks == (True, False)
     assert position(diagram.replace("X", mine)).checks == (False, False)
@@ -131,9 +121,7 @@ def test_4_7_commando_ship_and_an_enemy_mine_public_refusal_then_silent() -> Non
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       2 . . . . . . m . . . . .
-      1 . . . . . . K . . . . .
         """
     )
     refusal = act(state, "g1-g2")
@@ -148,9 +136,7 @@ def test_4_7_commando_ship_and_an_enemy_mine_public_refusal_then_silent() -> Non
     own = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       2 . . . . . . M . . . . .
-      1 . . . . . . K . . . . .
         """
     )
     refused(own, "g1-g2", "cannot move")
@@ -160,10 +146,8 @@ def test_4_8_a_torpedo_takes_the_planting_cruiser_and_leaves_its_mine() -> None:
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       7 . . . . . . . c . . . .
       5 . . . . . . . . . T . .
-      1 . . . . . . K . . . . .
         """,
         empty="h7",
         mines={"h7": 1},
@@ -176,9 +160,7 @@ def test_4_8_a_torpedo_takes_the_planting_cruiser_and_leaves_its_mine() -> None:
 
 LONE_SUB = """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       4 . . . . S . . . . . . .
-      1 . . . . . . K . . . . .
 """
 
 
@@ -205,9 +187,7 @@ def test_5_3_hidden_moves_go_under_anything_but_a_destroyer_or_an_own_submarine(
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       6 . . . d . b . . . . . .
-      1 . . . . . . K . . . . .
         """,
         subs={"e4": (0, 3), "g5": (0, 3), "g3": (1, 3)},
     )
@@ -225,9 +205,7 @@ def test_5_4_a_submarine_surfaces_when_its_dive_is_over_taking_what_is_above() -
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       4 . . . . b . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         subs={"e4": (0, 1)},
     )
@@ -242,10 +220,8 @@ def test_5_5_emergence_in_place_or_by_a_knight_move_capturing() -> None:
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       6 . . . d . c . . . . . .
       4 . . . . b . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         subs={"e4": (0, 3)},
     )
@@ -268,7 +244,6 @@ def test_5_6_surfacing_under_a_commando_ship_loses_the_submarine() -> None:
         a b c d e f g h i j k l
      12 . . . . . . . . . . . .
       5 . . . . k . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         subs={"e4": (0, 1)},
         turn=1,
@@ -280,7 +255,13 @@ def test_5_6_surfacing_under_a_commando_ship_loses_the_submarine() -> None:
 
 
 def test_5_7_sonar_brings_up_a_submarine_next_to_an_enemy_destroyer() -> None:
-    state = position(LONE_DESTROYER, subs={"f5": (1, 3), "e6": (0, 3)})
+    state = position(
+        """
+        a b c d e f g h i j k l
+      3 . . D . . . . . . . . .
+        """,
+        subs={"f5": (1, 3), "e6": (0, 3)},
+    )
     found = act(state, "c3-e5")
     assert code_at(found.state, "f5") == "s"
     assert [s.square for s in found.state.subs] == [sq("e6")]  # own submarines stay down
@@ -294,9 +275,7 @@ def test_5_8_a_destroyer_landing_on_a_submerged_submarine_catches_it() -> None:
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       2 . . D . . . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         subs={"f5": (1, 3)},
     )
@@ -314,7 +293,6 @@ def test_5_8_a_boat_promoted_to_a_destroyer_on_a_submerged_submarine_catches_it(
         a b c d e f g h i j k l
      12 . . . . c . k . . . . .
      11 . . . B B . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         subs={"e12": (1, 2)},
     )
@@ -332,9 +310,7 @@ def test_5_9_a_submerged_submarine_gives_check_announced_without_its_square() ->
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       3 . . . . . . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         subs={"e5": (1, 3)},
         turn=1,
@@ -350,9 +326,7 @@ def test_7_3_moves_that_ignore_a_hidden_check_are_refused_publicly() -> None:
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       3 . . . . . . . . . . . B
-      1 . . . . . . K . . . . .
         """,
         subs={"f3": (1, 3)},
     )

@@ -29,13 +29,11 @@ def reachable(white_sub: str = "e5") -> SeachessState:
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       9 . . . . . . . . . . . .
       8 . . . . b . . . . . . .
       7 . . . . . D . . . . . .
       5 . . . . . . . . . . . .
       3 . . . B . . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         ply=PLY,
         ep=("e10", "e8"),
@@ -144,9 +142,7 @@ def test_after_a_promotion_onto_a_submarine_the_stored_game_loads() -> None:
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
      11 . . . . B . . . . . . .
-      1 . . . . . . K . . . . .
         """,
         ply=PLY,
     )

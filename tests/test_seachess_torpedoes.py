@@ -12,13 +12,11 @@ def test_3_4_torpedo_fires_diagonally_ahead_one_or_two_squares() -> None:
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       7 . . . . . . . b . . . .
       6 . . . . . . . . . . . .
       5 . . . . . . . . . T . .
       4 . . . . . . . . . . . .
       3 . . . . . . . . . . . b
-      1 . . . . . . K . . . . .
         """,
         facing={"j5": "N"},
     )
@@ -32,11 +30,9 @@ def test_3_4_torpedo_fires_diagonally_ahead_one_or_two_squares() -> None:
     turned = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       7 . . . . . . . b . . . .
       5 . . . . . . . . . T . .
       3 . . . . . . . . . . . b
-      1 . . . . . . K . . . . .
         """,
         facing={"j5": "E"},
     )
@@ -46,11 +42,9 @@ def test_3_4_torpedo_fires_diagonally_ahead_one_or_two_squares() -> None:
 def test_3_4_torpedo_is_stopped_by_a_piece_and_by_mines() -> None:
     diagram = """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       7 . . . . . . . b . . . .
       6 . . . . . . . . X . . .
       5 . . . . . . . . . T . .
-      1 . . . . . . K . . . . .
         """
     blocked = position(diagram.replace("X", "B"))
     assert "torpedo j5xh7" not in legal(blocked)
@@ -67,9 +61,7 @@ def test_3_4_torpedo_reloads_by_moving_in_its_haven_and_faces_its_last_move() ->
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       3 . . . . . . . . . T . .
-      1 . . . . . . K . . . . .
         """,
         empty="j3",
     )
@@ -86,10 +78,8 @@ def test_3_4_a_launch_from_the_haven_does_not_reload() -> None:
     state = position(
         """
         a b c d e f g h i j k l
-     12 . . . . . . k . . . . .
       3 . . . . . . . . b . . .
       2 . . . . . . . . . T . .
-      1 . . . . . . K . . . . .
         """
     )
     after = act(state, "torpedo j2xi3").state
@@ -104,7 +94,6 @@ def test_3_4_a_loaded_torpedo_boat_gives_check() -> None:
       7 . . . . . . . k . . . .
       6 . . . . . . . . . . . .
       5 . . . . . . . . . T . .
-      1 . . . . . . K . . . . .
         """
     )
     assert state.checks == (False, True)
@@ -114,7 +103,6 @@ def test_3_4_a_loaded_torpedo_boat_gives_check() -> None:
      12 . . . . . . . . . . . .
       7 . . . . . . . k . . . .
       5 . . . . . . . . . T . .
-      1 . . . . . . K . . . . .
         """,
         empty="j5",
     )
