@@ -59,6 +59,21 @@ def assert_actions_read_back(
     return legal
 
 
+def assert_movers_actions_read_back(
+    engine: Engine, states: Iterable[Any], rng: random.Random, count: int
+) -> list[list[Any]]:
+    """In every state, the seats to move pass :func:`assert_actions_read_back` and the others
+    have no legal action; the legal actions of each seat to move are returned."""
+    found: list[list[Any]] = []
+    for state in states:
+        movers = engine.to_move(state)
+        found += [assert_actions_read_back(engine, state, seat, rng, count) for seat in movers]
+        for seat in SEATS:
+            if seat not in movers:
+                assert list(engine.legal_actions(state, seat)) == []
+    return found
+
+
 def assert_move_or_harmless_refusal(engine: Engine, state: Any, seat: int, text: str) -> None:
     """``text`` from ``seat`` is a move or a refusal, and either way ``state`` is unchanged."""
     before = json.dumps(engine.to_json(state))

@@ -26,8 +26,8 @@ from bot.games.warships.units import Kind
 from renderers.warships import alt_text, render, render_image
 from tests.engine_checks import (
     any_text_test,
-    assert_actions_read_back,
     assert_edits_refused,
+    assert_movers_actions_read_back,
     assert_survives_storage,
 )
 from tests.presented import presented
@@ -62,11 +62,8 @@ def test_every_game_ends_with_a_result(options: str) -> None:
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_legal_actions_apply_and_read_back(options: str) -> None:
-    rng = random.Random(options)
-    for state in sample_states(options):
-        for seat in E.to_move(state):
-            legal = assert_actions_read_back(E, state, seat, rng, 12)
-            assert legal
+    found = assert_movers_actions_read_back(E, sample_states(options), random.Random(options), 12)
+    assert all(found)
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)
