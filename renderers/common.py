@@ -207,6 +207,28 @@ class Palette:
         return self._ramps.get((colour, background), (self[colour],))
 
 
+BOARD_COLOURS: Mapping[str, RGB] = {
+    "background": COLOURS["background"],
+    "text": COLOURS["text"],
+    "muted": COLOURS["muted"],
+    "accent": COLOURS["yellow"],
+}
+"""The colours of a board image's frame: the card, its text and labels, and the yellow
+accent that marks the last move and whose turn it is."""
+
+BOARD_RAMPS = (("text", "background"), ("muted", "background"), ("accent", "background"))
+"""The frame's text ramps: the title, the labels and the status line on the card."""
+
+
+def board_palette(colours: Mapping[str, RGB], ramps: Iterable[tuple[str, str]]) -> Palette:
+    """A board's palette: the frame's colours and ramps first, then the board's own.
+
+    The frame's colours come first so that every board written this way indexes them
+    alike, and a board declares only what its own drawing adds.
+    """
+    return Palette({**BOARD_COLOURS, **colours}, (*BOARD_RAMPS, *ramps))
+
+
 @dataclass(frozen=True)
 class Sprite:
     """A small pre-drawn "P" picture with a 0/255 mask, stamped onto boards by ``paste``.

@@ -30,8 +30,8 @@ from renderers.common import (
     COLOURS,
     NO_NAMES,
     Names,
-    Palette,
     Sprite,
+    board_palette,
     face_of,
     make_sprite,
     player_label,
@@ -39,12 +39,8 @@ from renderers.common import (
 )
 from renderers.png import encode_png
 
-PALETTE = Palette(
+PALETTE = board_palette(
     {
-        "background": COLOURS["background"],
-        "text": COLOURS["text"],
-        "muted": COLOURS["muted"],
-        "accent": COLOURS["yellow"],
         "sea": (28, 64, 100),
         "side": (120, 164, 204),
         "station": (44, 58, 80),
@@ -58,9 +54,6 @@ PALETTE = Palette(
         "plate": (14, 18, 26),
     },
     ramps=(
-        ("text", "background"),
-        ("muted", "background"),
-        ("accent", "background"),
         ("text", "sea"),
         ("text", "station"),
         ("text", "plate"),

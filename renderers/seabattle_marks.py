@@ -13,14 +13,10 @@ from functools import lru_cache
 from PIL import ImageDraw
 
 from bot.games.grid import Cell
-from renderers.common import COLOURS, Palette, Sprite, make_sprite
+from renderers.common import Sprite, board_palette, make_sprite
 
-PALETTE = Palette(
+PALETTE = board_palette(
     {
-        "background": COLOURS["background"],
-        "text": COLOURS["text"],
-        "muted": COLOURS["muted"],
-        "accent": COLOURS["yellow"],  # last shot, and whose turn it is
         "sea": (27, 62, 99),
         "grid": (52, 96, 138),
         "border": (86, 132, 176),
@@ -39,9 +35,6 @@ PALETTE = Palette(
         "warn": (240, 228, 66),  # Okabe-Ito yellow: what a disclosure told the viewer
     },
     ramps=[
-        ("text", "background"),
-        ("muted", "background"),
-        ("accent", "background"),
         ("text", "sea"),
         ("muted", "sea"),
     ],

@@ -35,8 +35,8 @@ from renderers.common import COLOURS as SHARED
 from renderers.common import (
     NO_NAMES,
     Names,
-    Palette,
     Sprite,
+    board_palette,
     make_sprite,
     player_label,
     player_text,
@@ -44,12 +44,8 @@ from renderers.common import (
 )
 from renderers.png import encode_png
 
-PALETTE = Palette(
+PALETTE = board_palette(
     {
-        "background": SHARED["background"],
-        "text": SHARED["text"],
-        "muted": SHARED["muted"],
-        "accent": SHARED["yellow"],
         "sea": (28, 70, 112),
         "sea_grid": (44, 92, 138),
         "haven": (196, 174, 122),
@@ -66,9 +62,6 @@ PALETTE = Palette(
         "ring": SHARED["purple"],
     },
     ramps=[
-        ("text", "background"),
-        ("muted", "background"),
-        ("accent", "background"),
         ("ink", "white_ship"),
         ("paper", "black_ship"),
         ("ink", "load"),

@@ -11,72 +11,28 @@ view allows (Warships rules §16).
 
 Phones show the image 360 px wide. So the board takes the whole width (no axis on the
 right), a token fills its field (28 px on a phone), its code is large and bold, and every
-type has a shape of its own (octagon, diamond, hexagon, arrow, capsule, cross, shield, hull,
-fort, spiked mine). The key is one row: a token of each type in the viewer's colour with
-its range under it; the types' names and the board's marks are in ``/rules``.
+type has a shape of its own (``renderers.warships_tokens``). The key is one row: a token of
+each type in the viewer's colour with its range under it; the types' names and the board's
+marks are in ``/rules``.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from bot.games.core import Phase
-from bot.games.grid import Cell, cell_name, column_letter
+from bot.games.grid import Cell, column_letter
 from bot.games.warships import board
 from bot.games.warships.units import Kind
-from bot.games.warships.view import LossView, TokenView, WarshipsView
-from renderers.common import (
-    COLOURS,
-    NO_NAMES,
-    Names,
-    Palette,
-    Sprite,
-    face_of,
-    make_sprite,
-    player_label,
-    player_text,
-    text_width,
-)
+from bot.games.warships.view import TokenView, WarshipsView
+from renderers.common import NO_NAMES, Names, face_of, player_label, text_width
 from renderers.png import encode_png
+from renderers.warships_tokens import CELL, PALETTE, draw_mine, draw_token
+from renderers.warships_words import alt_text as alt_text
+from renderers.warships_words import losses_text, side_word, status
 
-PALETTE = Palette(
-    {
-        "background": COLOURS["background"],
-        "text": COLOURS["text"],
-        "muted": COLOURS["muted"],
-        "accent": COLOURS["yellow"],
-        "sea": (27, 62, 99),
-        "grid": (45, 86, 126),
-        "port": (196, 176, 128),
-        "port_grid": (160, 142, 100),
-        "exit": (236, 222, 184),
-        "neutral": (34, 92, 110),
-        "dots": (120, 180, 190),
-        "island": (46, 122, 60),
-        "wall": (240, 240, 235),
-        "zone": (170, 60, 50),
-        "south": (213, 94, 0),  # red in the original
-        "north": (240, 228, 66),  # yellow in the original
-        "ink": (16, 18, 24),
-        "mine": (60, 60, 70),
-    },
-    ramps=[
-        ("text", "background"),
-        ("muted", "background"),
-        ("accent", "background"),
-        ("ink", "south"),
-        ("ink", "north"),
-        ("text", "mine"),
-        ("text", "sea"),
-        ("muted", "sea"),
-    ],
-)
-
-CELL = 36
 MARGIN = 6
 AXIS = 18
 HEADER = 50
@@ -86,12 +42,8 @@ BOARD_BOTTOM = TOP + CELL * board.ROWS
 WIDTH = LEFT + CELL * board.COLUMNS + MARGIN
 """No axis on the right: every pixel of width the board does not use makes it smaller on a
 phone, which scales the image to its width."""
-CODE_SIZE = 20
-"""A unit's code on its token, in px: 15 px on a 360 px phone."""
 RANGE_SIZE = 18
 """Each type's range, under its token in the key: 14 px on a phone."""
-MINE_CODE = 15
-"""``MN`` on a mine, smaller than a ship's code: the spiked ball leaves less room."""
 LOSSES_TOP = BOARD_BOTTOM + AXIS + 10
 LOSS_LINE = 22
 KEY_TOP = LOSSES_TOP + 4 * LOSS_LINE
@@ -171,146 +123,23 @@ def _wall(draw: ImageDraw.ImageDraw, a: Box, b: Box) -> None:
 
 
 # -- token shapes -------------------------------------------------------------------------
-# Each shape fills most of a field, leaving room in its middle for a two-letter code.
-
-Points = list[tuple[float, float]]
-
-
-def _polygon(size: int, corners: list[tuple[float, float]]) -> Points:
-    """``corners`` given in fractions of a field, turned into pixels inside ``size``."""
-    pad = 2
-    span = size - 2 * pad
-    return [(pad + x * span, pad + y * span) for x, y in corners]
-
-
-SHAPES: dict[Kind | None, list[tuple[float, float]] | str] = {
-    None: "disc",  # a token whose type the viewer may not know
-    Kind.BATTLESHIP: [
-        (0.3, 0),
-        (0.7, 0),
-        (1, 0.3),
-        (1, 0.7),
-        (0.7, 1),
-        (0.3, 1),
-        (0, 0.7),
-        (0, 0.3),
-    ],
-    Kind.MISSILE_SHIP: [(0.5, -0.04), (1.04, 0.5), (0.5, 1.04), (-0.04, 0.5)],
-    Kind.CRUISER: [(0.25, 0.04), (0.75, 0.04), (1, 0.5), (0.75, 0.96), (0.25, 0.96), (0, 0.5)],
-    Kind.DESTROYER: [(0.5, 0), (1, 0.38), (1, 1), (0, 1), (0, 0.38)],
-    Kind.SUBMARINE: "capsule",
-    Kind.ESCORT: [
-        (0.3, 0),
-        (0.7, 0),
-        (0.7, 0.22),
-        (1, 0.22),
-        (1, 0.78),
-        (0.7, 0.78),
-        (0.7, 1),
-        (0.3, 1),
-        (0.3, 0.78),
-        (0, 0.78),
-        (0, 0.22),
-        (0.3, 0.22),
-    ],
-    Kind.MINESWEEPER: [(0, 0), (1, 0), (1, 0.6), (0.5, 1), (0, 0.6)],
-    Kind.LANDING_SHIP: [(0, 0.12), (1, 0.12), (0.8, 0.9), (0.2, 0.9)],
-    Kind.BATTERY: "fort",
-    Kind.MINE: "mine",
-}
-"""Each type's outline, so that types differ by shape as well as by their code."""
-
-
-def _paint_shape(
-    draw: ImageDraw.ImageDraw, kind: Kind | None, size: int, fill: int, edge: int
-) -> None:
-    shape = SHAPES[kind]
-    pad = 2
-    inner = (pad, pad, size - 1 - pad, size - 1 - pad)
-    if shape == "disc":
-        draw.ellipse((3, 3, size - 4, size - 4), fill=fill, outline=edge, width=2)
-    elif shape == "capsule":
-        top, bottom = round(size * 0.18), round(size * 0.82)
-        draw.rounded_rectangle(
-            (pad, top, size - 1 - pad, bottom), (bottom - top) // 2, fill, edge, 2
-        )
-    elif shape == "fort":
-        merlon = size // 5
-        x0, y0, x1, y1 = inner
-        draw.rectangle((x0, y0 + merlon, x1, y1), fill=fill, outline=edge, width=2)
-        for i in (0, 2, 4):
-            left = x0 + i * (x1 - x0) // 5
-            draw.rectangle((left, y0, left + merlon, y0 + merlon + 2), fill=fill, outline=edge)
-    elif shape == "mine":
-        centre, ball = size / 2, size * 0.34
-        spokes: tuple[tuple[float, float], ...] = ((0, 1), (1, 0), (0.7, 0.7), (0.7, -0.7))
-        for dx, dy in spokes:
-            reach = size * 0.47
-            draw.line(
-                (
-                    centre - dx * reach,
-                    centre - dy * reach,
-                    centre + dx * reach,
-                    centre + dy * reach,
-                ),
-                fill=edge,
-                width=3,
-            )
-        draw.ellipse(
-            (centre - ball, centre - ball, centre + ball, centre + ball),
-            fill=fill,
-            outline=edge,
-            width=2,
-        )
-    else:
-        assert isinstance(shape, list)
-        draw.polygon(_polygon(size, shape), fill=fill, outline=edge, width=2)
-
-
-@lru_cache(maxsize=64)
-def _shape(kind: Kind | None, size: int, colour: str, edge: str) -> Sprite:
-    return make_sprite(
-        (size, size), lambda draw: _paint_shape(draw, kind, size, PALETTE[colour], PALETTE[edge])
-    )
-
-
-REPLAY_CODE = 20
-"""A unit's code in a replay frame, in px: as wide as a cell holds, and the firing range
-left out (a replay shows the board at two fifths or less, where 13 px is a blur)."""
 
 
 def _token(
     image: Image.Image, view: WarshipsView, token: TokenView, turned: bool, replay: bool = False
 ) -> None:
-    x0, y0, x1, y1 = _box(token.cell, turned)
+    x0, y0, x1, _ = _box(token.cell, turned)
     colour = "south" if token.owner == view.south else "north"
     own = view.seat == token.owner and view.phase is not Phase.FINISHED
     if token.kind is Kind.MINE and not own:
-        # A mine in the open is a hazard for both sides: drawn dark, rimmed in its colour.
-        _shape(Kind.MINE, CELL, "mine", colour).stamp(image, (x0, y0))
-        size = REPLAY_CODE if replay else MINE_CODE
-        PALETTE.text(
-            image, ((x0 + x1) / 2, (y0 + y1) / 2), "MN", size, "text", "mine", "mm", "glyphs"
-        )
+        draw_mine(image, (x0, y0), colour, replay)
         return
-    _shape(token.kind, CELL, colour, "ink").stamp(image, (x0, y0))
+    draw_token(image, (x0, y0), token.kind, colour, replay)
     if token.kind is None:
         return
-    _code(image, (x0, y0), token.kind, colour, replay)
     if token.known and view.phase is not Phase.FINISHED:
         draw = ImageDraw.Draw(image)
         draw.polygon(((x1 - 11, y0 + 1), (x1 - 1, y0 + 1), (x1 - 1, y0 + 11)), PALETTE["accent"])
-
-
-def _code(
-    image: Image.Image, corner: tuple[int, int], kind: Kind, colour: str, replay: bool = False
-) -> None:
-    """A unit's code, large in the middle of its token: its range is in the key below the
-    board, since a digit small enough to share the token could not be read on a phone."""
-    x0, y0 = corner
-    size = REPLAY_CODE if replay else CODE_SIZE
-    middle = (x0 + CELL / 2, y0 + CELL / 2)
-    PALETTE.text(image, middle, kind.value, size, "ink", colour, "mm", "glyphs")
 
 
 def _neutral_count(image: Image.Image, token: TokenView, turned: bool) -> None:
@@ -368,74 +197,13 @@ def _cross(draw: ImageDraw.ImageDraw, box: Box) -> None:
 
 # -- texts --------------------------------------------------------------------------------
 
-NAME_WIDTH = 170
-"""The most a player's name may take in the status line, in px."""
-
-
-def _side(view: WarshipsView, seat: int, names: Names, drawn: bool) -> str:
-    """A seat as the public sees it: its player's name and its shore."""
-    shore = "South" if seat == view.south else "North"
-    who = player_label(names, seat, 16, NAME_WIDTH)[0] if drawn else player_text(names, seat)
-    return f"{who} ({shore})"
-
-
-def status(view: WarshipsView, names: Names = NO_NAMES, drawn: bool = False) -> str:
-    """Whose move it is, as the image's audience sees it; ``drawn``: names fitted to it."""
-    if view.outcome is not None:
-        # A game ended before its first move reveals nothing (core.secrecy).
-        revealed = "" if view.outcome.unplayed else " All tokens revealed."
-        if view.outcome.winner is None:
-            return f"Game over: no winner.{revealed}"
-        if view.seat is None:
-            side = _side(view, view.outcome.winner, names, drawn)
-            return f"Game over: {side} won.{revealed}"
-        return ("You won!" if view.outcome.winner == view.seat else "You lost.") + revealed
-    if view.phase is Phase.SETUP:
-        if view.seat is None:
-            return "Setting up in secret."
-        return (
-            "Your setup: swap, place mines, then ready."
-            if view.seat in view.movers
-            else ("Setup confirmed; waiting for your opponent.")
-        )
-    side = _side(view, view.turn, names, drawn) if view.turn is not None else ""
-    offer = ""
-    if view.draw_offer is not None:
-        offerer = _side(view, view.draw_offer, names, drawn)
-        if view.seat is not None:
-            offerer = "You" if view.draw_offer == view.seat else "Your opponent"
-        offer = f" {offerer} offered a draw."
-    if view.seat is None:
-        return f"{side} to move.{offer}"
-    return ("Your move." if view.turn == view.seat else "Your opponent's move.") + offer
-
-
-def losses_text(lost: list[LossView]) -> str:
-    """A side's losses in words: known types by name, the rest as "of hidden type"."""
-    named = Counter(loss.kind.unit.name for loss in lost if loss.kind is not None)
-    interned = sum(1 for loss in lost if loss.interned)
-    hidden = sum(1 for loss in lost if loss.kind is None)
-    parts = [f"{count} {name}s" if count > 1 else name for name, count in sorted(named.items())]
-    if hidden:
-        parts.append(f"{hidden} of hidden type" if hidden > 1 else "1 of hidden type")
-    text = ", ".join(parts) if parts else "nothing"
-    return text + (f" ({interned} interned)" if interned else "")
-
-
-def _who(view: WarshipsView, seat: int, name: Callable[[int], str]) -> str:
-    """A side in the losses: its player's name for the channel, else you or your opponent."""
-    shore = "South" if seat == view.south else "North"
-    if view.seat is None:
-        return f"{name(seat)} ({shore})"
-    return f"You ({shore})" if seat == view.seat else f"Opponent ({shore})"
-
 
 def _losses(image: Image.Image, view: WarshipsView, names: Names) -> None:
     """Each side's lost tokens in words, and its mines in reserve; the viewer first."""
     y = LOSSES_TOP
     first = view.seat if view.seat is not None else view.south
     for seat in (first, 1 - first):
-        who = _who(view, seat, lambda s: player_label(names, s, 16, 200)[0])
+        who = side_word(view, seat, lambda s: player_label(names, s, 16, 200)[0])
         lost = [loss for loss in view.losses if loss.owner == seat]
         reserve = view.reserves[seat]  # None while setups are secret (§5.2)
         head = f"{who}: lost {len(lost)}"
@@ -479,13 +247,9 @@ def _key(image: Image.Image, ranges: tuple[int, ...], colour: str) -> None:
     for index, kind in enumerate(KEY):
         x = MARGIN + index * KEY_STEP + (KEY_STEP - CELL) // 2
         if kind is Kind.MINE:
-            _shape(kind, CELL, "mine", colour).stamp(image, (x, KEY_TOP))
-            mid = (x + CELL / 2, KEY_TOP + CELL / 2)
-            PALETTE.text(image, mid, "MN", MINE_CODE, "text", "mine", "mm", "glyphs")
+            draw_mine(image, (x, KEY_TOP), colour, replay=False)
             continue
-        _shape(kind, CELL, colour, "ink").stamp(image, (x, KEY_TOP))
-        if kind is not None:
-            _code(image, (x, KEY_TOP), kind, colour)
+        draw_token(image, (x, KEY_TOP), kind, colour, replay=False)
         if ranges[index]:
             below = (x + CELL / 2, KEY_TOP + CELL + 3)
             PALETTE.text(image, below, str(ranges[index]), RANGE_SIZE, "text", "background", "mt")
@@ -526,29 +290,3 @@ def render_image(
 def render(view: WarshipsView, names: Names = NO_NAMES) -> bytes:
     """PNG bytes of the board; the same view and names always give the same bytes."""
     return encode_png(render_image(view, names))
-
-
-def alt_text(view: WarshipsView, names: Names = NO_NAMES) -> str:
-    """A short description for screen readers; the full text twin is ``view.text()``."""
-    own = [t for t in view.tokens if view.seat is not None and t.owner == view.seat]
-    enemy = [t for t in view.tokens if view.seat is None or t.owner != view.seat]
-    known = sum(1 for t in enemy if t.kind is not None and t.kind is not Kind.BATTERY)
-    parts = [f"Warships board. {status(view, names)}"]
-    if view.seat is not None:
-        parts.append(f"You have {len(own)} tokens on the board.")
-    parts.append(
-        f"{len(enemy)} other tokens on the board, {known} of them known apart from batteries."
-    )
-    first = view.seat if view.seat is not None else view.south
-    for seat in (first, 1 - first):
-        lost = [loss for loss in view.losses if loss.owner == seat]
-        who = _who(view, seat, lambda s: player_text(names, s))
-        parts.append(f"{who} lost {len(lost)}: {losses_text(lost)}.")
-    if view.last is not None and view.last.end is not None:
-        parts.append(
-            f"Last move {cell_name(view.last.start or view.last.end)}"
-            f" to {cell_name(view.last.end)}"
-            + (f", target {cell_name(view.last.target)}" if view.last.target else "")
-            + "."
-        )
-    return " ".join(parts)[:1024]

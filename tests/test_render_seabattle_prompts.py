@@ -10,7 +10,8 @@ from bot.games.core import EndReason, Outcome, Phase
 from bot.games.grid import cell_name
 from bot.games.seabattle.state import SeaBattleState
 from renderers import seabattle_words as render_module
-from renderers.seabattle import alt_text, legend_labels, render
+from renderers.seabattle import alt_text, render
+from renderers.seabattle_layout import legend_labels
 from tests.samples import save_sample
 from tests.seabattle_positions import ENGINE, MODES, seed_where_first
 

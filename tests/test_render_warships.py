@@ -9,22 +9,18 @@ from PIL import Image
 from bot.games.warships.units import Kind
 from bot.games.warships.view import WarshipsView
 from renderers.warships import (
-    CELL,
-    CODE_SIZE,
     HEIGHT,
     KEY_TOP,
-    PALETTE,
     RANGE_SIZE,
-    SHAPES,
     WIDTH,
     _box,
-    _shape,
     _turned,
     alt_text,
-    losses_text,
     render,
 )
-from renderers.warships import status as drawing_status
+from renderers.warships_tokens import CELL, CODE_SIZE, PALETTE, SHAPES, token_shape
+from renderers.warships_words import losses_text
+from renderers.warships_words import status as drawing_status
 from tests.samples import OUTPUT, PHONE_WIDTH, save_sample
 from tests.warships_positions import ENGINE as E
 from tests.warships_positions import f, position, random_game
@@ -124,7 +120,7 @@ def test_a_standing_draw_offer_is_written_on_the_board() -> None:
 
 
 def test_every_type_has_a_shape_of_its_own() -> None:
-    outlines = {kind: _shape(kind, CELL, "south", "ink").mask.tobytes() for kind in SHAPES}
+    outlines = {kind: token_shape(kind, CELL, "south", "ink").mask.tobytes() for kind in SHAPES}
     assert len(set(outlines.values())) == len(SHAPES) == len(Kind) + 1  # and "type hidden"
 
 
