@@ -17,16 +17,10 @@ from benchmarks.ai_duels import Tally, duel
 from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
 from bot.ai import LEVELS, Seen, dice_seed_for
 from bot.ai.generic import RandomPlayer
-from bot.ai.warships import (
-    RESTLESS,
-    STRANDED,
-    Situation,
-    WarshipsAdmiral,
-    daring,
-    interned_by,
-    planned_setup,
-)
+from bot.ai.warships import STRANDED, WarshipsAdmiral, interned_by
 from bot.ai.warships_memory import Memory, beliefs
+from bot.ai.warships_setup import planned_setup
+from bot.ai.warships_situation import RESTLESS, Situation, daring
 from bot.catalog import player
 from bot.games import ENGINES
 from bot.games.core import Phase

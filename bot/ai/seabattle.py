@@ -79,13 +79,7 @@ class DensityShooter:
         assert isinstance(view, SeaBattleView)
         if view.phase is Phase.SETUP:
             return self.setup(seen)
-        owed = owed_move(seen)
-        if owed is not None:
-            return owed
-        grid = ShotGrid.of(seen.rules, view, seen.heard)
-        dice = seen.dice()
-        tie_break = [dice.random() for _ in grid.cells]
-        return aim(grid, view.salvo_size or 1, lambda grid: best_shot(grid, tie_break, dice))
+        return shoot(seen, view, best_shot)
 
     def setup(self, seen: Seen) -> str:
         view = seen.view
@@ -141,19 +135,30 @@ class CasualShooter:
         assert isinstance(view, SeaBattleView)
         if view.phase is Phase.SETUP:
             return DensityShooter(careful_fleet=False).setup(seen)
-        owed = owed_move(seen)
-        if owed is not None:
-            return owed
-        grid = ShotGrid.of(seen.rules, view, seen.heard)
-        dice = seen.dice()
-        tie_break = [dice.random() for _ in grid.cells]
+        return shoot(seen, view, casual_shot)
 
-        def pick(grid: ShotGrid) -> int:
-            if HIT in grid.cells:
-                return best_shot(grid, tie_break)
-            return dice.choice([i for i, known in enumerate(grid.cells) if known == UNKNOWN])
 
-        return aim(grid, view.salvo_size or 1, pick)
+def casual_shot(grid: ShotGrid, tie_break: Sequence[float], dice: random.Random) -> int:
+    """A wounded ship is finished as the density shooter would; otherwise any cell."""
+    if HIT in grid.cells:
+        return best_shot(grid, tie_break)
+    return dice.choice([i for i, known in enumerate(grid.cells) if known == UNKNOWN])
+
+
+Pick = Callable[[ShotGrid, Sequence[float], random.Random], int]
+"""How a level chooses one cell: from the grid, the turn's tie-breaks and its dice."""
+
+
+def shoot(seen: Seen, view: SeaBattleView, pick: Pick) -> str:
+    """A turn of play: the move the mode owes, if any, else a shot or a salvo, each cell
+    chosen by ``pick`` with the turn's dice (drawn in the same order by every level)."""
+    owed = owed_move(seen)
+    if owed is not None:
+        return owed
+    grid = ShotGrid.of(seen.rules, view, seen.heard)
+    dice = seen.dice()
+    tie_break = [dice.random() for _ in grid.cells]
+    return aim(grid, view.salvo_size or 1, lambda grid: pick(grid, tie_break, dice))
 
 
 def owed_move(seen: Seen) -> str | None:

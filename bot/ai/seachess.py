@@ -13,6 +13,7 @@ not by the clock, so the same view always gives the same move however busy the m
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from bot.ai.core import Seen
 from bot.ai.generic import legal_texts
@@ -99,12 +100,14 @@ def _gain(pos: Position, action: act.Action) -> float:
     return VALUES[victim.kind] if victim is not None else 0.0
 
 
+@dataclass
 class SeachessSearcher:
     """Alpha-beta to ``depth`` plies, at most ``budget`` positions per move."""
 
-    def __init__(self, depth: int = 2, budget: int = 1_500) -> None:
-        self.depth = depth
-        self.budget = budget
+    depth: int = 2
+    budget: int = 1_500
+    nodes: int = field(default=0, init=False)
+    """Positions searched for the current move, counted against ``budget``."""
 
     def decide(self, seen: Seen) -> str:
         view = seen.view
