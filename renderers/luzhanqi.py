@@ -346,4 +346,10 @@ def alt_text(view: LuzhanqiView, names: Names = NO_NAMES) -> str:
     return " ".join(parts)[:1024]
 
 
-__all__ = ["Kind", "alt_text", "centre_of", "render", "render_image", "status"]
+def replay_frame(view: LuzhanqiView, names: Names = NO_NAMES) -> Image.Image:
+    """The board as a replay's frame, labelled to be read at its size (one bold glyph a
+    piece)."""
+    return render_image(view, names, replay=True)
+
+
+__all__ = ["Kind", "alt_text", "centre_of", "render", "render_image", "replay_frame", "status"]

@@ -310,6 +310,10 @@ def render_image(view: MarineView, names: Names = NO_NAMES) -> Image.Image:
     return image
 
 
+replay_frame = render_image
+"""A replay's frame is the board as drawn: its pieces are symbols that read at any size."""
+
+
 def render(view: MarineView, names: Names = NO_NAMES) -> bytes:
     """The board's PNG; one move's three images (both players, the channel) are drawn once.
 

@@ -239,6 +239,10 @@ def render_image(view: SeaBattleView, names: Names = NO_NAMES) -> Image.Image:
     return image
 
 
+replay_frame = render_image
+"""A replay's frame is the board as drawn: its cells are large enough at a replay's size."""
+
+
 def _draw_salvo_numbers(image: Image.Image, geo: Layout, panel: int, field: FieldView) -> None:
     """Blind-report Salvo (§4.3): each shot is numbered by its salvo, and the last reports
     are written under the field, so the shooter can reason as on paper."""

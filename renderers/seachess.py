@@ -385,3 +385,9 @@ def alt_text(view: SeachessView, names: Names = NO_NAMES) -> str:
     if view.last:
         parts.append("Last move: " + ", ".join(name(sq) for sq in view.last) + ".")
     return " ".join(parts)
+
+
+def replay_frame(view: SeachessView, names: Names = NO_NAMES) -> Image.Image:
+    """The board as a replay's frame, labelled to be read at its size: each ship's letter
+    nearly as tall as its hull."""
+    return render_image(view, names, replay=True)

@@ -290,3 +290,9 @@ def render_image(
 def render(view: WarshipsView, names: Names = NO_NAMES) -> bytes:
     """PNG bytes of the board; the same view and names always give the same bytes."""
     return encode_png(render_image(view, names))
+
+
+def replay_frame(view: WarshipsView, names: Names = NO_NAMES) -> Image.Image:
+    """The board as a replay's frame, labelled to be read at its size: each unit's code
+    as wide as its field holds, its range left out."""
+    return render_image(view, names, replay=True)

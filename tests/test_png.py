@@ -63,7 +63,7 @@ def _decoded(png: bytes) -> Image.Image:
 
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_every_board_decodes_to_exactly_the_pixels_and_palette_drawn(key: str) -> None:
-    render = GAMES[key].render
+    render = GAMES[key].drawing.render
     draw = sys.modules[render.__module__].render_image  # the drawing that ``render`` encodes
     checked = 0
     for label, view in _views(key):

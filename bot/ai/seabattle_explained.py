@@ -28,7 +28,7 @@ playing the game forward over all of them (``bot.ai.seabattle_last_ship``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from bot.ai.seabattle_grid import EMPTY, UNKNOWN, ShotGrid, hunt_density, lies
@@ -66,21 +66,8 @@ def explanations(grid: ShotGrid) -> dict[Water, float]:
     empty = sum(1 << i for i, known in enumerate(grid.cells) if known == EMPTY) & ~hits
     unknown = ((1 << size * size) - 1) & ~hits & ~empty
     afloat = Counter(grid.afloat)
-    sunk_lines = []
-    for cell, length, then in grid.named:
-        options = [
-            mask for mask, _ in line_masks(size, length) if mask >> cell & 1 and not mask & ~then
-        ]
-        sunk_lines.append(options)
-    sunk_lines.sort(key=len)
-    through: dict[tuple[int, int], list[int]] = {}
-    for length in afloat:
-        for mask, body in line_masks(size, length):
-            if mask & empty or not mask & ~hits:
-                continue
-            for cell in body:
-                if hits >> cell & 1:
-                    through.setdefault((cell, length), []).append(mask)
+    sunk_lines = _sunk_lines(grid)
+    through = _lines_through_hits(size, afloat, hits, empty)
     found: dict[Water, float] = {}
     steps = 0
 
@@ -119,6 +106,37 @@ def explanations(grid: ShotGrid) -> dict[Water, float]:
 
     place_sunk(0, 0)
     return found
+
+
+def _sunk_lines(grid: ShotGrid) -> list[list[int]]:
+    """For each ship sunk but not drawn, the lines it may have lain on: through the cell
+    that sank it, on cells that were hits then; the most constrained ship first."""
+    sunk_lines = []
+    for cell, length, then in grid.named:
+        options = [
+            mask
+            for mask, _ in line_masks(grid.size, length)
+            if mask >> cell & 1 and not mask & ~then
+        ]
+        sunk_lines.append(options)
+    sunk_lines.sort(key=len)
+    return sunk_lines
+
+
+def _lines_through_hits(
+    size: int, lengths: Iterable[int], hits: int, empty: int
+) -> dict[tuple[int, int], list[int]]:
+    """Per (hit cell, length), the lines of a ship afloat through that hit: on no empty
+    cell, and not all hits (a ship all hit would be sunk)."""
+    through: dict[tuple[int, int], list[int]] = {}
+    for length in lengths:
+        for mask, body in line_masks(size, length):
+            if mask & empty or not mask & ~hits:
+                continue
+            for cell in body:
+                if hits >> cell & 1:
+                    through.setdefault((cell, length), []).append(mask)
+    return through
 
 
 def free_share(size: int, lengths: Sequence[int], water: int) -> tuple[float, list[float]]:

@@ -12,9 +12,7 @@ STRONG_MARINE_BUDGET = 8_000
 
 ENTRY = GameEntry(
     engine=engine_for("marine"),
-    render=marine.render,
-    alt_text=marine.alt_text,
-    frame=marine.render_image,
+    drawing=marine,
     players={
         "casual": lambda: MarineSearcher(depth=1, budget=1_000),
         "strong": lambda: MarineSearcher(depth=4, budget=STRONG_MARINE_BUDGET),

@@ -9,8 +9,6 @@ from renderers import seabattle
 
 ENTRY = GameEntry(
     engine=engine_for("seabattle"),
-    render=seabattle.render,
-    alt_text=seabattle.alt_text,
-    frame=seabattle.render_image,
+    drawing=seabattle,
     players={"casual": CasualShooter, "strong": DensityShooter},
 )
