@@ -75,7 +75,13 @@ class Settings:
         role = environ.get("ROLE", "").strip().lower() or "all"
         if role not in ROLES:
             raise SettingsError(f"ROLE must be all, gateway or worker, not {role!r}.")
-        database_url = _database_url(environ.get("DATABASE_URL", ""))
+        database_url = _url(
+            environ,
+            "DATABASE_URL",
+            ("postgresql://", "postgres://"),
+            "be a postgresql:// URL (or unset, for the SQLite file in DATABASE_PATH)",
+            secret=True,
+        )
         if role != "all" and database_url is None:
             raise SettingsError(
                 f"ROLE={role} needs DATABASE_URL: gateways and workers share the move "
@@ -90,8 +96,15 @@ class Settings:
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             api_base=environ.get("DISCORD_API_BASE", "").strip() or None,
-            gateway_url=_websocket_url(environ.get("DISCORD_GATEWAY_URL", "")),
-            proxy=_proxy_url(environ.get("DISCORD_PROXY", "")),
+            gateway_url=_url(
+                environ,
+                "DISCORD_GATEWAY_URL",
+                ("ws://", "wss://"),
+                "start with wss:// (or ws:// for a local proxy)",
+            ),
+            proxy=_url(
+                environ, "DISCORD_PROXY", ("http://", "https://"), "be an http:// proxy URL"
+            ),
             deadlines=Deadlines(
                 remind_after=_hours(environ, "REMIND_AFTER_HOURS", Deadlines.remind_after),
                 forfeit_after=_hours(environ, "FORFEIT_AFTER_HOURS", Deadlines.forfeit_after),
@@ -102,15 +115,19 @@ class Settings:
         )
 
 
-def _database_url(text: str) -> str | None:
-    url = text.strip()
+def _url(
+    environ: Mapping[str, str], name: str, schemes: tuple[str, ...], rule: str, secret: bool = False
+) -> str | None:
+    """A URL setting, or None where it is unset. One in none of ``schemes`` stops the bot
+    with a sentence saying what ``name`` must be: a typo should stop it at the start, not
+    hang it later. A ``secret`` URL (the database's may hold a password) is not repeated
+    in that sentence, only its scheme."""
+    url = environ.get(name, "").strip()
     if not url:
         return None
-    if not url.startswith(("postgresql://", "postgres://")):
-        raise SettingsError(
-            f"DATABASE_URL must be a postgresql:// URL (or unset, for the SQLite file in "
-            f"DATABASE_PATH), not one starting {url.split(':', 1)[0]!r}."
-        )
+    if not url.startswith(schemes):
+        shown = f"one starting {url.split(':', 1)[0]!r}" if secret else repr(url)
+        raise SettingsError(f"{name} must {rule}, not {shown}.")
     return url
 
 
@@ -134,15 +151,6 @@ def _shards(count_text: str, ids_text: str) -> dict[str, Any]:
     return {"shard_count": count, "shard_ids": tuple(sorted({int(part) for part in parts}))}
 
 
-def _proxy_url(text: str) -> str | None:
-    url = text.strip()
-    if not url:
-        return None
-    if not url.startswith(("http://", "https://")):
-        raise SettingsError(f"DISCORD_PROXY must be an http:// proxy URL, not {url!r}.")
-    return url
-
-
 def _hours(environ: Mapping[str, str], name: str, default: float) -> float:
     """A duration setting, given in hours, as seconds."""
     text = environ.get(name, "").strip()
@@ -155,15 +163,3 @@ def _hours(environ: Mapping[str, str], name: str, default: float) -> float:
     if not 0 < hours < 24 * 365:
         raise SettingsError(f"{name} must be a number of hours, like 24 or 0.5, not {text!r}.")
     return hours * HOUR
-
-
-def _websocket_url(text: str) -> str | None:
-    """A gateway URL must be a websocket one; a typo should stop the bot, not hang it."""
-    url = text.strip()
-    if not url:
-        return None
-    if not url.startswith(("ws://", "wss://")):
-        raise SettingsError(
-            f"DISCORD_GATEWAY_URL must start with wss:// (or ws:// for a local proxy), not {url!r}."
-        )
-    return url

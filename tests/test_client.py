@@ -157,6 +157,18 @@ def test_a_postgresql_url_selects_the_shared_store_and_anything_else_is_refused(
         Settings.from_env({"DISCORD_TOKEN": "abc", "DATABASE_URL": "mysql://x/y"})
 
 
+def test_a_refused_database_url_is_named_by_its_scheme_alone_as_it_may_hold_a_password() -> None:
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({"DISCORD_TOKEN": "abc", "DATABASE_URL": "mysql://root:hunter2@db/x"})
+    assert str(refused.value) == (
+        "DATABASE_URL must be a postgresql:// URL (or unset, for the SQLite file in "
+        "DATABASE_PATH), not one starting 'mysql'."
+    )
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({"DISCORD_TOKEN": "abc", "DISCORD_PROXY": "proxy:3128"})
+    assert str(refused.value) == "DISCORD_PROXY must be an http:// proxy URL, not 'proxy:3128'."
+
+
 def test_shard_settings_name_the_shards_of_this_process() -> None:
     plain = Settings.from_env({"DISCORD_TOKEN": "abc"})
     assert (plain.shard_count, plain.shard_ids) == (None, None)
