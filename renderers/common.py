@@ -10,6 +10,7 @@ ramp of in-between colours to keep letters smooth without leaving palette mode.
 from __future__ import annotations
 
 import threading
+import tomllib
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -220,12 +221,24 @@ BOARD_RAMPS = (("text", "background"), ("muted", "background"), ("accent", "back
 """The frame's text ramps: the title, the labels and the status line on the card."""
 
 
-def board_palette(colours: Mapping[str, RGB], ramps: Iterable[tuple[str, str]]) -> Palette:
-    """A board's palette: the frame's colours and ramps first, then the board's own.
+PALETTES = Path(__file__).parent / "palettes.toml"
+"""Every board's own colours and text ramps, as data (the file says how they are read)."""
 
-    The frame's colours come first so that every board written this way indexes them
-    alike, and a board declares only what its own drawing adds.
+
+@lru_cache(maxsize=8)
+def board_palette(board: str) -> Palette:
+    """A board's palette: the frame's colours and ramps first, then the board's own from
+    ``palettes.toml``, in its order (which is the PNG palette's).
+
+    The frame's colours come first so that every board indexes them alike; a colour the
+    file gives by name is the shared one (``COLOURS``).
     """
+    declared = tomllib.loads(PALETTES.read_text(encoding="utf-8"))[board]
+    colours: dict[str, RGB] = {}
+    for name, value in declared["colours"].items():
+        red, green, blue = COLOURS[value] if isinstance(value, str) else value
+        colours[name] = (red, green, blue)
+    ramps = [(front, back) for front, back in declared.get("ramps", [])]
     return Palette({**BOARD_COLOURS, **colours}, (*BOARD_RAMPS, *ramps))
 
 

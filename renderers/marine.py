@@ -27,7 +27,6 @@ from bot.games.marine.board import Point
 from bot.games.marine.pieces import SIDE_NAMES, Kind, Piece
 from bot.games.marine.view import MarineView, describe
 from renderers.common import (
-    COLOURS,
     NO_NAMES,
     Names,
     Sprite,
@@ -39,30 +38,8 @@ from renderers.common import (
 )
 from renderers.png import encode_png
 
-PALETTE = board_palette(
-    {
-        "sea": (28, 64, 100),
-        "side": (120, 164, 204),
-        "station": (44, 58, 80),
-        "station-edge": (150, 180, 210),
-        "south": COLOURS["orange"],
-        "north": COLOURS["sky"],
-        "south-harbour": (92, 72, 44),
-        "north-harbour": (40, 84, 112),
-        "ink": (14, 16, 22),
-        "ghost": (48, 52, 62),
-        "plate": (14, 18, 26),
-    },
-    ramps=(
-        ("text", "sea"),
-        ("text", "station"),
-        ("text", "plate"),
-        ("text", "south-harbour"),
-        ("text", "north-harbour"),
-        ("south", "background"),
-        ("north", "background"),
-    ),
-)
+PALETTE = board_palette("marine")
+"""The board's colours: ``renderers/palettes.toml``."""
 
 SIZE = 54
 """Pixels from a hex's centre to its corners."""

@@ -15,30 +15,8 @@ from PIL import ImageDraw
 from bot.games.grid import Cell
 from renderers.common import Sprite, board_palette, make_sprite
 
-PALETTE = board_palette(
-    {
-        "sea": (27, 62, 99),
-        "grid": (52, 96, 138),
-        "border": (86, 132, 176),
-        "clear": (20, 42, 66),  # known empty: darker than open sea, hatched
-        "hatch": (58, 86, 116),
-        "miss": (220, 230, 240),
-        "ship": (150, 166, 184),
-        "ship_edge": (212, 222, 232),
-        "hit": (255, 140, 26),  # Okabe-Ito orange, brightened to stand out on grey hulls
-        "hit_cell": (92, 60, 40),  # hit on an unknown ship: the cell is tinted too
-        "sunk": (196, 64, 30),
-        "sunk_edge": (255, 178, 140),
-        "outline": (12, 14, 20),  # dark rim under every X so it reads on any fill
-        "mine": (204, 121, 167),  # Okabe-Ito reddish purple
-        "sweeper": (86, 180, 233),  # Okabe-Ito sky blue
-        "warn": (240, 228, 66),  # Okabe-Ito yellow: what a disclosure told the viewer
-    },
-    ramps=[
-        ("text", "sea"),
-        ("muted", "sea"),
-    ],
-)
+PALETTE = board_palette("seabattle")
+"""The board's colours: ``renderers/palettes.toml``."""
 
 
 # -- marks --------------------------------------------------------------------------------

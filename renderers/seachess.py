@@ -31,7 +31,6 @@ from bot.games.seachess.board import (
 )
 from bot.games.seachess.pieces import COLOURS, Kind, Piece
 from bot.games.seachess.view import SeachessView
-from renderers.common import COLOURS as SHARED
 from renderers.common import (
     NO_NAMES,
     Names,
@@ -44,31 +43,8 @@ from renderers.common import (
 )
 from renderers.png import encode_png
 
-PALETTE = board_palette(
-    {
-        "sea": (28, 70, 112),
-        "sea_grid": (44, 92, 138),
-        "haven": (196, 174, 122),
-        "haven_grid": (160, 140, 96),
-        "white_ship": (244, 240, 226),
-        "black_ship": (40, 42, 50),
-        "ink": (18, 20, 26),
-        "paper": (236, 240, 245),
-        "mine": (12, 12, 14),
-        "spike": (220, 60, 40),
-        "sub": (86, 200, 233),
-        "check": (230, 40, 40),
-        "load": SHARED["orange"],
-        "ring": SHARED["purple"],
-    },
-    ramps=[
-        ("ink", "white_ship"),
-        ("paper", "black_ship"),
-        ("ink", "load"),
-        ("sub", "background"),
-        ("check", "background"),
-    ],
-)
+PALETTE = board_palette("seachess")
+"""The board's colours: ``renderers/palettes.toml``."""
 
 CELL = 36
 MARGIN = 14

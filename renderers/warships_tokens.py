@@ -15,31 +15,8 @@ from PIL import Image, ImageDraw
 from bot.games.warships.units import Kind
 from renderers.common import Sprite, board_palette, make_sprite
 
-PALETTE = board_palette(
-    {
-        "sea": (27, 62, 99),
-        "grid": (45, 86, 126),
-        "port": (196, 176, 128),
-        "port_grid": (160, 142, 100),
-        "exit": (236, 222, 184),
-        "neutral": (34, 92, 110),
-        "dots": (120, 180, 190),
-        "island": (46, 122, 60),
-        "wall": (240, 240, 235),
-        "zone": (170, 60, 50),
-        "south": (213, 94, 0),  # red in the original
-        "north": (240, 228, 66),  # yellow in the original
-        "ink": (16, 18, 24),
-        "mine": (60, 60, 70),
-    },
-    ramps=[
-        ("ink", "south"),
-        ("ink", "north"),
-        ("text", "mine"),
-        ("text", "sea"),
-        ("muted", "sea"),
-    ],
-)
+PALETTE = board_palette("warships")
+"""The board's colours: ``renderers/palettes.toml``."""
 
 
 CELL = 36
