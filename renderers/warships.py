@@ -122,12 +122,13 @@ def _wall(draw: ImageDraw.ImageDraw, a: Box, b: Box) -> None:
     draw.line(line, fill=PALETTE["wall"], width=4)
 
 
-# -- token shapes -------------------------------------------------------------------------
+# -- tokens and marks ---------------------------------------------------------------------
 
 
 def _token(
     image: Image.Image, view: WarshipsView, token: TokenView, turned: bool, replay: bool = False
 ) -> None:
+    """A token on its field; a corner tab marks one whose type the enemy has learnt."""
     x0, y0, x1, _ = _box(token.cell, turned)
     colour = "south" if token.owner == view.south else "north"
     own = view.seat == token.owner and view.phase is not Phase.FINISHED
