@@ -11,9 +11,9 @@ on the same fleets: ``python -m benchmarks.ai_seabattle_fleets`` (see its docstr
 
 Sea Battle: mean shots the density shooter needs to sink a whole fleet, against uniform
 random fleets and against the computer's own fleets. The other games: the computer's wins,
-draws and losses against the baselines written here (uniformly random legal moves, and a
-greedy player), with its thinking time per move. Every run is seeded, so anyone gets the
-same games (timings vary with the machine and its load).
+draws and losses against two baselines (uniformly random legal moves, and the greedy
+player of ``bot.ai.baselines``), with its thinking time per move. Every run is seeded, so
+anyone gets the same games (timings vary with the machine and its load).
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ import os
 import time
 from collections.abc import Iterator
 
-from benchmarks.ai_duels import LuzhanqiGreedy, MarineGreedy, Tally, play_series
-from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
+from benchmarks.ai_duels import Tally, play_series
 from benchmarks.ai_seabattle import report as seabattle_report
 from bot.ai import LEVELS
+from bot.ai.baselines import GREEDY
 from bot.ai.core import Player
 from bot.ai.generic import RandomPlayer
 from bot.catalog import player
@@ -36,15 +36,10 @@ FULL = {"fleets": 10_000, "games": 200}
 
 
 def baselines(game: str) -> dict[str, Player]:
+    """The rivals a level is measured against: random legal moves, and the greedy player."""
     found: dict[str, Player] = {"random": RandomPlayer(game)}
-    if game == "marine":
-        found["greedy"] = MarineGreedy()
-    if game == "luzhanqi":
-        found["greedy"] = LuzhanqiGreedy()
-    if game == "warships":
-        found["greedy"] = WarshipsGreedy()
-    if game == "seachess":
-        found["greedy"] = SeachessGreedy()
+    if game in GREEDY:
+        found["greedy"] = GREEDY[game]()
     return found
 
 

@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from bot.ai.core import Player, Seen, dice_seed_for
 from bot.games import ENGINES
 from bot.games.core import GameError
-from bot.games.marine import moves
-from bot.games.marine.view import MarineView
 
 MAX_PLIES = 3000
 """A game still running after this many moves counts as a draw."""
@@ -82,63 +80,6 @@ def duel(
         tally.wins += 1
     else:
         tally.losses += 1
-
-
-class MarineGreedy:
-    """The Marine Game baseline: a win or the richest safe capture, else a step to harbour."""
-
-    def decide(self, seen: Seen) -> str:
-        from bot.ai.marine import TO_HARBOUR, play
-
-        view = seen.view
-        assert isinstance(view, MarineView)
-        side = view.side_of(seen.seat)
-        at = view.at
-        dice = seen.dice("greedy")
-        best: list[tuple[float, str]] = []
-        for move in moves.legal_moves(at, side):
-            _, won, gained = play(at, move)
-            piece = at[move.start]
-            closer = TO_HARBOUR[side][move.start] - TO_HARBOUR[side][move.end]
-            score = 1e9 if won else gained * 1000 + closer if gained >= 0 else -1e6
-            best.append((score + dice.random() * 0.5, str(move)))
-            del piece
-        return max(best)[1]
-
-
-class LuzhanqiGreedy:
-    """The Luzhanqi baseline: attacks with an officer it believes wins (a major general or
-    above, against a blank piece), else moves a piece as far toward the enemy as it can."""
-
-    def decide(self, seen: Seen) -> str:
-        from bot.ai.generic import RandomPlayer, setup_move
-        from bot.games.core import Phase
-        from bot.games.luzhanqi import moves as lz_moves
-        from bot.games.luzhanqi.actions import Move as LzMove
-        from bot.games.luzhanqi.board import Colour, rank_of
-        from bot.games.luzhanqi.view import LuzhanqiView
-
-        view = seen.view
-        assert isinstance(view, LuzhanqiView)
-        if view.phase is Phase.SETUP:
-            return setup_move("luzhanqi", seen)
-        colour = view.colour
-        if colour is None or view.rules.flip:
-            return RandomPlayer("luzhanqi").decide(seen)
-        ahead = 1 if colour is Colour.RED else -1
-        dice = seen.dice("greedy")
-        options = []
-        for start, target in lz_moves.legal_moves(
-            view.pieces, colour, view.rules, view.mines_by_colour()
-        ):
-            mover, defender = view.pieces[start], view.pieces[target]
-            rank = mover.kind.rank if mover is not None and mover.kind is not None else None
-            if defender is not None:
-                score = 100.0 if rank is not None and rank >= 7 else -100.0
-            else:
-                score = float((rank_of(target) - rank_of(start)) * ahead)
-            options.append((score + dice.random() * 0.5, str(LzMove(start, target))))
-        return max(options)[1] if options else RandomPlayer("luzhanqi").decide(seen)
 
 
 def play_series(

@@ -13,11 +13,10 @@ import statistics
 import sys
 
 from bot.ai import Seen, dice_seed_for
+from bot.ai.baselines import RandomShots
 from bot.ai.core import Player
 from bot.catalog import player
 from bot.games import ENGINES
-from bot.games.core import Phase
-from bot.games.grid import cell_name
 
 LIMIT = 3000
 """Moves after which a game counts as unfinished."""
@@ -49,20 +48,6 @@ def shots_to_sink(shooter: Player, seed: int) -> int | None:
         for listener in (0, 1):
             heard[listener].extend(e.text for e in transition.for_audience(listener))
     return None
-
-
-class RandomShots:
-    """Blind play: a uniformly random cell of the board (any may be shot again, §5.3); it
-    answers as the computer's captain after a hit, so only its shooting is measured. (The
-    old fallback, a random one of the engine's suggested shots, was blinder still: those
-    leave out every cell shot before, so after 400 shots it had none left.)"""
-
-    def decide(self, seen: Seen) -> str:
-        if seen.view.phase is Phase.SETUP or getattr(seen.view, "owed", None):
-            return player("seabattle", "strong").decide(seen)
-        size = seen.view.size  # type: ignore[attr-defined]
-        dice = seen.dice("blind")
-        return cell_name((dice.randrange(size), dice.randrange(size)))
 
 
 def main() -> None:

@@ -14,8 +14,8 @@ import random
 import pytest
 
 from benchmarks.ai_duels import Tally, duel
-from benchmarks.ai_naval import SeachessGreedy, WarshipsGreedy
 from bot.ai import LEVELS, Seen, dice_seed_for
+from bot.ai.baselines import SeachessGreedy, WarshipsGreedy
 from bot.ai.generic import RandomPlayer
 from bot.ai.warships import STRANDED, WarshipsAdmiral, interned_by
 from bot.ai.warships_memory import Memory, beliefs
