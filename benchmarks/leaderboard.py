@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common import percentile
 from bot.games.core import EndReason
 from bot.ratings import Skill, rate
 from bot.records import HISTORY_PAGE, RECENT_GAMES
@@ -81,11 +82,6 @@ def fill(database: Path, games: int, players: int, seed: int = 2026) -> None:
         )
         db.executemany("INSERT INTO rated_in_servers VALUES (?, ?, ?)", sorted(seen))
         db.execute("ANALYZE")
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 async def timed(runs: int, query: Callable[[int], Awaitable[Any]]) -> list[float]:

@@ -14,13 +14,9 @@ import random
 import statistics
 import time
 
+from benchmarks.common import percentile
 from bot.games import ENGINES
 from bot.games.core import Phase
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def main() -> None:

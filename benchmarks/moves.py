@@ -26,17 +26,27 @@ import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common import (
+    percentile,
+    private_postgres,
+    random_move,
+    released,
+    setup_moves,
+    spread,
+    start_game,
+)
 from bot.delivery.presenter import presented_all
 from bot.games import ENGINES
-from bot.games.core import Phase
-from bot.referee import Notice, Referee
+from bot.referee import Referee
 from bot.storage import PostgresRepository, SqliteRepository
-from bot.storage.outbox import Lane
 
 STORAGE_CALLS = ("append", "get_game", "active_games_of")
+PARTS = ("preset", "rules", "storage", "render", "move", "cpu", "trips")
+"""What is noted of every move: its preset, the times of its parts, its trips to the thread."""
 
 
 class Trips:
@@ -73,11 +83,6 @@ class Clock:
         return timed
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 async def play(game_key: str, games: int, database: Path | str) -> dict[str, list[Any]]:
     """Play on the SQLite file at ``database``, or on PostgreSQL at a ``postgresql://`` URL."""
     repository: SqliteRepository | PostgresRepository
@@ -93,86 +98,72 @@ async def play(game_key: str, games: int, database: Path | str) -> dict[str, lis
         await repository.close()
 
 
+class Measured:
+    """The figures of every move played, each list one value a move, and every image's size."""
+
+    def __init__(self, repository: SqliteRepository | PostgresRepository) -> None:
+        self.repository = repository
+        self.clock = Clock()
+        self.trips = Trips(repository)
+        for name in STORAGE_CALLS:
+            setattr(repository, name, self.clock.wrap(getattr(repository, name)))
+        self.samples: dict[str, list[Any]] = {part: [] for part in PARTS}
+        self.images: list[float] = []
+
+    async def move(self, referee: Referee, user_id: int, text: str, preset: str) -> None:
+        """One move sent and timed: stored, its images drawn, its delivery confirmed."""
+        repository, clock, trips = self.repository, self.clock, self.trips
+        clock.storage = 0.0
+        trips.count = 0
+        cpu = time.process_time()
+        start = time.perf_counter()
+        report = await referee.act(user_id, text)
+        acted = time.perf_counter()
+        sizes = [len(m.board.png) for m in await presented_all(report.notices)]
+        rendered = time.perf_counter()
+        # The deliverer's lanes claim and release side by side, as here.
+        await asyncio.gather(
+            *(released(repository, report.game.id, n.audience) for n in report.notices)
+        )
+        done = time.perf_counter()
+        samples = self.samples
+        samples["cpu"].append(time.process_time() - cpu)
+        samples["trips"].append(trips.count)
+        samples["storage"].append(clock.storage + done - rendered)
+        samples["rules"].append(acted - start - clock.storage)
+        samples["render"].append(rendered - acted)
+        samples["move"].append(done - start)
+        samples["preset"].append(preset)
+        self.images.extend(sizes)
+
+
 async def _play(
     repository: SqliteRepository | PostgresRepository, game_key: str, games: int
 ) -> dict[str, list[Any]]:
-    clock = Clock()
-    trips = Trips(repository)
-    for name in STORAGE_CALLS:
-        setattr(repository, name, clock.wrap(getattr(repository, name)))
+    measured = Measured(repository)
     seeds = random.Random(2025)  # the same games every run, so runs compare
     referee = Referee(repository, seed_source=lambda: seeds.getrandbits(62))
     engine = ENGINES[game_key]
     rng = random.Random(2026)
-    samples: dict[str, list[Any]] = {
-        "preset": [],
-        "rules": [],
-        "storage": [],
-        "render": [],
-        "move": [],
-        "cpu": [],
-        "trips": [],
-    }
-    images: list[float] = []
     presets = list(engine.presets)
     for number in range(games):
         players = (1000 + 2 * number, 1001 + 2 * number)
-        challenge = await referee.challenge(
-            game=game_key,
-            variant=presets[number % len(presets)],
-            guild_id=1,
-            channel_id=2,
-            challenger_id=players[0],
-            opponent_id=players[1],
-        )
-        game = (await referee.accept(challenge.id, players[1])).game
-        has_setup = engine.from_json(game.state).phase is Phase.SETUP
-        words = ("random", "ready") if has_setup else ()  # Luzhanqi's flip game has none
-        pending = [(seat, word) for seat in (0, 1) for word in words]
+        preset = presets[number % len(presets)]
+        game = await start_game(referee, game_key, players, variant=preset)
+        pending = setup_moves(engine, engine.from_json(game.state))
         while True:
             if pending:
                 seat, text = pending.pop(0)
             else:
                 record = await repository.get_game(game.id)
                 assert record is not None
-                state = engine.from_json(record.state)
-                movers = sorted(engine.to_move(state))
-                if not movers:
+                move = random_move(engine, engine.from_json(record.state), rng)
+                if move is None:
                     break
-                seat = movers[0]
-                text = str(rng.choice(list(engine.legal_actions(state, seat))))
-            clock.storage = 0.0
-            trips.count = 0
-            cpu = time.process_time()
-            start = time.perf_counter()
-            report = await referee.act(players[seat], f"#{game.id} {text}")
-            acted = time.perf_counter()
-            sizes = [len(m.board.png) for m in await presented_all(report.notices)]
-            rendered = time.perf_counter()
-            # The deliverer's lanes claim and release side by side, as here.
-            await asyncio.gather(
-                *(delivered(repository, report.game.id, n) for n in report.notices)
-            )
-            done = time.perf_counter()
-            samples["cpu"].append(time.process_time() - cpu)
-            samples["trips"].append(trips.count)
-            samples["storage"].append(clock.storage + done - rendered)
-            samples["rules"].append(acted - start - clock.storage)
-            samples["render"].append(rendered - acted)
-            samples["move"].append(done - start)
-            samples["preset"].append(presets[number % len(presets)])
-            images.extend(sizes)
-    samples["image_bytes"] = images
-    return samples
-
-
-async def delivered(
-    repository: SqliteRepository | PostgresRepository, game_id: int, notice: Notice
-) -> None:
-    """What the notice's lane does once its message is out: claim and release."""
-    parcel = await repository.outbox.claim(Lane(game_id, notice.audience))
-    if parcel is not None:
-        await repository.outbox.release(parcel)
+                seat, text = move
+            await measured.move(referee, players[seat], f"#{game.id} {text}", preset)
+    measured.samples["image_bytes"] = measured.images
+    return measured.samples
 
 
 def print_by_preset(samples: dict[str, list[Any]]) -> None:
@@ -196,32 +187,20 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="play on a private PostgreSQL")
     parser.add_argument("--by-preset", action="store_true", help="each preset's moves apart")
     options = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, ExitStack() as server:
         database: Path | str = Path(folder) / "bench.sqlite3"
-        server = None
         if options.postgres:
-            import pgserver  # a test dependency: the benchmark starts its own server
-
-            Path(folder).chmod(0o755)  # run as root, pgserver's server is another user
-            server = pgserver.get_server(Path(folder) / "pgdata", cleanup_mode="stop")
-            database = server.get_uri()
-        try:
-            started = time.perf_counter()
-            samples = asyncio.run(play(options.game, options.games, database))
-            elapsed = time.perf_counter() - started
-        finally:
-            if server is not None:
-                server.cleanup()
+            database, _ = server.enter_context(private_postgres())
+        started = time.perf_counter()
+        samples = asyncio.run(play(options.game, options.games, database))
+        elapsed = time.perf_counter() - started
     moves = len(samples["move"])
     store = "PostgreSQL" if options.postgres else "SQLite"
     print(f"{options.game} on {store}: {options.games} games, {moves} moves, {elapsed:.1f} s")
     print(f"{'per move (ms)':<16}{'p50':>8}{'p95':>8}{'max':>8}")
     for part in ("rules", "storage", "render", "move", "cpu"):
-        values = [v * 1000 for v in samples[part]]
-        print(
-            f"{part:<16}{statistics.median(values):>8.2f}{percentile(values, 0.95):>8.2f}"
-            f"{max(values):>8.2f}"
-        )
+        p50, p95, most = spread([v * 1000 for v in samples[part]])
+        print(f"{part:<16}{p50:>8.2f}{p95:>8.2f}{most:>8.2f}")
     print(f"moves per second: {moves / sum(samples['move']):.0f} (whole moves, one process)")
     if not options.postgres:
         trips = samples["trips"]

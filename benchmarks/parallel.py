@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from benchmarks.workers import planned_moves
+from benchmarks.closed_loop import planned_moves
 from bot.catalog import GAMES
 from bot.games import ENGINES
 from bot.games.core import SEATS

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
+from benchmarks.common import setup_moves, start_game
 from bot.games import ENGINES
-from bot.games.core import Phase
 from bot.referee import Referee
 from bot.storage import GameRecord
 
@@ -28,20 +28,8 @@ async def play_out(
     """A finished game of ``game_key`` between ``players``, as stored."""
     engine = ENGINES[game_key]
     rng = random.Random(seed)
-    challenge = await referee.challenge(
-        game=game_key,
-        variant=variant,
-        options=options,
-        guild_id=1,
-        channel_id=2,
-        challenger_id=players[0],
-        opponent_id=players[1],
-    )
-    game = (await referee.accept(challenge.id, players[1])).game
-    has_setup = engine.from_json(game.state).phase is Phase.SETUP
-    pending = [
-        (seat, word) for seat in (0, 1) for word in (("random", "ready") if has_setup else ())
-    ]
+    game = await start_game(referee, game_key, players, variant=variant, options=options)
+    pending = setup_moves(engine, engine.from_json(game.state))
     plies = 0
     while True:
         record = await referee.repository.get_game(game.id)

@@ -30,9 +30,7 @@ import asyncio
 import itertools
 import os
 import random
-import shutil
 import sqlite3
-import statistics
 import tempfile
 import time
 from collections.abc import Iterator
@@ -40,6 +38,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.common import (
+    new_schema,
+    private_postgres,
+    random_move,
+    released,
+    spread,
+    start_game,
+)
 from bot.__main__ import settle_memory
 from bot.copy_database import copy_database
 from bot.delivery.presenter import presented, presented_all
@@ -52,7 +58,6 @@ from bot.storage import (
     SqliteRepository,
     open_repository,
 )
-from bot.storage.outbox import Lane
 from bot.timekeeping import HOUR, Deadlines, Swept, Timekeeper
 
 GAME = "seabattle"
@@ -83,23 +88,14 @@ async def _templates(path: Path, rng: random.Random, templates: int) -> None:
         presets = list(engine.presets)
         for number in range(templates):
             players = (2 * number + 1, 2 * number + 2)
-            challenge = await referee.challenge(
-                game=GAME,
-                variant=presets[number % len(presets)],
-                guild_id=1,
-                channel_id=2,
-                challenger_id=players[0],
-                opponent_id=players[1],
-            )
-            game = (await referee.accept(challenge.id, players[1])).game
+            variant = presets[number % len(presets)]
+            game = await start_game(referee, GAME, players, variant=variant)
             plies = rng.choice((0, 1, 4, 10, 30, 60))
             for _ in range(plies):
-                state = engine.from_json(game.state)
-                movers = sorted(engine.to_move(state))
-                if not movers:
+                move = random_move(engine, engine.from_json(game.state), rng)
+                if move is None:
                     break
-                seat = movers[0]
-                text = str(rng.choice(list(engine.legal_actions(state, seat))))
+                seat, text = move
                 game = (await referee.act(players[seat], f"#{game.id} {text}")).game
         await repository._write("DELETE FROM notices")
     finally:
@@ -157,32 +153,9 @@ Store = SqliteRepository | PostgresRepository
 _schemas = itertools.count(1)
 
 
-@contextmanager
-def private_postgres() -> Iterator[str]:
-    """A PostgreSQL 16 server of the run's own in a temporary folder; its URL."""
-    import pgserver  # a test dependency: the bot itself never starts a server
-
-    folder = Path(tempfile.mkdtemp(prefix="referee-bench-pg-"))
-    folder.chmod(0o755)  # run as root, pgserver starts the server as another user
-    server = pgserver.get_server(folder, cleanup_mode="stop")
-    try:
-        yield server.get_uri()
-    finally:
-        server.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 async def copied_to_postgres(path: Path, server_url: str) -> str:
     """The games of the file at ``path`` copied into a new schema; that schema's URL."""
-    import asyncpg
-
-    schema = f"scale_{os.getpid()}_{next(_schemas)}"
-    admin = await asyncpg.connect(server_url)
-    try:
-        await admin.execute(f"CREATE SCHEMA {schema}")
-    finally:
-        await admin.close()
-    url = f"{server_url}{'&' if '?' in server_url else '?'}search_path={schema}"
+    url = await new_schema(server_url, f"scale_{os.getpid()}_{next(_schemas)}")
     await copy_database(path, url)
     repository = await PostgresRepository.open(url)
     try:
@@ -320,10 +293,9 @@ async def _moves(
         record = await repository.get_game(rng.randint(1, top[0]))
         if record is None or record.end_reason is not None:
             continue
-        state = engine.from_json(record.state)
-        movers = sorted(engine.to_move(state))
-        seat = movers[0]
-        text = str(rng.choice(list(engine.legal_actions(state, seat))))
+        move = random_move(engine, engine.from_json(record.state), rng)
+        assert move is not None, "a live game has a seat to move"
+        seat, text = move
         start = time.perf_counter()
         report = await referee.act(record.seats[seat], f"#{record.id} {text}")
         await presented_all(report.notices)
@@ -335,9 +307,7 @@ async def _moves(
 async def delivered(repository: Repository, report: Report) -> None:
     """Release each notice of ``report`` as the deliverer does once it is sent."""
     for notice in report.notices:
-        parcel = await repository.outbox.claim(Lane(report.game.id, notice.audience))
-        if parcel is not None:
-            await repository.outbox.release(parcel)
+        await released(repository, report.game.id, notice.audience)
 
 
 def _rss_mb() -> float:
@@ -346,11 +316,6 @@ def _rss_mb() -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def _ms(seconds: float) -> str:
@@ -377,11 +342,8 @@ def report(games: int, figures: Figures, small: Figures, backend: str) -> None:
         )
     print(f"{'whole move (ms)':<28}{'p50':>7}  {'p95':>7}  {'max':>8}")
     for name, times in ((f"{games} games", figures.moves), ("10 games", small.moves)):
-        values = [t * 1000 for t in times]
-        print(
-            f"{name:<28}{statistics.median(values):7.2f}  {percentile(values, 0.95):7.2f}"
-            f"  {max(values):8.2f}"
-        )
+        p50, p95, most = spread([t * 1000 for t in times])
+        print(f"{name:<28}{p50:7.2f}  {p95:7.2f}  {most:8.2f}")
 
 
 def main() -> None:
@@ -419,7 +381,7 @@ def _server(url: str | None) -> Iterator[str]:
     if url is not None:
         yield url
     else:
-        with private_postgres() as started:
+        with private_postgres() as (started, _):
             yield started
 
 

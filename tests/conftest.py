@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import shutil
-import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -13,6 +11,7 @@ from pathlib import Path
 import discord
 import pytest
 
+from benchmarks.common import private_postgres
 from bot.client import RefereeBot
 from bot.referee import Referee
 from bot.settings import Settings
@@ -124,19 +123,10 @@ def carol(driver: DiscordDriver) -> FakeUser:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """A private PostgreSQL 16 server for the whole run (pgserver's own binaries, no network:
-    a Unix socket in a temporary folder); its URL. Run as root, pgserver starts the server
-    as an unprivileged user, which must be able to reach the data folder."""
-    import pgserver  # a test dependency only: the bot itself never starts a server
-
-    folder = Path(tempfile.mkdtemp(prefix="referee-pg-"))
-    folder.chmod(0o755)
-    server = pgserver.get_server(folder, cleanup_mode="stop")
-    try:
-        yield server.get_uri()
-    finally:
-        server.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
+    """A private PostgreSQL 16 server for the whole run, the one the benchmarks start
+    (pgserver's own binaries, no network: a Unix socket in a temporary folder); its URL."""
+    with private_postgres() as (url, _):
+        yield url
 
 
 _schemas = itertools.count(1)

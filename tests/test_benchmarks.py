@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.workers import Load, deliver, planned_moves, start_games
+from benchmarks.closed_loop import Load, deliver, planned_moves, start_games
 from bot.delivery.deliverer import Deliverer
 from bot.games import ENGINES
 from bot.games.core import Phase

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import workers
+from benchmarks.closed_loop import Load
 from benchmarks.processor_share import (
     GROUP_PREFIX,
     PERIOD_MICROSECONDS,
     ProcessorShare,
     ShareUnavailable,
 )
+from benchmarks.worker_processes import with_workers
 from tests.test_benchmarks import benchmark
 
 
@@ -131,9 +132,9 @@ async def test_no_worker_is_left_running_when_one_cannot_be_held(
     postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     refusing = Refusing()
-    monkeypatch.setattr(workers.ProcessorShare, "open", lambda share: refusing)
-    load = workers.Load(games=1, moves=2, worker_share=0.5)
+    monkeypatch.setattr(ProcessorShare, "open", lambda share: refusing)
+    load = Load(games=1, moves=2, worker_share=0.5)
     with pytest.raises(ShareUnavailable):
-        await workers.with_workers(postgres_url, 2, load)
+        await with_workers(postgres_url, 2, load)
     assert len(refusing.asked) == 1  # the second worker was never started
     assert not Path(f"/proc/{refusing.asked[0]}").exists()  # the first one ended, and reaped

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.common import start_game
 from bot.delivery.presenter import Message, present, render_board
 from bot.games import ENGINES
 from bot.games.core import SEATS, CorruptStateError, EndReason, Engine, Outcome, Phase, other
@@ -30,15 +31,7 @@ ENDINGS = ("abort", "resign", "time out")
 
 
 async def new_game(referee: Referee, key: str, variant: str) -> GameRecord:
-    challenge = await referee.challenge(
-        game=key,
-        variant=variant,
-        guild_id=500,
-        channel_id=700,
-        challenger_id=SEAT_USERS[0],
-        opponent_id=SEAT_USERS[1],
-    )
-    return (await referee.accept(challenge.id, SEAT_USERS[1])).game
+    return await start_game(referee, key, SEAT_USERS, variant=variant)
 
 
 def state_of(engine: Engine, game: GameRecord) -> Any:
