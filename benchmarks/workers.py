@@ -28,6 +28,9 @@ much a second worker adds where the boards cost the most.
 The machine's speed drifts from one run to the next by more than a worker adds, so
 ``--rounds`` plays the PostgreSQL configurations again and again, alternately, and
 compares the rounds' median moves per second.
+
+The players are ``benchmarks.closed_loop``; the worker processes, and how this process
+hears from them, ``benchmarks.worker_processes``.
 """
 
 from __future__ import annotations
