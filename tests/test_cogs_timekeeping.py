@@ -10,6 +10,7 @@ import threading
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -194,14 +195,21 @@ async def test_boards_are_drawn_off_the_event_loop(
     """Moves, answers, reminders and a loss on time after an outage draw every board on
     the drawing thread, so no board holds up the bot's other players."""
     registered = catalog.GAMES["seabattle"]
-    render = registered.render
+    drawing = registered.drawing
     drawn: list[tuple[str, bool]] = []
 
-    def watched(view: SeaBattleView, names: tuple[str, str]) -> bytes:
-        drawn.append((threading.current_thread().name, on_an_event_loop()))
-        return render(view, names)
+    class WatchedDrawing:
+        """The Sea Battle renderer, noting where each board is drawn."""
 
-    monkeypatch.setitem(catalog.GAMES, "seabattle", replace(registered, render=watched))
+        def __getattr__(self, name: str) -> Any:
+            return getattr(drawing, name)
+
+        @staticmethod
+        def render(view: SeaBattleView, names: tuple[str, str]) -> bytes:
+            drawn.append((threading.current_thread().name, on_an_event_loop()))
+            return drawing.render(view, names)
+
+    monkeypatch.setitem(catalog.GAMES, "seabattle", replace(registered, drawing=WatchedDrawing()))
     record = await game_in_play(driver, alice, bob)
     await driver.slash(alice, "board")
     clock.advance(72)

@@ -20,7 +20,7 @@ from bot.games import codec
 from bot.games.codec import Codec, Field, ListOf, Maybe, Plain, Record, Row, Rule
 from bot.games.core import CorruptStateError, Outcome, Phase
 from tests.seabattle_positions import ENGINE as SEA_BATTLE
-from tests.test_seabattle_properties import saved_game
+from tests.test_seabattle_json import saved_game
 
 
 @dataclass(frozen=True)
