@@ -33,7 +33,7 @@ from bot.fairness import Kept, kept_apart
 from bot.games.core import EndReason
 from bot.logs import fields
 from bot.records import rating_changes
-from bot.referee import Notice, Report
+from bot.referee import Notice, Report, is_note, noted_seat
 from bot.storage import GameRecord
 from bot.storage.outbox import Lane, Parcel
 
@@ -58,17 +58,6 @@ ANSWER_TOKEN_LIFE = 14 * 60.0
 def answer_key(lane: Lane) -> str:
     """Where the answer a lane's parcel went out as is kept (one per lane at most)."""
     return f"answer:{lane.game_id}.{lane.audience}"
-
-
-def closed_dms_nonce(notice: Notice) -> str:
-    """Names the channel's note to a player whose DMs are closed, so the note posted again
-    when their notice is retried (a restart before it was retired) is dropped by Discord.
-
-    Made of the game, the seat and the second of the game's last public change, all of
-    which the channel knows: never the notice's number among the seat's own, which counts
-    the player's secret setup edits.
-    """
-    return f"dm{notice.game.id}.{notice.audience}.{int(notice.game.updated_at)}"
 
 
 def as_file(message: Message) -> discord.File:
@@ -186,12 +175,11 @@ class Courier:
             # The computer reads its seat's news from the log, not from DMs, and hears of
             # the change from the referee itself (``Computer.published``).
             return
-        message = await presented(notice)
         try:
             if notice.audience is None:
-                await self.tell_channel(report, parcel, message)
+                await self.tell_channel(report, parcel)
             elif not await self.already_answered(game, parcel):
-                await self.send_dm(notice, message, nonce=parcel.nonce)
+                await self.send_dm(notice, await presented(notice), nonce=parcel.nonce)
         except (discord.Forbidden, discord.NotFound) as error:
             if error.code in REFUSED_FOR_GOOD:
                 raise Undeliverable(f"{error.code} {REFUSED_FOR_GOOD[error.code]}") from error
@@ -258,8 +246,9 @@ class Courier:
             await self.send_dm(notice, await presented(notice), nonce=nonce)
 
     async def send_dm(self, notice: Notice, message: Message, *, nonce: str) -> None:
-        """DM a player their notice; if their DMs are closed, ask them in the channel (and
-        raise ``Undeliverable``: the notice cannot go)."""
+        """DM a player their notice; if their DMs are closed, tell the referee, which calls
+        the game off or has the channel ask them to open their DMs (``dms_closed``), and
+        raise ``Undeliverable``: the notice cannot go."""
         user_id = notice.user_id
         assert user_id is not None
         try:
@@ -280,34 +269,9 @@ class Courier:
                 notice.audience,
                 extra=fields(notice.game.id),
             )
-            await self.cannot_dm(notice)
+            if notice.audience is not None:
+                await self.bot.referee.dms_closed(notice.game.id, notice.audience)
             raise Undeliverable(f"{CANNOT_DM} {REFUSED_FOR_GOOD[CANNOT_DM]}") from error
-
-    async def cannot_dm(self, notice: Notice) -> None:
-        """A player's DMs are closed. Before the first real move the game is called off
-        (its end announcement names who must open their DMs); during play the move stands
-        and the channel asks them to open their DMs; after the end nothing more is said.
-
-        The game's first DM is thus also the check that a player can be reached: no
-        message is sent only to find out.
-        """
-        game, seat = notice.game, notice.audience
-        if game.end_reason is not None or seat is None:
-            return
-        called_off = await self.bot.referee.call_off(game.id, seat)
-        if called_off is not None:
-            log.info("game %s: called off, no DMs to seat %s", game.id, seat, extra=fields(game.id))
-            return  # the referee published the call-off: the deliverer sends its notices
-        now = await self.bot.repository.get_game(game.id)
-        if now is None or now.end_reason is not None:
-            return  # called off meanwhile (both players' DMs closed) or over: nothing to ask
-        user_id = game.seats[seat]
-        await self.channel(game).send(
-            f"<@{user_id}>, I cannot send you your board for {title(game)}: allow "
-            "direct messages from this server's members, then use `/board`.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-            nonce=closed_dms_nonce(notice),
-        )
 
     def channel(self, game: GameRecord) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
@@ -340,21 +304,42 @@ class Courier:
         await self.bot.repository.set_public_message(game.id, posted.id)
         return posted.id
 
-    async def tell_channel(self, report: Report, parcel: Parcel, message: Message) -> None:
+    async def tell_channel(self, report: Report, parcel: Parcel) -> None:
         """Show the newest state in the live message, then post what the channel keeps
         apart: the seals and their opening of every notice in the parcel (changes that came
-        while the previous edit was on its way make one edit, but each seal is posted), and
-        the end's announcement before the texts of the notice that ended the game (the
-        newest: nothing follows an end)."""
+        while the previous edit was on its way make one edit, but each seal is posted), the
+        notes asking players to open their DMs, and the end's announcement before the texts
+        of the notice that ended the game (the newest: nothing follows an end). A parcel of
+        notes alone leaves the live message as it is."""
         game = report.game
-        live_message_id = await self.show_in_channel(
-            game, message, finished=report.finished, nonce=parcel.nonce
-        )
+        live_message_id = game.public_message_id
+        if not all(is_note(texts) for texts in parcel.texts):
+            (notice,) = report.notices
+            live_message_id = await self.show_in_channel(
+                game, await presented(notice), finished=report.finished, nonce=parcel.nonce
+            )
         earlier, newest = kept_apart(parcel.texts)
         await self.keep_in_channel(game, earlier, nonce=parcel.nonce)
+        await self.ask_to_open_dms(game, parcel)
         if parcel.final:
             await self.announce_end(report, live_message_id)
         await self.keep_in_channel(game, newest, nonce=parcel.nonce)
+
+    async def ask_to_open_dms(self, game: GameRecord, parcel: Parcel) -> None:
+        """Post the parcel's notes to players whose DMs are closed, each mentioning its
+        player (the one ping the bot allows), under the parcel's nonce and the note's place
+        among its texts, which a retry keeps, so a resent parcel posts no note twice."""
+        place = 0
+        for texts in parcel.texts:
+            seat = noted_seat(texts[0]) if texts else None
+            if seat is not None and is_note(texts):
+                user = discord.Object(game.seats[seat])
+                await self.channel(game).send(
+                    fill_names(texts[0], game),
+                    allowed_mentions=discord.AllowedMentions(users=[user]),
+                    nonce=f"N{place}.{parcel.nonce}"[:25],
+                )
+            place += len(texts)
 
     async def keep_in_channel(self, game: GameRecord, kept: Kept, *, nonce: str) -> None:
         """Post the seals (and their opening) as messages of their own: the live message

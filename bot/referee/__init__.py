@@ -23,6 +23,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from bot.announcements import status_line
 from bot.referee.access import DIRECT_MESSAGE, Place
 from bot.referee.challenges import ChallengeService, in_seats
+from bot.referee.closed_dms import is_note, noted_seat
 from bot.referee.computer_seat import ComputerSeatService, ComputerTurn
 from bot.referee.endings import EndingService
 from bot.referee.game_numbers import GAME_NUMBER_FORMAT, game_number
@@ -62,6 +63,8 @@ __all__ = [
     "game_label",
     "game_number",
     "in_seats",
+    "is_note",
+    "noted_seat",
     "replay",
     "status_line",
 ]
@@ -124,6 +127,7 @@ class Referee:
     resign = delegate("endings", EndingService.resign)
     abort = delegate("endings", EndingService.abort)
     call_off = delegate("endings", EndingService.call_off)
+    dms_closed = delegate("endings", EndingService.dms_closed)
     time_out = delegate("endings", EndingService.time_out)
     reminders = delegate("endings", EndingService.reminders)
 

@@ -7,13 +7,18 @@ too: they are the clock's warning before it ends a game on time.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from bot.announcements import timed_out
 from bot.conclusions import abort, call_off, late_seats, resignation
+from bot.logs import fields
+from bot.referee.closed_dms import closed_dms_note, once_key
 from bot.referee.reports import Notice, RefereeError, Report
 from bot.referee.states import engine_for
 from bot.referee.unit_of_work import LoadedGame, UnitOfWork
+
+log = logging.getLogger("referee.referee")
 
 
 @dataclass
@@ -58,6 +63,29 @@ class EndingService:
             return await self.work.conclude(
                 LoadedGame(record, engine, state, seat), *call_off(seat)
             )
+
+    async def dms_closed(self, game_id: int, seat: int) -> None:
+        """``seat``'s DMs are closed. Before the first real move the game is called off
+        (``call_off``: its end names who must open their DMs); during play the move stands
+        and the channel asks the player to open their DMs and use ``/board``, once per
+        public change however often the bot tries them; after the end nothing is said.
+
+        The note is stored for the channel like any notice and published, so the
+        deliverer posts it once and in order with the channel's other posts.
+        """
+        if await self.call_off(game_id, seat) is not None:
+            log.info("game %s: called off, no DMs to seat %s", game_id, seat, extra=fields(game_id))
+            return
+        async with self.work.locked(game_id):
+            record = await self.work.repository.get_game(game_id)
+            if record is None or record.end_reason is not None:
+                return  # called off meanwhile (both players' DMs closed) or over
+            tidings = ((None, (closed_dms_note(record, seat),)),)
+            held = await self.work.repository.hold_once(
+                record, tidings, once=once_key(game_id, seat), mark=repr(record.updated_at)
+            )
+            if held:
+                self.work.published(record, tidings)
 
     async def time_out(self, game_id: int, changed_at: float) -> Report | None:
         """End a game on time: whoever is to move lost it. None if it changed in public

@@ -15,6 +15,7 @@ from bot.exports import FORMAT as EXPORT_FORMAT
 from bot.games import ENGINES
 from bot.games.core import Engine, View
 from bot.referee.access import DIRECT_MESSAGE, Place, may_see
+from bot.referee.closed_dms import is_note
 from bot.referee.reports import Notice, RefereeError, Report
 from bot.referee.states import engine_for
 from bot.referee.unit_of_work import UnitOfWork
@@ -253,9 +254,10 @@ class QueryService:
         A player's merged backlog carries every text in order; the channel's live message
         shows only the newest texts, since it always shows the newest state; the seals the
         channel keeps as messages of their own are posted from every notice of the parcel
-        (``kept_apart``). Boards are rendered from the view built here, only when the
-        parcel is sent. None when the game no longer exists. The game the claim read with
-        the parcel, if it did, is as new.
+        (``kept_apart``); the notes asking players to open their DMs are posted apart
+        and never shown as its texts (``bot.referee.closed_dms``). Boards are rendered
+        from the view built here, only when the parcel is sent. None when the game no
+        longer exists. The game the claim read with the parcel, if it did, is as new.
         """
         game = parcel.game or await self.work.repository.get_game(parcel.game_id)
         if game is None:
@@ -263,7 +265,8 @@ class QueryService:
         engine = engine_for(game.game)
         views = self.work.states.views_of(engine, game, self.work.states.state_of(engine, game))
         if parcel.audience is None:
-            texts = parcel.texts[-1]
+            news = [told for told in parcel.texts if not is_note(told)]
+            texts = news[-1] if news else ()
         else:
             texts = tuple(text for told in parcel.texts for text in told)
         notice = Notice(game, parcel.audience, texts, views[parcel.audience])

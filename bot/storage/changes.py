@@ -57,6 +57,13 @@ INSERT_SEAL = (
     "INSERT INTO seals (game_id, ply, who, salt, digest, secret) VALUES (?, ?, ?, ?, ?, ?)"
 )
 
+HELD_ONCE = (
+    "INSERT INTO bot_facts (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE"
+    " SET value = excluded.value WHERE bot_facts.value <> excluded.value RETURNING key"
+)
+"""A fact set to a value it does not hold yet: a row answers when it was (parameters: the
+key, the value); ``hold_once`` holds its notice only then."""
+
 CLOSED = tuple(status.value for status in ChallengeStatus if status is not ChallengeStatus.OPEN)
 FORGET_CLOSED_CHALLENGES = (
     f"DELETE FROM challenges WHERE status IN ({', '.join('?' * len(CLOSED))})"
@@ -299,6 +306,21 @@ class SharedChanges(SharedQueries):
             stored = moved(game, live_message_id, state, ending, change.now, change.public)
             hand_over(handed_parcels(stored, tidings, claimed, final=change.final))
         return stored
+
+    async def hold_once(self, game: GameRecord, tidings: Tidings, *, once: str, mark: str) -> bool:
+        """Hold ``tidings`` at the game's ply as it stands, logging nothing and changing
+        nothing else of the game (the channel's note to a player whose DMs are closed),
+        unless the fact ``once`` already reads ``mark``. The fact is set in the same
+        transaction, so however often a restart asks again, the notice is held once.
+        True if it was held."""
+        return await self._hold_once(game, tidings, (once, mark), self.clock())
+
+    async def _hold_once(
+        self, game: GameRecord, tidings: Tidings, fact: tuple[str, str], now: float
+    ) -> bool:
+        """``HELD_ONCE`` with ``fact``, and the notices held if it answered, in one
+        transaction."""
+        raise NotImplementedError
 
     async def _store(self, game: GameRecord, change: Change) -> tuple[int | None, Claimed]:
         """Store ``change`` in one transaction guarded by ``game.ply``: the game's live

@@ -119,6 +119,12 @@ class Repository(Protocol):
         the queue (played by another worker) raises StaleGameError too."""
         ...
 
+    async def hold_once(self, game: GameRecord, tidings: Tidings, *, once: str, mark: str) -> bool:
+        """Hold ``tidings`` at the game's ply, nothing else of the game changed, unless the
+        fact ``once`` already reads ``mark`` (set with them, in one transaction); True if
+        held. The channel's note to a player whose DMs are closed goes so, once."""
+        ...
+
     async def log(self, game_id: int) -> list[LogEntry]: ...
 
     async def seals(self, game_id: int) -> tuple[int, tuple[Seal, ...]] | None:

@@ -22,7 +22,7 @@ from bot.storage import changes, results
 from bot.storage import postgres_schema as schema
 from bot.storage import postgres_writes as writes
 from bot.storage.outbox import Claimed, audience_of, told_of
-from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox
+from bot.storage.postgres_outbox import PostgresInbox, PostgresOutbox, hold
 from bot.storage.postgres_queue import MoveQueue, held_claim
 from bot.storage.queries import RUNNING_COMPUTER_GAMES, numbered
 from bot.storage.records import (
@@ -33,6 +33,7 @@ from bot.storage.records import (
     NewGame,
     OpenChallengeError,
     StaleGameError,
+    Tidings,
     challenge_of,
     game_of,
 )
@@ -299,6 +300,17 @@ class PostgresRepository(changes.SharedChanges):
             return await writes.begin_game(db, new, opening)
 
         return await self._transact(start)
+
+    async def _hold_once(
+        self, game: GameRecord, tidings: Tidings, fact: tuple[str, str], now: float
+    ) -> bool:
+        async def held(db: asyncpg.Connection) -> bool:
+            if await db.fetchval(numbered(changes.HELD_ONCE), *fact) is None:
+                return False
+            await hold(db, game.id, game.ply, tidings, final=False, now=now)
+            return True
+
+        return await self._transact(held)
 
     async def _store(self, game: GameRecord, change: changes.Change) -> tuple[int | None, Claimed]:
         """One call of ``store_move`` (migration 15), its own transaction, when the change

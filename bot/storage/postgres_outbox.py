@@ -36,26 +36,27 @@ from bot.storage.records import Tidings, game_of
 CLAIM = """
 WITH lane AS (
     SELECT ply, texts, final, claimed, told FROM notices
-    WHERE game_id = $1 AND audience = $2 ORDER BY ply FOR UPDATE SKIP LOCKED
+    WHERE game_id = $1 AND audience = $2 ORDER BY ply, told FOR UPDATE SKIP LOCKED
 ), ours AS (
-    SELECT (SELECT min(ply) FROM lane)
-        = (SELECT min(ply) FROM notices WHERE game_id = $1 AND audience = $2) AS is_ours
+    SELECT (SELECT min(told) FROM lane)
+        = (SELECT min(told) FROM notices WHERE game_id = $1 AND audience = $2) AS is_ours
 ), waiting AS (
-    SELECT ply, row_number() OVER (ORDER BY ply) AS place,
-        sum(length(texts)) OVER (ORDER BY ply) AS size
+    SELECT told, row_number() OVER (ORDER BY ply, told) AS place,
+        sum(length(texts)) OVER (ORDER BY ply, told) AS size
     FROM lane WHERE claimed = 0
 ), taken AS (
-    SELECT ply FROM waiting, ours
+    SELECT told FROM waiting, ours
     WHERE is_ours AND ($3 OR NOT EXISTS (SELECT 1 FROM lane WHERE claimed = 1))
         AND (place = 1 OR $3 OR ($4 AND size <= $5))
 ), marked AS (
     UPDATE notices SET claimed = 1
-    WHERE game_id = $1 AND audience = $2 AND ply IN (SELECT ply FROM taken)
+    WHERE game_id = $1 AND audience = $2 AND told IN (SELECT told FROM taken)
 )
 SELECT lane.ply AS notice_ply, lane.texts AS notice_texts, lane.final AS notice_final,
     lane.told AS notice_told, game.*
 FROM lane CROSS JOIN ours LEFT JOIN games AS game ON game.id = $1
-WHERE is_ours AND (lane.claimed = 1 OR lane.ply IN (SELECT ply FROM taken)) ORDER BY lane.ply
+WHERE is_ours AND (lane.claimed = 1 OR lane.told IN (SELECT told FROM taken))
+ORDER BY lane.ply, lane.told
 """
 """A lane's next message claimed in one statement, as ``first_message`` picks it: the
 lane's notices are locked (``SKIP LOCKED``), and the lane is this claim's only if its
@@ -74,19 +75,22 @@ WITH released AS (
 ), gone AS (
     DELETE FROM notices USING released AS parcel
     WHERE notices.game_id = parcel.game_id AND notices.audience = parcel.audience
-        AND notices.ply BETWEEN parcel.first_ply AND parcel.last_ply
+        AND notices.claimed = 1 AND notices.ply BETWEEN parcel.first_ply AND parcel.last_ply
 )
 SELECT EXISTS (
     SELECT 1 FROM notices
     WHERE notices.game_id = parcel.game_id AND notices.audience = parcel.audience
-        AND notices.ply NOT BETWEEN parcel.first_ply AND parcel.last_ply
+        AND NOT (notices.claimed = 1
+            AND notices.ply BETWEEN parcel.first_ply AND parcel.last_ply)
 ) AS more
 FROM released AS parcel ORDER BY parcel.place
 """
 """Parcels' notices deleted, and whether each lane holds others, in one statement: the
-question reads the snapshot the deletion started from, so the deleted plies are left out
-by hand. Parameters, one array element per parcel: the game, the audience's code, the
-parcel's first and last ply; one row per parcel, in their order."""
+question reads the snapshot the deletion started from, so the deleted notices are left
+out by hand. Only claimed notices go: one stored at the parcel's last ply after its claim
+(the channel's note to a player whose DMs are closed) waits for the lane's next message.
+Parameters, one array element per parcel: the game, the audience's code, the parcel's
+first and last ply; one row per parcel, in their order."""
 
 
 async def hold(

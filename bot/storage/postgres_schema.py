@@ -228,6 +228,11 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX queued_moves_by_game ON queued_moves (game_id, id);
     """,
     *FUNCTIONS,
+    # 18: several notices for one audience at one ply, each known by its number too
+    """
+    ALTER TABLE notices DROP CONSTRAINT notices_pkey,
+        ADD PRIMARY KEY (game_id, audience, ply, told);
+    """,
 )
 """Schema changes in order, one for each of SQLite's (append both together; never edit)."""
 

@@ -280,6 +280,18 @@ class SqliteRepository(changes.SharedChanges):
         stored: tuple[int | None, Claimed] = await self._transact(log_and_store)
         return stored
 
+    async def _hold_once(
+        self, game: GameRecord, tidings: Tidings, fact: tuple[str, str], now: float
+    ) -> bool:
+        def held(db: sqlite3.Connection) -> bool:
+            if db.execute(changes.HELD_ONCE, fact).fetchone() is None:
+                return False
+            hold(db, game.id, game.ply, tidings, final=False, now=now)
+            return True
+
+        once: bool = await self._transact(held)
+        return once
+
     # -- games --------------------------------------------------------------------------------
 
     shared = False

@@ -98,7 +98,7 @@ class SqliteOutbox(SharedOutbox):
             def lane_rows(claimed: bool) -> list[Any]:
                 return db.execute(
                     "SELECT ply, texts, final, told FROM notices"
-                    " WHERE game_id = ? AND audience = ? AND claimed = ? ORDER BY ply",
+                    " WHERE game_id = ? AND audience = ? AND claimed = ? ORDER BY ply, told",
                     (lane.game_id, code, int(claimed)),
                 ).fetchall()
 
@@ -108,8 +108,8 @@ class SqliteOutbox(SharedOutbox):
                 if taken:
                     db.execute(
                         "UPDATE notices SET claimed = 1"
-                        " WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?",
-                        (lane.game_id, code, taken[0][0], taken[-1][0]),
+                        " WHERE game_id = ? AND audience = ? AND told BETWEEN ? AND ?",
+                        (lane.game_id, code, taken[0][3], taken[-1][3]),
                     )
                 rows += taken
             return rows
@@ -127,8 +127,11 @@ class SqliteOutbox(SharedOutbox):
 
     async def _released(self, parcels: Sequence[Parcel]) -> list[bool]:
         def release(db: sqlite3.Connection) -> list[bool]:
+            # Only the claimed notices: one stored at the parcel's last ply after the claim
+            # (the channel's note to a player whose DMs are closed) waits for the next.
             delete = (
-                "DELETE FROM notices WHERE game_id = ? AND audience = ? AND ply BETWEEN ? AND ?"
+                "DELETE FROM notices WHERE game_id = ? AND audience = ? AND claimed = 1"
+                " AND ply BETWEEN ? AND ?"
             )
             exists = "SELECT EXISTS (SELECT 1 FROM notices WHERE game_id = ? AND audience = ?)"
             more = []

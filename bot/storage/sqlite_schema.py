@@ -78,6 +78,28 @@ UPDATE games SET
 """Migration 17's tables, in words both databases read alike: each audience's notices
 numbered per game (``bot.storage.outbox.Parcel.told``), the notices waiting now as they stand."""
 
+NOTICES_BY_TOLD = """
+CREATE TABLE notices_by_told (
+    game_id    INTEGER NOT NULL REFERENCES games(id),
+    audience   INTEGER NOT NULL,
+    ply        INTEGER NOT NULL,
+    texts      TEXT    NOT NULL,
+    final      INTEGER NOT NULL DEFAULT 0,
+    claimed    INTEGER NOT NULL DEFAULT 0,
+    created_at REAL    NOT NULL,
+    told       INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, audience, ply, told)
+);
+INSERT INTO notices_by_told (game_id, audience, ply, texts, final, claimed, created_at, told)
+SELECT game_id, audience, ply, texts, final, claimed, created_at, told FROM notices;
+DROP TABLE notices;
+ALTER TABLE notices_by_told RENAME TO notices;
+"""
+"""Migration 18: an audience may be told more than one notice at one ply (a change, then
+the channel's note to a player whose DMs are closed, which changes nothing else), so a
+notice is known by its number among its audience's too. SQLite changes a primary key by
+building the table anew."""
+
 MIGRATIONS: tuple[str, ...] = (
     # 2: setups players keep by name ("save fortress") to load in later games
     """
@@ -269,6 +291,8 @@ MIGRATIONS: tuple[str, ...] = (
     # audience was told (the ply counts the players' secret setup edits too); the notices
     # waiting now numbered as they stand
     TOLD_COUNTED,
+    # 18: several notices for one audience at one ply, each known by its number too
+    NOTICES_BY_TOLD,
 )
 """Schema changes in order, each run once in its own transaction (append; never edit).
 

@@ -80,3 +80,58 @@ async def test_notices_waiting_in_an_older_database_are_numbered_as_they_stand(
     finally:
         await repository.close()
     assert sql(path, "SELECT told_seat0, told_seat1, told_channel FROM games") == [(2, 0, 1)]
+
+
+async def test_a_notice_held_once_at_a_told_ply_waits_behind_the_claim_and_goes_once(
+    repo: Repository,
+) -> None:
+    """The channel's note to a player whose DMs are closed is held at the ply the channel
+    was already told of, while that notice is claimed: the release takes only the claimed
+    notice, and the note is the lane's next message, numbered after it."""
+    game = await start_game(Referee(repo))
+    lane = Lane(game.id, None)
+    news = await repo.outbox.claim(lane)
+    assert news is not None and news.told == 1
+    stored = await repo.get_game(game.id)
+    assert stored is not None and stored.ply == news.last_ply
+    note = ((None, ("{seat1}, open your DMs",)),)
+
+    assert await repo.hold_once(stored, note, once="k", mark="at 1")
+    assert not await repo.hold_once(stored, note, once="k", mark="at 1")  # asked again
+    assert await repo.outbox.release(news)  # the note still waits
+
+    (parcel,) = await delivered(repo, lane)
+    assert (parcel.plies, parcel.texts, parcel.told) == ((stored.ply,), (note[0][1],), 2)
+    assert await repo.outbox.waiting() == 2  # the seats' first notices, untouched
+    assert not await repo.hold_once(stored, note, once="k", mark="at 1")
+    assert await repo.hold_once(stored, note, once="k", mark="at 2")  # a later change
+
+
+async def test_notices_of_an_older_database_keep_their_numbers_under_the_new_key(
+    path: Path,
+) -> None:
+    """Migration 18 keys notices by their number too; waiting ones keep theirs and their
+    claim, and a second notice at the same ply can be held."""
+    with old_database(path, 18) as old:
+        old.execute(
+            "INSERT INTO games (id, game, rules, seed, channel_id, seat0_id, seat1_id,"
+            " status, ply, state, created_at, updated_at, told_channel)"
+            " VALUES (1, 'seabattle', '{}', 1, 9, 2, 3, 'active', 5, '{}', 0, 0, 2)"
+        )
+        old.executemany(
+            "INSERT INTO notices (game_id, audience, ply, texts, claimed, created_at, told)"
+            " VALUES (1, -1, ?, '[\"news\"]', ?, 0, ?)",
+            [(3, 1, 1), (5, 0, 2)],
+        )
+    repository = await SqliteRepository.open(path)
+    try:
+        game = await repository.get_game(1)
+        assert game is not None
+        assert await repository.hold_once(game, ((None, ("note",)),), once="k", mark="1")
+        parcel = await repository.outbox.claim(Lane(1, None))
+        assert parcel is not None
+        assert (parcel.plies, parcel.told) == ((3, 5, 5), 1)
+        assert parcel.texts == (("news",), ("news",), ("note",))
+    finally:
+        await repository.close()
+    assert sql(path, "SELECT told FROM notices ORDER BY told") == [(1,), (2,), (3,)]
