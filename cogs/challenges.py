@@ -146,7 +146,7 @@ class Challenges(commands.Cog):
         level: str,
     ) -> None:
         """A game against the computer starts at once, unrated; its first DM is its welcome
-        (a player whose DMs are closed has it called off, see ``Courier.cannot_dm``)."""
+        (a player whose DMs are closed has it called off, see ``Referee.dms_closed``)."""
         engine = ENGINES[game]
         # A wrong variant, or a game more than a player may have against the computer, is
         # refused before the public defer, so the refusal reaches the player alone.

@@ -12,7 +12,6 @@ import asyncio
 from pathlib import Path
 
 from bot.storage.outbox import Lane
-
 from tests.cog_helpers import (
     channel_messages,
     game_in_play,
@@ -81,4 +80,5 @@ async def test_the_closed_dms_note_stored_before_a_restart_is_posted_once_after_
         notes = [m for m in posted if CANNOT_SEND in m.content]
         assert [m.content.split(",")[0] for m in notes] == [bob.mention]
         assert posted[-1] is notes[0]  # after the live message of the move before it
+        assert all(CANNOT_SEND not in m.content for m in posted[:-1])  # never the live text
         assert await repository(new).outbox.waiting() == 0
