@@ -71,7 +71,9 @@ class EndingService:
         public change however often the bot tries them; after the end nothing is said.
 
         The note is stored for the channel like any notice and published, so the
-        deliverer posts it once and in order with the channel's other posts.
+        deliverer posts it once and in order with the channel's other posts. A game's
+        first DM is thus also the check that a player can be reached: no message is sent
+        only to find out.
         """
         if await self.call_off(game_id, seat) is not None:
             log.info("game %s: called off, no DMs to seat %s", game_id, seat, extra=fields(game_id))
