@@ -22,7 +22,7 @@ from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.referee import Referee, Report
 from bot.storage import PostgresRepository, SqliteRepository
-from bot.storage.outbox import Lane, Parcel
+from bot.storage.outbox import Backlog, Batch
 
 
 @dataclass(frozen=True)
@@ -58,25 +58,25 @@ Play = Callable[[int, int, str], Awaitable[None]]
 
 
 class Rendering:
-    """The deliverer's transport: renders each board as the courier would, sends nowhere,
+    """The deliverer's transport: renders each board as the Discord sender would, sends nowhere,
     so Discord's own latency is left out."""
 
     async def ready(self, report: Report) -> bool:
         return False
 
-    async def send(self, report: Report, parcel: Parcel) -> None:
+    async def send(self, report: Report, batch: Batch) -> None:
         for notice in report.notices:
             await presented(notice)
 
 
 async def deliver(deliverer: Deliverer, report: Report) -> None:
-    """Send a stored move's notices to every audience, the lanes side by side as the
+    """Send a stored move's notices to every audience, the backlogs side by side as the
     deliverer sends them when the referee publishes a stored move
     (``Deliverer.published``): so their releases travel together as they do in the bot."""
     send = deliverer.transport.send
     await asyncio.gather(
         *(
-            deliverer.deliver_now(Lane(report.game.id, audience), send)
+            deliverer.deliver_now(Backlog(report.game.id, audience), send)
             for audience in SEATS_AND_CHANNEL
         )
     )

@@ -19,7 +19,7 @@ from typing import Any
 from bot.games.core import Engine, Phase
 from bot.referee import Referee
 from bot.storage import GameRecord, Repository
-from bot.storage.outbox import Lane
+from bot.storage.outbox import Backlog
 
 
 async def start_game(
@@ -61,10 +61,10 @@ def random_move(engine: Engine, state: Any, rng: random.Random) -> tuple[int, st
 
 
 async def released(repository: Repository, game_id: int, audience: int | None) -> None:
-    """What an audience's lane does once its message is out: claim its notice, release it."""
-    parcel = await repository.outbox.claim(Lane(game_id, audience))
-    if parcel is not None:
-        await repository.outbox.release(parcel)
+    """What an audience's backlog does once its message is out: claim its notice, release it."""
+    batch = await repository.outbox.claim(Backlog(game_id, audience))
+    if batch is not None:
+        await repository.outbox.release(batch)
 
 
 @contextmanager

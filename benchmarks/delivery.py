@@ -31,7 +31,7 @@ from bot.games.seabattle.state import SeaBattleState
 from bot.referee import Referee
 from bot.settings import Settings
 from bot.storage import GameRecord, SqliteRepository
-from tests.discord_stub import DiscordDriver, FakeDiscord, FakeUser, RateLimits
+from tests.support.discord import DiscordDriver, FakeDiscord, FakeUser, RateLimits
 
 SHOT = re.compile(r"<@(\d+)> fires at ([A-Z]\d+):")
 """The channel's text of a shot: who fired where, which names the shot's ply."""
@@ -141,7 +141,7 @@ async def busy_channel(burst: float, pace: float) -> None:
                 print(f"#{game_id:<5}{record.ply:>7}{behind[game_id]:>22}{after[game_id]:>20}")
             print(f"every live message showed the newest state {caught_up:.1f} s after the burst")
             print(f"429s the bot ran into: {server.rate_limits.refused}")
-            driver.ignore_tasks("delivery lane")
+            driver.ignore_tasks("delivery backlog")
 
 
 def live_edits(server: FakeDiscord, game_id: int) -> int:

@@ -121,7 +121,7 @@ class Measured:
         acted = time.perf_counter()
         sizes = [len(m.board.png) for m in await presented_all(report.notices)]
         rendered = time.perf_counter()
-        # The deliverer's lanes claim and release side by side, as here.
+        # The deliverer's backlogs claim and release side by side, as here.
         await asyncio.gather(
             *(released(repository, report.game.id, n.audience) for n in report.notices)
         )

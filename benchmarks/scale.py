@@ -201,9 +201,9 @@ class LoopProbe:
             self._task.cancel()
 
 
-class RenderingErrands:
-    """The cog's errands without Discord: every board is drawn as it would be sent (on the
-    drawing thread, as the courier does), and a game's end is confirmed delivered."""
+class RenderingClockActions:
+    """The cog's clock actions without Discord: every board is drawn as it would be sent (on the
+    drawing thread, as the Discord sender does), and a game's end is confirmed delivered."""
 
     def __init__(self, referee: Referee) -> None:
         self.referee = referee
@@ -242,15 +242,15 @@ class Figures:
 
 
 async def _sweep(timekeeper: Timekeeper, referee: Referee, probe: LoopProbe) -> Sweep:
-    errands = RenderingErrands(referee)
+    clock_actions = RenderingClockActions(referee)
     await asyncio.sleep(0.01)  # let the probe settle
     with probe.watching():
         await asyncio.sleep(0.005)
         cpu, start = time.thread_time(), time.perf_counter()
-        swept = await timekeeper.sweep(errands)
+        swept = await timekeeper.sweep(clock_actions)
         wall, loop_cpu = time.perf_counter() - start, time.thread_time() - cpu
         await asyncio.sleep(0.005)
-    return Sweep(wall, loop_cpu, probe.longest, probe.busiest, swept, errands.images)
+    return Sweep(wall, loop_cpu, probe.longest, probe.busiest, swept, clock_actions.images)
 
 
 async def measure(
@@ -265,7 +265,7 @@ async def measure(
     repository = await open_repository(url, path, clock)
     try:
         referee = Referee(repository)
-        await repository.outbox.lanes()  # what the deliverer reads at start
+        await repository.outbox.backlogs()  # what the deliverer reads at start
         figures.ready = time.perf_counter() - started
         timekeeper = Timekeeper(referee, repository, Deadlines())
         probe = LoopProbe()

@@ -14,7 +14,7 @@ was delivered:
   it, then say so on their standard output (a pipe to this process, not the database,
   whose processor time per move is measured).
 
-Delivery goes to a transport that renders every board as the courier would and sends it
+Delivery goes to a transport that renders every board as the Discord sender would and sends it
 nowhere, so Discord's own latency is left out. The machine's load average is printed,
 since other work on the machine changes every figure.
 

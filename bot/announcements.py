@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from bot.games.core import EndReason, Engine, Event, Outcome, Phase, View, name_of, other
 
-Tidings = tuple[tuple[int | None, tuple[str, ...]], ...]
+AudienceTexts = tuple[tuple[int | None, tuple[str, ...]], ...]
 """What each audience (a seat, or ``None`` for the channel) is told of one change."""
 
 AUDIENCES: tuple[int | None, ...] = (0, 1, None)
@@ -43,12 +43,12 @@ def status_line(view: View, outcome: Outcome | None) -> str:
     return "Your move." if seat in movers else "Your opponent's move."
 
 
-def tidings(
+def audience_texts(
     engine: Engine,
     state: object,
     events: Sequence[Event],
     view_for: Callable[[int | None], View] | None = None,
-) -> Tidings:
+) -> AudienceTexts:
     """What each audience the events speak to is told: the events and a status line.
 
     An audience with no event learns nothing new and is left alone: a ship placed in

@@ -120,8 +120,10 @@ class RefereeBot(commands.Bot):
         process may have stopped before the computer moved)."""
         if not self.repository.shared:
             return
-        lanes = await self.deliverer.resume(before=self.repository.clock() - ORPHANED_SECONDS)
-        for game_id in sorted({lane.game_id for lane in lanes if lane.audience is not None}):
+        backlogs = await self.deliverer.resume(before=self.repository.clock() - ORPHANED_SECONDS)
+        for game_id in sorted(
+            {backlog.game_id for backlog in backlogs if backlog.audience is not None}
+        ):
             self.computer.look_at(game_id)
 
     def timekeeper(self) -> Timekeeper:

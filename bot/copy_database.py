@@ -3,7 +3,7 @@ SQLite file to PostgreSQL, every row of every table, and check the counts match.
 
 The file is first brought to the current schema (as the bot would on start), then each
 table is copied whole in one transaction, ids included, so every game, log entry, held
-tiding, rating, result and saved setup keeps its identity; the target's id counters then
+audience text, rating, result and saved setup keeps its identity; the target's id counters then
 continue after the highest copied id. A target that already holds games is refused.
 """
 

@@ -26,7 +26,7 @@ KINDS = ("move", "end")
 """The kinds of log entry: a player's move, or an end from outside the rules."""
 
 Told = tuple[tuple[int | None, tuple[str, ...]], ...]
-"""What each audience was told of one change, as ``bot.announcements.Tidings``."""
+"""What each audience was told of one change, as ``bot.announcements.AudienceTexts``."""
 
 
 class Unreadable(ValueError):
@@ -162,11 +162,13 @@ def _announcements(entries: list[Any]) -> dict[int, Told]:
         ply = _number(entry, "ply", "an announcement")
         if ply in told:
             raise Unreadable(f"the announcements of ply {ply} are given twice.")
-        told[ply] = tuple(_tidings(ply, item) for item in _list(entry, "tidings", f"ply {ply}"))
+        told[ply] = tuple(
+            _audience_texts(ply, item) for item in _list(entry, "tidings", f"ply {ply}")
+        )
     return told
 
 
-def _tidings(ply: int, item: object) -> tuple[int | None, tuple[str, ...]]:
+def _audience_texts(ply: int, item: object) -> tuple[int | None, tuple[str, ...]]:
     if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
         raise Unreadable(f"an announcement of ply {ply} is {_shown(item)}, not [audience, texts].")
     audience, texts = item

@@ -135,7 +135,7 @@ def lasting(text: str) -> bool:
 
 
 Kept = list[tuple[int, str]]
-"""Channel texts kept as messages of their own, each with its place among a parcel's texts."""
+"""Channel texts kept as messages of their own, each with its place among a batch's texts."""
 
 
 def kept_apart(told: Sequence[Sequence[str]]) -> tuple[Kept, Kept]:

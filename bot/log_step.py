@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.announcements import Tidings, tidings
+from bot.announcements import AudienceTexts, audience_texts
 from bot.conclusions import concluded, remade
 from bot.fairness import Seal, opened_events, sealed_events
 from bot.games.core import Engine, Event, GameError, Outcome, View
@@ -96,15 +96,15 @@ def announced(
     sealed: Sequence[Seal] = (),
     opened: Sequence[Seal] = (),
     view_for: Callable[[int | None], View] | None = None,
-) -> Tidings:
+) -> AudienceTexts:
     """What each audience is told of a change that left the game in ``state``.
 
     The change's events; the seals, when it began play (``sealed``); and their salts, when
     it ended the game with a result (``opened``): a game ended before its first real move
-    stays sealed. ``view_for`` as in ``bot.announcements.tidings``.
+    stays sealed. ``view_for`` as in ``bot.announcements.audience_texts``.
     """
     told = tuple(events) + sealed_events(sealed)
     outcome = engine.outcome(state)
     if outcome is not None and outcome.unplayed is None and opened:
         told += opened_events(opened)
-    return tidings(engine, state, told, view_for)
+    return audience_texts(engine, state, told, view_for)

@@ -47,7 +47,7 @@ class Deadlines:
     """An unanswered challenge is closed after this long."""
 
 
-class Errands(Protocol):
+class ClockActions(Protocol):
     """Delivery of what the time that passed calls for; the cogs send it on Discord."""
 
     async def remind(self, notice: Notice) -> None:
@@ -82,7 +82,7 @@ class Timekeeper:
         self.deadlines = deadlines
         self.batch = batch
 
-    async def sweep(self, errands: Errands) -> Swept:
+    async def sweep(self, clock_actions: ClockActions) -> Swept:
         """Expire old challenges and forget long-closed ones, remind the players games wait
         for, end games on time.
 
@@ -93,9 +93,9 @@ class Timekeeper:
         async with self.repository.duty("clock") as mine:
             if not mine:
                 return Swept()
-            return await self._sweep(errands)
+            return await self._sweep(clock_actions)
 
-    async def _sweep(self, errands: Errands) -> Swept:
+    async def _sweep(self, clock_actions: ClockActions) -> Swept:
         now = self.repository.clock()
         deadlines = self.deadlines
         swept = Swept()
@@ -105,7 +105,7 @@ class Timekeeper:
             try:
                 closed = await self.referee.expire(challenge.id)
                 if closed is not None:
-                    await errands.expired(closed)
+                    await clock_actions.expired(closed)
                     swept.expired += 1
             except Exception:
                 log.exception("challenge %s: the clock failed on it", challenge.id)
@@ -115,7 +115,7 @@ class Timekeeper:
 
         async def remind(wait: Wait) -> None:
             for notice in await self.referee.reminders(wait.game_id, wait.changed_at, text):
-                await errands.remind(notice)
+                await clock_actions.remind(notice)
                 await self.reminded(notice)
                 swept.reminded += 1
                 log.info(
@@ -129,7 +129,7 @@ class Timekeeper:
             report = await self.referee.time_out(wait.game_id, wait.changed_at)
             if report is not None:
                 log.info("game %s: lost on time", wait.game_id, extra=fields(wait.game_id))
-                await errands.end(report)
+                await clock_actions.end(report)
                 swept.ended += 1
 
         await self._each(self.repository.awaiting_reminder, now - deadlines.remind_after, remind)

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot import fairness
-from bot.announcements import Tidings, game_begun
+from bot.announcements import AudienceTexts, game_begun
 from bot.conclusions import KINDS
 from bot.exports import Action, Export, Unreadable, read
 from bot.fairness import SEATS, Seal, play_begins
@@ -118,7 +118,7 @@ def _game(export: Export) -> tuple[Engine, object]:
     return engine, rules
 
 
-def _differing(expected: Tidings, told: Tidings) -> list[str]:
+def _differing(expected: AudienceTexts, told: AudienceTexts) -> list[str]:
     """The audiences whose announcements at one ply are not the expected ones."""
     want, got = dict(expected), dict(told)
     names = {0: "seat0", 1: "seat1", None: "the channel"}
@@ -134,7 +134,7 @@ class Replay:
         self.engine = engine
         self.export = export
         self.problems: list[str] = []
-        self.expected: dict[int, Tidings] = {}
+        self.expected: dict[int, AudienceTexts] = {}
         self.sealed = False
         """Whether play began in the log, and the seals were checked then."""
         self.stopped = False
@@ -191,7 +191,7 @@ class Replay:
             )
         return step.events
 
-    def _told(self, events: Sequence[Event], ply: int, before: object | None) -> Tidings:
+    def _told(self, events: Sequence[Event], ply: int, before: object | None) -> AudienceTexts:
         """What each audience is told of the change to the current state, with the seals
         when it began play and their opening when it ended the game, as the referee does."""
         sealed = self._sealing(ply) if play_begins(self.engine, before, self.state) else ()

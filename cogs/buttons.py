@@ -46,7 +46,7 @@ class AcceptButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with _guard(interaction, f"accepting challenge {self.challenge_id}"):
-            await _cog(interaction, "Challenges").accept(interaction, self.challenge_id)
+            await _cog(interaction, "ChallengeCommands").accept(interaction, self.challenge_id)
 
 
 class DeclineButton(
@@ -70,7 +70,7 @@ class DeclineButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with _guard(interaction, f"declining challenge {self.challenge_id}"):
-            await _cog(interaction, "Challenges").decline(interaction, self.challenge_id)
+            await _cog(interaction, "ChallengeCommands").decline(interaction, self.challenge_id)
 
 
 class MoveButton(
@@ -97,7 +97,7 @@ class MoveButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with _guard(interaction, f"game {self.game_id}: button {self.move}", self.game_id):
-            await _cog(interaction, "Moves").press(interaction, self.game_id, self.move)
+            await _cog(interaction, "MoveCommands").press(interaction, self.game_id, self.move)
 
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"board:(?P<id>\d+)"):
@@ -119,7 +119,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"board:(?
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with _guard(interaction, f"game {self.game_id}: board button", self.game_id):
-            await _cog(interaction, "Moves").show_board(interaction, self.game_id)
+            await _cog(interaction, "MoveCommands").show_board(interaction, self.game_id)
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"replay:(?P<id>\d+)"):
@@ -167,7 +167,7 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button], template=r"resign:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with _guard(interaction, f"game {self.game_id}: resign button", self.game_id):
-            await _cog(interaction, "Moves").resign_confirmed(interaction, self.game_id)
+            await _cog(interaction, "MoveCommands").resign_confirmed(interaction, self.game_id)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<id>\d+)"):
@@ -189,7 +189,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with _guard(interaction, f"game {self.game_id}: rematch button", self.game_id):
-            await _cog(interaction, "Challenges").rematch(interaction, self.game_id)
+            await _cog(interaction, "ChallengeCommands").rematch(interaction, self.game_id)
 
 
 BUTTONS = Buttons(move=MoveButton, board=BoardButton, replay=ReplayButton, rematch=RematchButton)

@@ -73,7 +73,7 @@ def challenge_buttons(challenge_id: int) -> discord.ui.View:
     return view
 
 
-class Challenges(commands.Cog):
+class ChallengeCommands(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
 
@@ -247,4 +247,4 @@ class Challenges(commands.Cog):
 
 async def setup(bot: RefereeBot) -> None:
     bot.add_dynamic_items(AcceptButton, DeclineButton, RematchButton)
-    await bot.add_cog(Challenges(bot))
+    await bot.add_cog(ChallengeCommands(bot))

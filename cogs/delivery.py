@@ -1,19 +1,19 @@
-"""Starts the deliverer with the courier as its way to Discord, and stops it with the bot."""
+"""Starts the deliverer with the Discord sender as its way to Discord, and stops it with the bot."""
 
 from __future__ import annotations
 
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.delivery.discord_sender import Courier
+from bot.delivery.discord_sender import DiscordSender
 from cogs.buttons import BUTTONS
 
 
 class Delivery(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.courier = Courier(bot, BUTTONS)
-        bot.start_delivery(self.courier)
+        self.discord_sender = DiscordSender(bot, BUTTONS)
+        bot.start_delivery(self.discord_sender)
 
     async def cog_load(self) -> None:
         """What a stopped process left unsent goes out in the background, from the start,

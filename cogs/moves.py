@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.client import RefereeBot
 from bot.delivery.discord_answers import CommandReply, DirectReply, MoveAnswers
-from bot.delivery.discord_sender import Courier
+from bot.delivery.discord_sender import DiscordSender
 from bot.delivery.presenter import presented
 from bot.games import ENGINES
 from bot.games.grid import shorten
@@ -35,11 +35,11 @@ _PREFIXED_WORD = re.compile(r"^\s*(?:#\s*([0-9]+)\s+)?(resign|abort)\s*$", re.I)
 """``resign`` and ``abort`` as DM words, optionally after a game number: ``#12 resign``."""
 
 
-class Moves(commands.Cog):
+class MoveCommands(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.courier = Courier(bot, BUTTONS)
-        self.answers = MoveAnswers(self.courier)
+        self.discord_sender = DiscordSender(bot, BUTTONS)
+        self.answers = MoveAnswers(self.discord_sender)
         self.inbox = bot.move_inbox(self.answers)
         self._caught_up = asyncio.Event()
         self._read_at_start: set[int] = set()
@@ -242,22 +242,22 @@ class Moves(commands.Cog):
 
     async def show_board(self, interaction: discord.Interaction, game_id: int | None) -> None:
         notice = await self.bot.referee.board(interaction.user.id, game_id, place_of(interaction))
-        await self.courier.answer(interaction, notice.game, await presented(notice))
+        await self.discord_sender.answer(interaction, notice.game, await presented(notice))
 
     # -- shared -------------------------------------------------------------------------------
 
     async def _play(self, interaction: discord.Interaction, text: str, game_id: int | None) -> None:
         """Hand the move in; its answer fills the "thinking" shown if it takes a while."""
         async with deferred_if_slow(interaction):
-            reply = CommandReply(interaction, self.courier)
+            reply = CommandReply(interaction, self.discord_sender)
             await self.inbox.hand_in(interaction.user.id, text, game_id, reply)
 
     async def _answer(self, interaction: discord.Interaction, report: Report) -> None:
         """Answer a change the player's command made (``MoveAnswers.answer``)."""
-        reply = CommandReply(interaction, self.courier)
+        reply = CommandReply(interaction, self.discord_sender)
         await self.answers.answer(reply, interaction.user.id, report)
 
 
 async def setup(bot: RefereeBot) -> None:
     bot.add_dynamic_items(MoveButton, BoardButton, ResignButton)
-    await bot.add_cog(Moves(bot))
+    await bot.add_cog(MoveCommands(bot))

@@ -20,7 +20,7 @@ from bot import records
 from bot.client import RefereeBot
 from bot.delivery.presenter import board_drawn, fill_names
 from bot.games import ENGINES
-from bot.storage.results import Records as RecordStore
+from bot.storage.results import ResultQueries as RecordStore
 from cogs.challenges import GAME_CHOICES
 from cogs.places import place_of
 from cogs.replies import answering_errors, tell
@@ -62,12 +62,12 @@ class HistoryButton(
         reply = functools.partial(tell, interaction)
         async with answering_errors(reply, f"history of {self.user_id}: page {self.page}"):
             game = None if self.game == ALL_GAMES else self.game
-            cog: Records = interaction.client.get_cog("Records")  # type: ignore[attr-defined]
+            cog: RecordCommands = interaction.client.get_cog("RecordCommands")  # type: ignore[attr-defined]
             content, view = await cog.history_page(self.user_id, game, self.page)
             await interaction.response.edit_message(content=content, view=view)
 
 
-class Records(commands.Cog):
+class RecordCommands(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
 
@@ -166,4 +166,4 @@ class Records(commands.Cog):
 
 async def setup(bot: RefereeBot) -> None:
     bot.add_dynamic_items(HistoryButton)
-    await bot.add_cog(Records(bot))
+    await bot.add_cog(RecordCommands(bot))

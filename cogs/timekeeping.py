@@ -8,7 +8,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.client import RefereeBot
-from bot.delivery.discord_sender import Courier
+from bot.delivery.discord_sender import DiscordSender
 from bot.referee import Notice, Report
 from bot.storage import ChallengeRecord
 from cogs.buttons import BUTTONS
@@ -22,7 +22,7 @@ TICK_SECONDS = 60.0
 class Timekeeping(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.errands = ClockErrands(bot, Courier(bot, BUTTONS))
+        self.clock_actions = DiscordClockActions(bot, DiscordSender(bot, BUTTONS))
         self.timekeeper = bot.timekeeper()
 
     async def cog_load(self) -> None:
@@ -43,19 +43,19 @@ class Timekeeping(commands.Cog):
     async def sweep(self) -> None:
         """Act on everything the time that passed calls for; on a shared database, also
         deliver what a process that stopped left undelivered (``RefereeBot.deliver_orphans``)."""
-        await self.timekeeper.sweep(self.errands)
+        await self.timekeeper.sweep(self.clock_actions)
         await self.bot.deliver_orphans()
 
 
-class ClockErrands:
-    """Sends what the clock calls for (``bot.timekeeping.Errands``) on Discord."""
+class DiscordClockActions:
+    """Sends what the clock calls for (``bot.timekeeping.ClockActions``) on Discord."""
 
-    def __init__(self, bot: RefereeBot, courier: Courier) -> None:
+    def __init__(self, bot: RefereeBot, discord_sender: DiscordSender) -> None:
         self.bot = bot
-        self.courier = courier
+        self.discord_sender = discord_sender
 
     async def remind(self, notice: Notice) -> None:
-        await self.courier.remind(notice)
+        await self.discord_sender.remind(notice)
 
     async def end(self, report: Report) -> None:
         """Nothing to do: the referee published the end, and the deliverer sends it."""

@@ -1,7 +1,7 @@
 """A worker process's own part: it plays the moves the gateway processes queued.
 
 Everything a worker says goes over Discord's REST API with the bot's token: boards by the
-deliverer's courier, and the answer to a move's player where they sent it, as the
+deliverer's Discord sender, and the answer to a move's player where they sent it, as the
 follow-up of their command or into their DM channel (``bot.delivery.discord_answers``,
 the same answer a move played where it was received gets).
 """
@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.client import RefereeBot
 from bot.delivery.discord_answers import QueuedAnswers
-from bot.delivery.discord_sender import Courier
+from bot.delivery.discord_sender import DiscordSender
 from bot.worker import AT_ONCE, STANDBY_SECONDS, MoveWorker
 from cogs.buttons import BUTTONS
 
@@ -27,7 +27,7 @@ class Work(commands.Cog):
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.answers = QueuedAnswers(Courier(bot, BUTTONS))
+        self.answers = QueuedAnswers(DiscordSender(bot, BUTTONS))
         queue = bot.move_queue
         assert queue is not None, "a worker plays queued moves: it needs PostgreSQL"
         on_standby = bot.settings.role != "worker"

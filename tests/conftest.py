@@ -17,16 +17,16 @@ from bot.referee import Referee
 from bot.settings import Settings
 from bot.storage import Clock, SqliteRepository
 from bot.timekeeping import HOUR
-from tests.discord_stub import DiscordDriver, FakeUser
+from tests.support.discord import DiscordDriver, FakeUser
 
 LONGEST_FIRST = (
-    "tests/test_e2e_",
-    "tests/test_seachess_perft.py",
+    "tests/e2e/test_",
+    "tests/games/seachess/test_perft.py",
     "tests/test_replays.py",
     "tests/test_computer.py",
-    "tests/test_ai_players.py",
-    "tests/test_warships_properties.py",
-    "tests/test_referee_warships.py",
+    "tests/ai/test_players.py",
+    "tests/games/warships/test_properties.py",
+    "tests/games/warships/test_referee.py",
 )
 """Modules whose tests run for many seconds each (bot processes, deep searches, long games),
 in the order they start. ``./scripts/test`` shares the tests between one worker per core,

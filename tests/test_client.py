@@ -13,7 +13,7 @@ from bot.client import RefereeBot, ShardedRefereeBot, build_bot, intents
 from bot.settings import DEFAULT_DATABASE, Settings, SettingsError
 from bot.timekeeping import HOUR, Deadlines
 from tests.conftest import make_bot
-from tests.discord_stub import DiscordDriver
+from tests.support.discord import DiscordDriver
 
 COMMANDS = {
     *("play", "move", "board", "resign", "abort", "games", "rules"),

@@ -48,7 +48,7 @@ async def start(
     )
 
 
-class Table:
+class ComputerHarness:
     """The computer playing, and the reports it would have delivered."""
 
     def __init__(self, referee: Referee) -> None:
@@ -67,10 +67,10 @@ class Table:
 
 async def play_out(referee: Referee, repo: SqliteRepository, game: str, level: str) -> int:
     """The person plays random legal moves; the computer answers. Returns the game's id."""
-    table = Table(referee)
+    harness = ComputerHarness(referee)
     report = await start(referee, game, level)
     game_id = report.game.id
-    await table.after(report)
+    await harness.after(report)
     engine = ENGINES[game]
     dice = random.Random(game)
     for _ in range(3000):
@@ -81,7 +81,7 @@ async def play_out(referee: Referee, repo: SqliteRepository, game: str, level: s
         state = engine.from_json(record.state)
         view = engine.view(state, 0)
         assert 0 in view.movers, "the game waits for the computer, which should have moved"
-        await table.after(await referee.act(PERSON, persons_move(game, view, dice), game_id))
+        await harness.after(await referee.act(PERSON, persons_move(game, view, dice), game_id))
     else:
         pytest.fail("the game did not end")
     return game_id
@@ -125,10 +125,10 @@ async def test_a_restart_in_the_computers_turn_resumes_with_exactly_one_move(
     # The process stops before the computer set up: a fresh one (new referee, new computer)
     # resumes every game against the computer, twice over, and it still moves once.
     fresh = Referee(repo, seed_source=lambda: 7)
-    table = Table(fresh)
-    await table.computer.resume()
-    await table.computer.resume()
-    await table.computer.settle()
+    harness = ComputerHarness(fresh)
+    await harness.computer.resume()
+    await harness.computer.resume()
+    await harness.computer.settle()
     entries = await repo.log(game_id)
     assert [e.text.split()[0] for e in entries] == ["fleet", "ready"]
     assert all(e.seat == COMPUTER_SEAT for e in entries)
@@ -198,10 +198,10 @@ async def test_the_computer_is_never_handed_the_games_seed(
         bot.computer, "player", lambda game, level: Watched(choose(game, level), handed)
     )
     referee = Referee(repo, seed_source=lambda: GAME_SEED)
-    table = Table(referee)
+    harness = ComputerHarness(referee)
     report = await start(referee, game, variant=variant)
     game_id = report.game.id
-    await table.after(report)
+    await harness.after(report)
     engine, dice = ENGINES[game], random.Random(game)
     for _ in range(6):
         record = await repo.get_game(game_id)
@@ -209,7 +209,7 @@ async def test_the_computer_is_never_handed_the_games_seed(
         view = engine.view(engine.from_json(record.state), 0)
         if record.end_reason is not None or 0 not in view.movers:
             break
-        await table.after(await referee.act(PERSON, persons_move(game, view, dice), game_id))
+        await harness.after(await referee.act(PERSON, persons_move(game, view, dice), game_id))
     assert len(handed) >= 2, "the computer decided too rarely to tell"
     assert not any(mentions(seen, GAME_SEED) for seen in handed)
 

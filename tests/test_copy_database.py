@@ -11,13 +11,13 @@ import pytest
 from bot.copy_database import CopyError, copy_database, main
 from bot.referee import Referee
 from bot.storage import GameStatus, PostgresRepository, SqliteRepository
-from tests.test_referee import ALICE, BOB, random_move, start_game, state_of
+from tests.referee.test_referee import ALICE, BOB, random_move, start_game, state_of
 
 CAROL = 1003
 
 
 async def fill(path: Path) -> None:
-    """Two games (one finished and rated, one in play), an open challenge, held tidings and
+    """Two games (one finished and rated, one in play), an open challenge, held audience texts and
     a saved setup."""
     repository = await SqliteRepository.open(path)
     referee = Referee(repository, seed_source=lambda: 11)
@@ -57,10 +57,10 @@ async def test_every_row_is_copied_and_the_store_carries_on(
             assert await target.log(game_id) == await source.log(game_id)
             assert await target.seals(game_id) == await source.seals(game_id)
             assert await target.announcements(game_id) == await source.announcements(game_id)
-        lanes = await source.outbox.lanes()
-        assert lanes and await target.outbox.lanes() == lanes
-        for lane in lanes:
-            assert await target.outbox.claim(lane) == await source.outbox.claim(lane)
+        backlogs = await source.outbox.backlogs()
+        assert backlogs and await target.outbox.backlogs() == backlogs
+        for backlog in backlogs:
+            assert await target.outbox.claim(backlog) == await source.outbox.claim(backlog)
         assert await target.inbox.last_read(ALICE) == 77
         assert await target.records.standings_of(ALICE) == await source.records.standings_of(ALICE)
         assert await target.records.results_of(1) == await source.records.results_of(1)

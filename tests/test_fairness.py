@@ -136,8 +136,8 @@ async def test_an_unplayed_flip_game_keeps_its_seals_shut(referee: Referee) -> N
 
 
 def test_the_channels_kept_texts_keep_their_places_as_its_merged_notices_grow() -> None:
-    """A channel parcel's seals are posted under their place among its texts: a retry of
-    the parcel, grown by the notices stored meanwhile, must give each the same place."""
+    """A channel batch's seals are posted under their place among its texts: a retry of
+    the batch, grown by the notices stored meanwhile, must give each the same place."""
     sealed, opened = f"{SEALED}: `abc`.", f"{OPENED}: salts `def`."
     begun = (("Both fleets are set.", sealed, "{seat0} to move."),)
     assert kept_apart(begun) == ([], [(1, sealed)])

@@ -18,7 +18,7 @@ from bot.inbox import InProcessInbox, QueuedInbox, Reply
 from bot.referee import Referee, RefereeError, Report
 from bot.storage import GameRecord
 from bot.storage.postgres_queue import MoveQueue
-from tests.test_referee import ALICE, start_game
+from tests.referee.test_referee import ALICE, start_game
 
 
 class Said:

@@ -22,7 +22,7 @@ from bot.games.seabattle.state import SeaBattleState
 from bot.ratings import Skill, rate
 from bot.referee import GameFault, Referee, Report
 from bot.storage import GameRecord, GameStatus, SqliteRepository
-from bot.storage.outbox import Lane
+from bot.storage.outbox import Backlog
 from bot.storage.results import Score
 from tests.storage.helpers import opened_with_a_challenge, second_seat_resigns
 
@@ -278,9 +278,9 @@ async def test_an_end_redelivered_after_a_restart_still_carries_the_rating_chang
     ended = await referee.resign(ALICE, game.id)
 
     restarted = Referee(repo)
-    parcel = await repo.outbox.claim(Lane(game.id, None))
-    assert parcel is not None and parcel.final and parcel.last_ply == ended.game.ply
-    pending = await restarted.parcel_report(parcel)
+    batch = await repo.outbox.claim(Backlog(game.id, None))
+    assert batch is not None and batch.final and batch.last_ply == ended.game.ply
+    pending = await restarted.batch_report(batch)
 
     assert pending is not None and pending.finished
     assert pending.results == ended.results and len(pending.results) == 2

@@ -15,7 +15,7 @@ from bot.replays import TRUTH, Replay, moments, states_of
 from bot.storage import SqliteRepository
 from renderers import luzhanqi
 from renderers import replay as animation
-from tests.cog_helpers import KNOWN_FLEET
+from tests.support.cog_helpers import KNOWN_FLEET
 
 GAMES = [(key, variant) for key, engine in ENGINES.items() for variant in engine.presets]
 

@@ -29,12 +29,12 @@ from bot.storage import (
 from bot.storage.postgres import PostgresRepository
 from bot.timekeeping import HOUR, Deadlines, Timekeeper
 from tests.conftest import HandClock, fresh_schema
-from tests.test_referee import start_game
+from tests.referee.test_referee import start_game
 
 E = ENGINES["seabattle"]
 
 
-class Errands:
+class ClockActions:
     """Collects what the sweep hands over, rendering nothing; may fail for chosen games."""
 
     def __init__(self, failing: frozenset[int] = frozenset()) -> None:
@@ -185,14 +185,14 @@ async def test_a_sweep_reminds_every_due_game_across_batches_then_ends_them_on_t
     referee = referee_on(store)
     made = await games(referee, 5)
     clock.advance(25)
-    errands = Errands()
-    swept = await keeper(referee, batch=2).sweep(errands)
+    clock_actions = ClockActions()
+    swept = await keeper(referee, batch=2).sweep(clock_actions)
     assert swept.reminded == 10 and swept.ended == 0
-    assert sorted({n.game.id for n in errands.reminded}) == [g.id for g in made]
-    assert {n.audience for n in errands.reminded} == {0, 1}  # both are setting up
+    assert sorted({n.game.id for n in clock_actions.reminded}) == [g.id for g in made]
+    assert {n.audience for n in clock_actions.reminded} == {0, 1}  # both are setting up
 
     clock.advance(12)
-    again = Errands()
+    again = ClockActions()
     assert (await keeper(referee, batch=2).sweep(again)).reminded == 0
     assert again.reminded == [] and again.ended == []
 
@@ -210,7 +210,7 @@ async def test_games_only_waiting_for_their_loss_on_time_are_never_read_or_decod
 ) -> None:
     made = await games(referee_on(store), 3)
     clock.advance(25)
-    await keeper(referee_on(store)).sweep(Errands())  # all reminded
+    await keeper(referee_on(store)).sweep(ClockActions())  # all reminded
 
     decoded: list[object] = []
     read: list[int] = []
@@ -229,13 +229,13 @@ async def test_games_only_waiting_for_their_loss_on_time_are_never_read_or_decod
     fresh = referee_on(store)  # a restarted bot: nothing decoded in memory
     for _ in range(3):
         clock.advance(5)
-        errands = Errands()
-        await keeper(fresh).sweep(errands)
-        assert errands.reminded == [] and errands.ended == []
+        clock_actions = ClockActions()
+        await keeper(fresh).sweep(clock_actions)
+        assert clock_actions.reminded == [] and clock_actions.ended == []
     assert decoded == [] and read == [], "a waiting game was read or decoded"
 
     clock.advance(10)  # now they are due
-    assert (await keeper(fresh).sweep(Errands())).ended == len(made)
+    assert (await keeper(fresh).sweep(ClockActions())).ended == len(made)
     assert sorted(read) == [g.id for g in made]
 
 
@@ -245,14 +245,14 @@ async def test_a_reminder_that_fails_leaves_the_others_and_is_tried_again_next_t
     referee = referee_on(store)
     first, broken, last = await games(referee, 3)
     clock.advance(25)
-    errands = Errands(failing=frozenset({broken.id}))
-    await keeper(referee, batch=1).sweep(errands)
-    assert sorted({n.game.id for n in errands.reminded}) == [first.id, last.id]
+    clock_actions = ClockActions(failing=frozenset({broken.id}))
+    await keeper(referee, batch=1).sweep(clock_actions)
+    assert sorted({n.game.id for n in clock_actions.reminded}) == [first.id, last.id]
 
     clock.advance(0.1)
-    errands = Errands()
-    await keeper(referee).sweep(errands)
-    assert {n.game.id for n in errands.reminded} == {broken.id}
+    clock_actions = ClockActions()
+    await keeper(referee).sweep(clock_actions)
+    assert {n.game.id for n in clock_actions.reminded} == {broken.id}
 
 
 async def due_for_a_reminder(
@@ -285,15 +285,15 @@ async def test_secret_setup_edits_neither_put_off_a_reminder_nor_save_anyone_fro
         clock.advance(hours)
         await edit(referee, edited, 0)
     clock.advance(1)  # a day after both games began, an hour after the last edit
-    errands = Errands()
-    await keeper(referee).sweep(errands)
-    reminded = sorted((n.game.id, n.audience) for n in errands.reminded)
+    clock_actions = ClockActions()
+    await keeper(referee).sweep(clock_actions)
+    reminded = sorted((n.game.id, n.audience) for n in clock_actions.reminded)
     assert reminded == [(edited.id, 0), (edited.id, 1), (plain.id, 0), (plain.id, 1)]
 
     clock.advance(23)
     await edit(referee, edited, 0)  # after the reminder: the wait goes on
     await edit(referee, edited, 1)
-    again = Errands()
+    again = ClockActions()
     await keeper(referee).sweep(again)
     assert again.reminded == [] and again.ended == []
     clock.advance(1)

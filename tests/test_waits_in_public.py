@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from bot.announcements import tidings
+from bot.announcements import audience_texts
 from bot.games import ENGINES
 from bot.games.core import Phase
 from bot.storage.records import in_public
@@ -43,7 +43,7 @@ def test_whose_move_it_is_changes_only_in_public(key: str, variant: str, seed: i
             transition = engine.apply(state, seat, engine.parse_action(state, seat, text))
             after = engine.view(transition.state, None)
             if (after.movers, after.phase) != (before.movers, before.phase):
-                told = tidings(engine, transition.state, transition.events)
+                told = audience_texts(engine, transition.state, transition.events)
                 assert in_public(told), f"{text!r} changed whose move it is in secret"
                 changes += 1
             state, before = transition.state, after

@@ -26,7 +26,7 @@ from bot.client import RefereeBot
 from bot.delivery.deliverer import AnswerOutOfOrder, Sender
 from bot.delivery.discord_sender import (
     PLACEHOLDER,
-    Courier,
+    DiscordSender,
     answer_key,
     as_file,
     or_missing,
@@ -36,7 +36,7 @@ from bot.delivery.presenter import Message, presented
 from bot.inbox import Reply
 from bot.referee import Report
 from bot.storage import GameRecord
-from bot.storage.outbox import Lane, Parcel
+from bot.storage.outbox import Backlog, Batch
 from bot.storage.postgres_queue import QueuedMove
 
 COUNTED = "Your move counted; your board follows by direct message."
@@ -70,9 +70,9 @@ class CommandReply:
     answers_notices = True
     may_wait = True
 
-    def __init__(self, interaction: discord.Interaction, courier: Courier) -> None:
+    def __init__(self, interaction: discord.Interaction, discord_sender: DiscordSender) -> None:
         self.interaction = interaction
-        self.courier = courier
+        self.discord_sender = discord_sender
 
     def address(self) -> dict[str, Any]:
         """Where a worker answers: the interaction's follow-up, private in a server. The
@@ -100,20 +100,20 @@ class CommandReply:
         await tell(self.interaction, text)
 
     async def show(self, game: GameRecord, message: Message) -> None:
-        await self.courier.answer(self.interaction, game, message)
+        await self.discord_sender.answer(self.interaction, game, message)
 
     def sender(self) -> Sender:
         interaction = self.interaction
 
-        async def send(report: Report, parcel: Parcel) -> None:
+        async def send(report: Report, batch: Batch) -> None:
             if self.overtaken():
                 raise AnswerOutOfOrder()
             (notice,) = report.notices
             message = await presented(notice)
             await keep_answer(
-                self.courier.bot, parcel, interaction.application_id, interaction.token
+                self.discord_sender.bot, batch, interaction.application_id, interaction.token
             )
-            await self.courier.answer(interaction, report.game, message)
+            await self.discord_sender.answer(interaction, report.game, message)
 
         return send
 
@@ -121,7 +121,7 @@ class CommandReply:
         """Whether a DM command's answer would land above notices sent after it was deferred.
 
         A deferred answer fills the "thinking" placeholder, which stands where it appeared:
-        had a DM gone out since (the player's older notice, held up by Discord's weather),
+        had a DM gone out since (the player's older notice, held up by Discord's passing faults),
         the newer notice would sit above the older one. Answers in a server are private
         and stand apart from DMs; an answer not deferred is posted as it is sent.
         """
@@ -129,7 +129,7 @@ class CommandReply:
         if interaction.guild_id is not None or not interaction.response.is_done():
             return False
         placeholder = interaction.extras.get(PLACEHOLDER)
-        newest = self.courier.bot.newest_dm.get(interaction.channel_id or 0)
+        newest = self.discord_sender.bot.newest_dm.get(interaction.channel_id or 0)
         return placeholder is None or (newest is not None and newest > placeholder)
 
 
@@ -181,9 +181,9 @@ class FollowUpReply:
     answers_notices = True
     may_wait = True
 
-    def __init__(self, courier: Courier, address: dict[str, Any]) -> None:
-        self.courier = courier
-        self.bot = courier.bot
+    def __init__(self, discord_sender: DiscordSender, address: dict[str, Any]) -> None:
+        self.discord_sender = discord_sender
+        self.bot = discord_sender.bot
         self.reply = address
         payload: Any = {"id": address["app"], "type": 3, "token": address["token"]}
         self.hook = discord.Webhook.from_state(data=payload, state=self.bot._connection)
@@ -205,16 +205,16 @@ class FollowUpReply:
             message.content,
             file=as_file(message),
             ephemeral=self.reply["private"],
-            view=or_missing(self.courier.quick_view(game, message)),
+            view=or_missing(self.discord_sender.quick_view(game, message)),
         )
 
     def sender(self) -> Sender:
-        async def send(report: Report, parcel: Parcel) -> None:
+        async def send(report: Report, batch: Batch) -> None:
             if await self.overtaken():
                 raise AnswerOutOfOrder()
             (notice,) = report.notices
             message = await presented(notice)
-            await keep_answer(self.bot, parcel, int(self.reply["app"]), self.reply["token"])
+            await keep_answer(self.bot, batch, int(self.reply["app"]), self.reply["token"])
             await self.show(report.game, message)
 
         return send
@@ -245,25 +245,25 @@ class FollowUpReply:
 
 
 async def keep_answer(
-    bot: RefereeBot, parcel: Parcel, application_id: int | None, token: str
+    bot: RefereeBot, batch: Batch, application_id: int | None, token: str
 ) -> None:
-    """Before a parcel goes as a command's answer, keep which answer it is.
+    """Before a batch goes as a command's answer, keep which answer it is.
 
     An answer carries no nonce, so were the process to stop after Discord took it but
-    before the parcel was released, sending the parcel again by DM would tell it twice.
+    before the batch was released, sending the batch again by DM would tell it twice.
     With the interaction's token kept, the next try asks Discord for the command's
-    original answer instead (``Courier.already_answered``).
+    original answer instead (``DiscordSender.already_answered``).
     """
-    kept = {"nonce": parcel.nonce, "app": application_id, "token": token, "at": time.time()}
-    await bot.repository.set_fact(answer_key(parcel.lane), json.dumps(kept))
+    kept = {"nonce": batch.nonce, "app": application_id, "token": token, "at": time.time()}
+    await bot.repository.set_fact(answer_key(batch.backlog), json.dumps(kept))
 
 
 class MoveAnswers:
     """The one answer to a player's own move, in the process that received it or a worker."""
 
-    def __init__(self, courier: Courier) -> None:
-        self.courier = courier
-        self.bot = courier.bot
+    def __init__(self, discord_sender: DiscordSender) -> None:
+        self.discord_sender = discord_sender
+        self.bot = discord_sender.bot
 
     async def answer(self, reply: Reply, user_id: int, report: Report) -> None:
         """Answer a played move. An answer that changed no game is shown; a stored change
@@ -279,10 +279,10 @@ class MoveAnswers:
             return  # every notice goes by the deliverer's usual way
         seat = report.game.seat_of(user_id)
         assert seat is not None  # a stored change is its player's
-        lane = Lane(report.game.id, seat)
+        backlog = Backlog(report.game.id, seat)
         told = report.to(seat) is not None
-        if await self.bot.deliverer.answer(lane, reply.sender() if told else None):
-            await self.bot.repository.forget_fact(answer_key(lane))  # released: nothing to ask
+        if await self.bot.deliverer.answer(backlog, reply.sender() if told else None):
+            await self.bot.repository.forget_fact(answer_key(backlog))  # released: nothing to ask
             return
         with contextlib.suppress(discord.HTTPException):  # too late to answer: the DM follows
             await reply.tell(COUNTED if told else "Done.")
@@ -291,15 +291,15 @@ class MoveAnswers:
 class QueuedAnswers:
     """``bot.worker.Answers`` on Discord: a queued move answered where its address says."""
 
-    def __init__(self, courier: Courier) -> None:
-        self.courier = courier
-        self.moves = MoveAnswers(courier)
+    def __init__(self, discord_sender: DiscordSender) -> None:
+        self.discord_sender = discord_sender
+        self.moves = MoveAnswers(discord_sender)
 
     def reply_to(self, move: QueuedMove) -> FollowUpReply | DirectReply:
         if "token" in move.reply:
-            return FollowUpReply(self.courier, move.reply)
+            return FollowUpReply(self.discord_sender, move.reply)
         channel_id = move.reply["dm"]
-        return DirectReply(self.courier.bot.get_partial_messageable(channel_id), channel_id)
+        return DirectReply(self.discord_sender.bot.get_partial_messageable(channel_id), channel_id)
 
     def answers_notices(self, move: QueuedMove) -> bool:
         return self.reply_to(move).answers_notices
@@ -312,4 +312,4 @@ class QueuedAnswers:
 
     async def overtaken(self, move: QueuedMove) -> bool:
         """Whether a command's follow-up would land above newer DMs (``FollowUpReply``)."""
-        return await FollowUpReply(self.courier, move.reply).overtaken()
+        return await FollowUpReply(self.discord_sender, move.reply).overtaken()

@@ -35,9 +35,9 @@ from bot.logs import fields
 from bot.records import rating_changes
 from bot.referee import Notice, Report, is_note, noted_seat
 from bot.storage import GameRecord
-from bot.storage.outbox import Lane, Parcel
+from bot.storage.outbox import Backlog, Batch
 
-log = logging.getLogger("referee.courier")
+log = logging.getLogger("referee.discord_sender")
 
 CANNOT_DM = 50007
 UNKNOWN_MESSAGE = 10008
@@ -55,9 +55,9 @@ ANSWER_TOKEN_LIFE = 14 * 60.0
 """Seconds a kept interaction token is asked with: Discord honours it for 15 minutes."""
 
 
-def answer_key(lane: Lane) -> str:
-    """Where the answer a lane's parcel went out as is kept (one per lane at most)."""
-    return f"answer:{lane.game_id}.{lane.audience}"
+def answer_key(backlog: Backlog) -> str:
+    """Where the answer a backlog's batch went out as is kept (one per backlog at most)."""
+    return f"answer:{backlog.game_id}.{backlog.audience}"
 
 
 def as_file(message: Message) -> discord.File:
@@ -96,7 +96,7 @@ def or_missing(view: discord.ui.View | None) -> Any:
     return discord.utils.MISSING if view is None else view
 
 
-class Courier:
+class DiscordSender:
     """The deliverer's transport: one notice to one audience, on Discord."""
 
     def __init__(self, bot: RefereeBot, buttons: Buttons) -> None:
@@ -159,17 +159,17 @@ class Courier:
             return 0.0
         return max(0.0, expires - asyncio.get_running_loop().time())
 
-    async def send(self, report: Report, parcel: Parcel) -> None:
-        """Send a parcel's notice, rendering its board now; refusals for good are raised as
+    async def send(self, report: Report, batch: Batch) -> None:
+        """Send a batch's notice, rendering its board now; refusals for good are raised as
         ``Undeliverable``, anything else is left to the deliverer to retry."""
         (notice,) = report.notices
         game = report.game
         log.info(
             "game %s: ply %d, telling %s",
             game.id,
-            parcel.last_ply,
+            batch.last_ply,
             "the channel" if notice.audience is None else f"seat {notice.audience}",
-            extra=fields(game.id, ply=parcel.last_ply),
+            extra=fields(game.id, ply=batch.last_ply),
         )
         if notice.audience is not None and notice.audience == game.computer_seat:
             # The computer reads its seat's news from the log, not from DMs, and hears of
@@ -177,9 +177,9 @@ class Courier:
             return
         try:
             if notice.audience is None:
-                await self.tell_channel(report, parcel)
-            elif not await self.already_answered(game, parcel):
-                await self.send_dm(notice, await presented(notice), nonce=parcel.nonce)
+                await self.tell_channel(report, batch)
+            elif not await self.already_answered(game, batch):
+                await self.send_dm(notice, await presented(notice), nonce=batch.nonce)
         except (discord.Forbidden, discord.NotFound) as error:
             if error.code in REFUSED_FOR_GOOD:
                 raise Undeliverable(f"{error.code} {REFUSED_FOR_GOOD[error.code]}") from error
@@ -201,19 +201,19 @@ class Courier:
                     message.content, file=as_file(message), ephemeral=private, view=view
                 )
 
-    async def already_answered(self, game: GameRecord, parcel: Parcel) -> bool:
-        """Whether the parcel already went as the answer to its player's command, in a
-        process that stopped before it released the parcel: Discord then shows that answer,
+    async def already_answered(self, game: GameRecord, batch: Batch) -> bool:
+        """Whether the batch already went as the answer to its player's command, in a
+        process that stopped before it released the batch: Discord then shows that answer,
         headed with the game, as the command's original message. An answer kept for an
-        older parcel, or past the token's life, is forgotten; one for this parcel is kept
-        until a later parcel of the lane, so a stop before this one's release asks again.
+        older batch, or past the token's life, is forgotten; one for this batch is kept
+        until a later batch of the backlog, so a stop before this one's release asks again.
         """
-        key = answer_key(parcel.lane)
+        key = answer_key(batch.backlog)
         kept_text = await self.bot.repository.fact(key)
         if kept_text is None:
             return False
         kept = json.loads(kept_text)
-        if kept["nonce"] != parcel.nonce or time.time() - kept["at"] > ANSWER_TOKEN_LIFE:
+        if kept["nonce"] != batch.nonce or time.time() - kept["at"] > ANSWER_TOKEN_LIFE:
             await self.bot.repository.forget_fact(key)
             return False
         original = await self.original_answer(int(kept["app"]), str(kept["token"]))
@@ -304,40 +304,40 @@ class Courier:
         await self.bot.repository.set_public_message(game.id, posted.id)
         return posted.id
 
-    async def tell_channel(self, report: Report, parcel: Parcel) -> None:
+    async def tell_channel(self, report: Report, batch: Batch) -> None:
         """Show the newest state in the live message, then post what the channel keeps
-        apart: the seals and their opening of every notice in the parcel (changes that came
+        apart: the seals and their opening of every notice in the batch (changes that came
         while the previous edit was on its way make one edit, but each seal is posted), the
         notes asking players to open their DMs, and the end's announcement before the texts
-        of the notice that ended the game (the newest: nothing follows an end). A parcel of
+        of the notice that ended the game (the newest: nothing follows an end). A batch of
         notes alone leaves the live message as it is."""
         game = report.game
         live_message_id = game.public_message_id
-        if not all(is_note(texts) for texts in parcel.texts):
+        if not all(is_note(texts) for texts in batch.texts):
             (notice,) = report.notices
             live_message_id = await self.show_in_channel(
-                game, await presented(notice), finished=report.finished, nonce=parcel.nonce
+                game, await presented(notice), finished=report.finished, nonce=batch.nonce
             )
-        earlier, newest = kept_apart(parcel.texts)
-        await self.keep_in_channel(game, earlier, nonce=parcel.nonce)
-        await self.ask_to_open_dms(game, parcel)
-        if parcel.final:
+        earlier, newest = kept_apart(batch.texts)
+        await self.keep_in_channel(game, earlier, nonce=batch.nonce)
+        await self.ask_to_open_dms(game, batch)
+        if batch.final:
             await self.announce_end(report, live_message_id)
-        await self.keep_in_channel(game, newest, nonce=parcel.nonce)
+        await self.keep_in_channel(game, newest, nonce=batch.nonce)
 
-    async def ask_to_open_dms(self, game: GameRecord, parcel: Parcel) -> None:
-        """Post the parcel's notes to players whose DMs are closed, each mentioning its
-        player (the one ping the bot allows), under the parcel's nonce and the note's place
-        among its texts, which a retry keeps, so a resent parcel posts no note twice."""
+    async def ask_to_open_dms(self, game: GameRecord, batch: Batch) -> None:
+        """Post the batch's notes to players whose DMs are closed, each mentioning its
+        player (the one ping the bot allows), under the batch's nonce and the note's place
+        among its texts, which a retry keeps, so a resent batch posts no note twice."""
         place = 0
-        for texts in parcel.texts:
+        for texts in batch.texts:
             seat = noted_seat(texts[0]) if texts else None
             if seat is not None and is_note(texts):
                 user = discord.Object(game.seats[seat])
                 await self.channel(game).send(
                     fill_names(texts[0], game),
                     allowed_mentions=discord.AllowedMentions(users=[user]),
-                    nonce=f"N{place}.{parcel.nonce}"[:25],
+                    nonce=f"N{place}.{batch.nonce}"[:25],
                 )
             place += len(texts)
 
@@ -345,8 +345,8 @@ class Courier:
         """Post the seals (and their opening) as messages of their own: the live message
         is edited after every move, and a seal must stay where everyone can read it.
 
-        Each carries the parcel's nonce and its place among the parcel's texts, which a
-        retry of the parcel keeps (its claim only grows at the end), so a resent parcel
+        Each carries the batch's nonce and its place among the batch's texts, which a
+        retry of the batch keeps (its claim only grows at the end), so a resent batch
         posts no seal twice.
         """
         for index, text in kept:

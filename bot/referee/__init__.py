@@ -40,7 +40,7 @@ from bot.referee.reports import GameFault, Notice, RefereeError, Report, StaleMo
 from bot.referee.states import STATE_CACHE_SIZE
 from bot.referee.unit_of_work import UnitOfWork, game_label
 from bot.storage import Repository
-from bot.storage.results import Records
+from bot.storage.results import ResultQueries
 
 __all__ = [
     "DIRECT_MESSAGE",
@@ -141,13 +141,13 @@ class Referee:
     variants_of = delegate("queries", QueryService.variants_of)
     games_in = delegate("queries", QueryService.games_in)
     export = delegate("queries", QueryService.export)
-    parcel_report = delegate("queries", QueryService.parcel_report)
+    batch_report = delegate("queries", QueryService.batch_report)
     running_games_of = delegate("queries", QueryService.running_games_of)
     players_in_games = delegate("queries", QueryService.players_in_games)
     last_dm_read = delegate("queries", QueryService.last_dm_read)
     dm_read = delegate("queries", QueryService.dm_read)
 
     @property
-    def records(self) -> Records:
+    def records(self) -> ResultQueries:
         """Leaderboards, profiles and histories (``QueryService.records``)."""
         return self.queries.records

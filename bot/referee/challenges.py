@@ -25,11 +25,11 @@ from bot.referee.states import Views, engine_for
 from bot.referee.unit_of_work import UnitOfWork
 from bot.storage import (
     OPEN_TO_ANYONE,
+    AudienceTexts,
     ChallengeRecord,
     ChallengeStatus,
     NewGame,
     OpenChallengeError,
-    Tidings,
 )
 
 T = TypeVar("T")
@@ -206,7 +206,7 @@ class ChallengeService:
         rules = engine.configure(variant, options or "").to_json()
         names = (clean_name(name), f"Computer ({level})")
         seats = (user_id, computer_id)
-        seed, views, seals, tidings = self._opening(game, rules, seats)
+        seed, views, seals, audience_texts = self._opening(game, rules, seats)
         new = NewGame(
             game=game,
             rules=rules,
@@ -220,12 +220,12 @@ class ChallengeService:
             computer_level=level,
         )
         record = await self.work.repository.start_computer_game(
-            new, at_most=COMPUTER_GAMES_AT_ONCE, tidings=tidings, seals=seals
+            new, at_most=COMPUTER_GAMES_AT_ONCE, audience_texts=audience_texts, seals=seals
         )
         if record is None:
             raise RefereeError(ENOUGH_COMPUTER_GAMES)
-        self.work.published(record, tidings)
-        return Report(record, self.work.notices(record, views, tidings))
+        self.work.published(record, audience_texts)
+        return Report(record, self.work.notices(record, views, audience_texts))
 
     async def computer_game_allowed(self, user_id: int) -> None:
         """Refuse at once a player who already plays as many games against the computer as
@@ -242,24 +242,24 @@ class ChallengeService:
     ) -> Report:
         """Create the game from a challenge its opponent (a person, or the computer) took."""
         seats = in_seats(challenge, (challenge.challenger_id, opponent_id))
-        seed, views, seals, tidings = self._opening(challenge.game, challenge.rules, seats)
+        seed, views, seals, audience_texts = self._opening(challenge.game, challenge.rules, seats)
         game = await self.work.repository.accept_challenge(
             challenge.id,
             seed=seed,
             seats=seats,
             state=views.engine.to_json(views.state),
-            tidings=tidings,
+            audience_texts=audience_texts,
             seals=seals,
             names=in_seats(challenge, names),
         )
         if game is None:
             raise RefereeError("That challenge is already closed.")
-        self.work.published(game, tidings)
-        return Report(game, self.work.notices(game, views, tidings))
+        self.work.published(game, audience_texts)
+        return Report(game, self.work.notices(game, views, audience_texts))
 
     def _opening(
         self, game: str, rules: dict[str, Any], seats: tuple[int, int]
-    ) -> tuple[int, Views, tuple[Seal, ...], Tidings]:
+    ) -> tuple[int, Views, tuple[Seal, ...], AudienceTexts]:
         """A new game's seed, its first views, the seals made of its secrets (who sits
         where among them), and what each audience is told of its start."""
         engine = engine_for(game)

@@ -82,12 +82,12 @@ class EndingService:
             record = await self.work.repository.get_game(game_id)
             if record is None or record.end_reason is not None:
                 return  # called off meanwhile (both players' DMs closed) or over
-            tidings = ((None, (closed_dms_note(record, seat),)),)
+            audience_texts = ((None, (closed_dms_note(record, seat),)),)
             held = await self.work.repository.hold_once(
-                record, tidings, once=once_key(game_id, seat), mark=repr(record.updated_at)
+                record, audience_texts, once=once_key(game_id, seat), mark=repr(record.updated_at)
             )
             if held:
-                self.work.published(record, tidings)
+                self.work.published(record, audience_texts)
 
     async def time_out(self, game_id: int, changed_at: float) -> Report | None:
         """End a game on time: whoever is to move lost it. None if it changed in public

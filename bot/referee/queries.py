@@ -2,8 +2,8 @@
 
 Everything here answers from a view (or, for a finished game, from the log), so it needs
 no game's lock; what a running game shows its players and the channel is decided by the
-engine's ``view`` alone. The deliverer's ``parcel_report`` is such a reading too: the board
-as it stands when a parcel is sent.
+engine's ``view`` alone. The deliverer's ``batch_report`` is such a reading too: the board
+as it stands when a batch is sent.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from bot.replays import (
     states_of,
 )
 from bot.storage import GameRecord, LogEntry
-from bot.storage.outbox import Parcel
-from bot.storage.results import Records
+from bot.storage.outbox import Batch
+from bot.storage.results import ResultQueries
 
 _UNPLAYED = (
     "Game #{game_id} ended before its first real move, so what was hidden stays hidden: "
@@ -41,12 +41,12 @@ _UNPLAYED = (
 
 @dataclass
 class QueryService:
-    """Boards, help, status lines, finished games, replays, exports and parcels."""
+    """Boards, help, status lines, finished games, replays, exports and batches."""
 
     work: UnitOfWork
 
     @property
-    def records(self) -> Records:
+    def records(self) -> ResultQueries:
         """Leaderboards, profiles and histories: read-only questions over results and
         ratings, answered by the store without any game's lock."""
         return self.work.repository.records
@@ -248,29 +248,29 @@ class QueryService:
             },
         }
 
-    async def parcel_report(self, parcel: Parcel) -> Report | None:
-        """What a claimed parcel tells its audience, with the board as it stands now.
+    async def batch_report(self, batch: Batch) -> Report | None:
+        """What a claimed batch tells its audience, with the board as it stands now.
 
         A player's merged backlog carries every text in order; the channel's live message
         shows only the newest texts, since it always shows the newest state; the seals the
-        channel keeps as messages of their own are posted from every notice of the parcel
+        channel keeps as messages of their own are posted from every notice of the batch
         (``kept_apart``); the notes asking players to open their DMs are posted apart
         and never shown as its texts (``bot.referee.closed_dms``). Boards are rendered
-        from the view built here, only when the parcel is sent. None when the game no
-        longer exists. The game the claim read with the parcel, if it did, is as new.
+        from the view built here, only when the batch is sent. None when the game no
+        longer exists. The game the claim read with the batch, if it did, is as new.
         """
-        game = parcel.game or await self.work.repository.get_game(parcel.game_id)
+        game = batch.game or await self.work.repository.get_game(batch.game_id)
         if game is None:
             return None
         engine = engine_for(game.game)
         views = self.work.states.views_of(engine, game, self.work.states.state_of(engine, game))
-        if parcel.audience is None:
-            news = [told for told in parcel.texts if not is_note(told)]
+        if batch.audience is None:
+            news = [told for told in batch.texts if not is_note(told)]
             texts = news[-1] if news else ()
         else:
-            texts = tuple(text for told in parcel.texts for text in told)
-        notice = Notice(game, parcel.audience, texts, views[parcel.audience])
-        results = await self.work.results(game) if parcel.final else ()
+            texts = tuple(text for told in batch.texts for text in told)
+        notice = Notice(game, batch.audience, texts, views[batch.audience])
+        results = await self.work.results(game) if batch.final else ()
         return Report(game, (notice,), results=results)
 
     async def running_games_of(self, user_id: int) -> list[GameRecord]:

@@ -27,7 +27,7 @@ from bot.ratings import counts_for_rating
 from bot.referee.publisher import ChangePublisher, StoredChange
 from bot.referee.reports import GameFault, Notice, RefereeError, Report
 from bot.referee.states import StateCache, Views, engine_for
-from bot.storage import Ending, GameRecord, LogKind, Repository, StaleGameError, Tidings
+from bot.storage import AudienceTexts, Ending, GameRecord, LogKind, Repository, StaleGameError
 from bot.storage.results import Result
 
 log = logging.getLogger("referee.referee")
@@ -135,7 +135,7 @@ class UnitOfWork:
         if outcome is not None and outcome.unplayed is None:  # an unplayed end stays sealed
             found = await self.repository.seals(loaded.record.id)
             opened = () if found is None else found[1]
-        tidings = announced(
+        audience_texts = announced(
             engine, state, step.events, sealed=seals, opened=opened, view_for=views.__getitem__
         )
         try:
@@ -146,7 +146,7 @@ class UnitOfWork:
                 text=text,
                 state=engine.to_json(state),
                 ending=ending,
-                tidings=tidings,
+                audience_texts=audience_texts,
                 seals=seals,
                 queued=queued,
             )
@@ -157,16 +157,16 @@ class UnitOfWork:
             ) from None
         self.states.remember(stored, views)
         answered = loaded.seat if loaded.answering else None
-        self.published(stored, tidings, answered_seat=answered)
+        self.published(stored, audience_texts, answered_seat=answered)
         return Report(
-            stored, self.notices(stored, views, tidings), results=await self.results(stored)
+            stored, self.notices(stored, views, audience_texts), results=await self.results(stored)
         )
 
     def published(
-        self, game: GameRecord, tidings: Tidings, *, answered_seat: int | None = None
+        self, game: GameRecord, audience_texts: AudienceTexts, *, answered_seat: int | None = None
     ) -> None:
-        """Announce a change just stored with ``tidings``: every stored change, once."""
-        told = tuple(audience for audience, _ in tidings)
+        """Announce a change just stored with ``audience_texts``: every stored change, once."""
+        told = tuple(audience for audience, _ in audience_texts)
         self.changes.publish(StoredChange(game, told, answered_seat))
 
     def new_seals(
@@ -203,9 +203,13 @@ class UnitOfWork:
         assert step.outcome is not None
         return await self.commit(loaded, LogKind.END, json.dumps(step.outcome.to_json()), step)
 
-    def notices(self, game: GameRecord, views: Views, tidings: Tidings) -> tuple[Notice, ...]:
-        """The tidings with each audience's view of the board as it stands."""
-        return tuple(Notice(game, audience, texts, views[audience]) for audience, texts in tidings)
+    def notices(
+        self, game: GameRecord, views: Views, audience_texts: AudienceTexts
+    ) -> tuple[Notice, ...]:
+        """The audience texts with each audience's view of the board as it stands."""
+        return tuple(
+            Notice(game, audience, texts, views[audience]) for audience, texts in audience_texts
+        )
 
 
 @dataclass(frozen=True)

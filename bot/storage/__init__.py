@@ -11,12 +11,13 @@ import time
 from pathlib import Path
 
 from bot.storage.interface import Repository
-from bot.storage.outbox import Inbox, Lane, Outbox, Parcel
+from bot.storage.outbox import Backlog, Batch, Inbox, Outbox
 from bot.storage.postgres import PostgresRepository
 from bot.storage.records import (
     COMPUTER_SEAT,
     OPEN_TO_ANYONE,
     WAIT_BATCH,
+    AudienceTexts,
     ChallengeRecord,
     ChallengeStatus,
     Clock,
@@ -28,7 +29,6 @@ from bot.storage.records import (
     NewGame,
     OpenChallengeError,
     StaleGameError,
-    Tidings,
     Wait,
 )
 from bot.storage.sqlite import SqliteRepository
@@ -59,6 +59,9 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "WAIT_BATCH",
+    "AudienceTexts",
+    "Backlog",
+    "Batch",
     "ChallengeRecord",
     "ChallengeStatus",
     "Clock",
@@ -66,18 +69,15 @@ __all__ = [
     "GameRecord",
     "GameStatus",
     "Inbox",
-    "Lane",
     "LogEntry",
     "LogKind",
     "NewGame",
     "OpenChallengeError",
     "Outbox",
-    "Parcel",
     "PostgresRepository",
     "Repository",
     "SqliteRepository",
     "StaleGameError",
-    "Tidings",
     "Wait",
     "open_repository",
 ]

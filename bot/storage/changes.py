@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.fairness import Seal
-from bot.storage.outbox import Claimed, SharedOutbox, handed_parcels
+from bot.storage.outbox import Claimed, SharedOutbox, handed_batches
 from bot.storage.queries import SharedQueries
 from bot.storage.records import (
+    AudienceTexts,
     ChallengeRecord,
     ChallengeStatus,
     Ending,
@@ -25,7 +26,6 @@ from bot.storage.records import (
     GameStatus,
     LogKind,
     NewGame,
-    Tidings,
     dump,
     in_public,
     moved,
@@ -66,8 +66,7 @@ key, the value); ``hold_once`` holds its notice only then."""
 
 CLOSED = tuple(status.value for status in ChallengeStatus if status is not ChallengeStatus.OPEN)
 FORGET_CLOSED_CHALLENGES = (
-    f"DELETE FROM challenges WHERE status IN ({', '.join('?' * len(CLOSED))})"
-    " AND created_at <= ?"
+    f"DELETE FROM challenges WHERE status IN ({', '.join('?' * len(CLOSED))}) AND created_at <= ?"
 )
 """Closed challenges made at or before a moment (parameters: ``CLOSED``, the moment)."""
 
@@ -81,7 +80,7 @@ class Change:
     text: str
     state: dict[str, Any]
     ending: Ending | None
-    tidings: Tidings
+    audience_texts: AudienceTexts
     seals: tuple[Seal, ...]
     queued: int | None
     """The queued move this entry plays, which leaves the queue with it."""
@@ -110,7 +109,7 @@ class Change:
 
     @property
     def public(self) -> bool:
-        return in_public(self.tidings)
+        return in_public(self.audience_texts)
 
 
 def game_row(new: NewGame, now: float) -> tuple[Any, ...]:
@@ -132,11 +131,11 @@ def game_row(new: NewGame, now: float) -> tuple[Any, ...]:
     )
 
 
-def announcement(tidings: Tidings) -> str | None:
+def announcement(audience_texts: AudienceTexts) -> str | None:
     """What each audience is told of a change, kept for good as the game's announcements,
     which ``/export`` publishes at the end (delivered notices are forgotten); None when
     the change tells no one."""
-    return json.dumps([[a, list(t)] for a, t in tidings]) if tidings else None
+    return json.dumps([[a, list(t)] for a, t in audience_texts]) if audience_texts else None
 
 
 def seal_rows(game_id: int, ply: int, seals: tuple[Seal, ...]) -> list[tuple[Any, ...]]:
@@ -149,7 +148,7 @@ class Opening:
     """What a game's start stores with it, in the transaction that creates it."""
 
     now: float
-    tidings: Tidings
+    audience_texts: AudienceTexts
     """What the start tells each audience."""
     seals: tuple[Seal, ...]
     """The seals made when play began (a game whose setup is dealt begins in play)."""
@@ -183,9 +182,7 @@ class SharedChanges(SharedQueries):
         """Store an open challenge; OpenChallengeError while the same challenger's challenge
         to the same opponent is open, however many arrive at once."""
         row = (game, dump(rules), guild_id, channel_id, challenger_id, opponent_id)
-        return await self._create_challenge(
-            (*row, int(rated), self.clock(), *names, int(swapped))
-        )
+        return await self._create_challenge((*row, int(rated), self.clock(), *names, int(swapped)))
 
     async def _create_challenge(self, row: tuple[Any, ...]) -> ChallengeRecord:
         """``INSERT_CHALLENGE`` with ``row``, or OpenChallengeError naming the challenge
@@ -224,7 +221,7 @@ class SharedChanges(SharedQueries):
         seed: int,
         seats: tuple[int, int],
         state: dict[str, Any],
-        tidings: Tidings = (),
+        audience_texts: AudienceTexts = (),
         computer_level: str | None = None,
         seals: tuple[Seal, ...] = (),
         names: tuple[str, str] = ("", ""),
@@ -247,7 +244,9 @@ class SharedChanges(SharedQueries):
                 computer_level,
             )
 
-        return await self._accept(challenge_id, started, Opening(self.clock(), tidings, seals))
+        return await self._accept(
+            challenge_id, started, Opening(self.clock(), audience_texts, seals)
+        )
 
     async def _accept(
         self, challenge_id: int, started: Started, opening: Opening
@@ -261,12 +260,12 @@ class SharedChanges(SharedQueries):
         new: NewGame,
         *,
         at_most: int,
-        tidings: Tidings = (),
+        audience_texts: AudienceTexts = (),
         seals: tuple[Seal, ...] = (),
     ) -> GameRecord | None:
         """Create a game against the computer, unless its person already plays ``at_most``
         of them (None then), however many requests arrive at once."""
-        return await self._start_counted(new, at_most, Opening(self.clock(), tidings, seals))
+        return await self._start_counted(new, at_most, Opening(self.clock(), audience_texts, seals))
 
     async def _start_counted(
         self, new: NewGame, at_most: int, opening: Opening
@@ -284,14 +283,14 @@ class SharedChanges(SharedQueries):
         text: str,
         state: dict[str, Any],
         ending: Ending | None = None,
-        tidings: Tidings = (),
+        audience_texts: AudienceTexts = (),
         seals: tuple[Seal, ...] = (),
         queued: int | None = None,
     ) -> GameRecord:
-        """Log one entry, store the new snapshot and hold its tidings, atomically.
+        """Log one entry, store the new snapshot and hold its audience texts, atomically.
 
-        Each audience's notice is claimed in the same transaction when its lane holds
-        nothing else, and handed to the lane's next claim in this process (``Handover``):
+        Each audience's notice is claimed in the same transaction when its backlog holds
+        nothing else, and handed to the backlog's next claim in this process (``Prefetch``):
         sending it then takes only its release. An ``ending`` with a result writes the
         players' results and new ratings in the same transaction, so no crash can keep
         the one without the other.
@@ -300,23 +299,27 @@ class SharedChanges(SharedQueries):
         move sent twice (to one process or to two), or two moves racing, and only the
         first one counts; also when the ``queued`` move was already played.
         """
-        change = Change(seat, kind, text, state, ending, tidings, seals, queued, self.clock())
-        with self.outbox.handover.storing(game.id) as hand_over:
+        change = Change(
+            seat, kind, text, state, ending, audience_texts, seals, queued, self.clock()
+        )
+        with self.outbox.prefetch.storing(game.id) as hand_over:
             live_message_id, claimed = await self._store(game, change)
             stored = moved(game, live_message_id, state, ending, change.now, change.public)
-            hand_over(handed_parcels(stored, tidings, claimed, final=change.final))
+            hand_over(handed_batches(stored, audience_texts, claimed, final=change.final))
         return stored
 
-    async def hold_once(self, game: GameRecord, tidings: Tidings, *, once: str, mark: str) -> bool:
-        """Hold ``tidings`` at the game's ply as it stands, logging nothing and changing
+    async def hold_once(
+        self, game: GameRecord, audience_texts: AudienceTexts, *, once: str, mark: str
+    ) -> bool:
+        """Hold ``audience_texts`` at the game's ply as it stands, logging nothing and changing
         nothing else of the game (the channel's note to a player whose DMs are closed),
         unless the fact ``once`` already reads ``mark``. The fact is set in the same
         transaction, so however often a restart asks again, the notice is held once.
         True if it was held."""
-        return await self._hold_once(game, tidings, (once, mark), self.clock())
+        return await self._hold_once(game, audience_texts, (once, mark), self.clock())
 
     async def _hold_once(
-        self, game: GameRecord, tidings: Tidings, fact: tuple[str, str], now: float
+        self, game: GameRecord, audience_texts: AudienceTexts, fact: tuple[str, str], now: float
     ) -> bool:
         """``HELD_ONCE`` with ``fact``, and the notices held if it answered, in one
         transaction."""

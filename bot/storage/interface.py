@@ -12,6 +12,7 @@ from bot.storage import results
 from bot.storage.outbox import Inbox, Outbox
 from bot.storage.records import (
     WAIT_BATCH,
+    AudienceTexts,
     ChallengeRecord,
     ChallengeStatus,
     Clock,
@@ -20,7 +21,6 @@ from bot.storage.records import (
     LogEntry,
     LogKind,
     NewGame,
-    Tidings,
     Wait,
 )
 
@@ -28,7 +28,7 @@ from bot.storage.records import (
 class Repository(Protocol):
     """What the referee needs from storage."""
 
-    records: results.Records
+    records: results.ResultQueries
     clock: Clock
     """Stamps every change, so waiting times are measured by the same clock."""
 
@@ -74,7 +74,7 @@ class Repository(Protocol):
         seed: int,
         seats: tuple[int, int],
         state: dict[str, Any],
-        tidings: Tidings = (),
+        audience_texts: AudienceTexts = (),
         computer_level: str | None = None,
         seals: tuple[Seal, ...] = (),
         names: tuple[str, str] = ("", ""),
@@ -85,7 +85,7 @@ class Repository(Protocol):
         new: NewGame,
         *,
         at_most: int,
-        tidings: Tidings = (),
+        audience_texts: AudienceTexts = (),
         seals: tuple[Seal, ...] = (),
     ) -> GameRecord | None:
         """Create a game against the computer at once, with no challenge; None when its
@@ -109,7 +109,7 @@ class Repository(Protocol):
         text: str,
         state: dict[str, Any],
         ending: Ending | None = None,
-        tidings: Tidings = (),
+        audience_texts: AudienceTexts = (),
         seals: tuple[Seal, ...] = (),
         queued: int | None = None,
     ) -> GameRecord:
@@ -119,8 +119,10 @@ class Repository(Protocol):
         the queue (played by another worker) raises StaleGameError too."""
         ...
 
-    async def hold_once(self, game: GameRecord, tidings: Tidings, *, once: str, mark: str) -> bool:
-        """Hold ``tidings`` at the game's ply, nothing else of the game changed, unless the
+    async def hold_once(
+        self, game: GameRecord, audience_texts: AudienceTexts, *, once: str, mark: str
+    ) -> bool:
+        """Hold ``audience_texts`` at the game's ply, nothing else of the game changed, unless the
         fact ``once`` already reads ``mark`` (set with them, in one transaction); True if
         held. The channel's note to a player whose DMs are closed goes so, once."""
         ...
@@ -131,7 +133,7 @@ class Repository(Protocol):
         """The ply at which play began and the seals made then (None: no seals kept)."""
         ...
 
-    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]:
+    async def announcements(self, game_id: int) -> list[tuple[int, AudienceTexts]]:
         """What each audience was told of each change, by ply, kept for good."""
         ...
 

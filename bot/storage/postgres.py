@@ -27,13 +27,13 @@ from bot.storage.postgres_queue import MoveQueue, held_claim
 from bot.storage.queries import RUNNING_COMPUTER_GAMES, numbered
 from bot.storage.records import (
     COMPUTER_SEAT,
+    AudienceTexts,
     ChallengeRecord,
     Clock,
     GameRecord,
     NewGame,
     OpenChallengeError,
     StaleGameError,
-    Tidings,
     challenge_of,
     game_of,
 )
@@ -109,7 +109,7 @@ class PostgresRepository(changes.SharedChanges):
         self._claim_pool = claim_pool
         self.clock = clock
         """Stamps every change, so waiting times are measured by the same clock."""
-        self.records = results.Records(self._rows)
+        self.records = results.ResultQueries(self._rows)
         """Leaderboards, profiles and histories: plain reads."""
         self.outbox = PostgresOutbox(pool)
         """What each audience is still to be told (written with each change)."""
@@ -302,12 +302,12 @@ class PostgresRepository(changes.SharedChanges):
         return await self._transact(start)
 
     async def _hold_once(
-        self, game: GameRecord, tidings: Tidings, fact: tuple[str, str], now: float
+        self, game: GameRecord, audience_texts: AudienceTexts, fact: tuple[str, str], now: float
     ) -> bool:
         async def held(db: asyncpg.Connection) -> bool:
             if await db.fetchval(numbered(changes.HELD_ONCE), *fact) is None:
                 return False
-            await hold(db, game.id, game.ply, tidings, final=False, now=now)
+            await hold(db, game.id, game.ply, audience_texts, final=False, now=now)
             return True
 
         return await self._transact(held)

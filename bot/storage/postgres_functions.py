@@ -61,9 +61,9 @@ FUNCTIONS: tuple[str, ...] = (
     END
     $$;
     """,
-    # 15: a move's notices claimed by the call that stores it, for each audience whose lane
-    # holds nothing else (the lane's next claim would take exactly that notice): the store
-    # hands the parcels to its deliverer, which then only releases them
+    # 15: a move's notices claimed by the call that stores it, for each audience whose backlog
+    # holds nothing else (the backlog's next claim would take exactly that notice): the store
+    # hands the batches to its deliverer, which then only releases them
     """
     DROP FUNCTION store_move(
         BIGINT, INTEGER, TEXT, TEXT, INTEGER, TEXT, DOUBLE PRECISION, BIGINT, INTEGER, TEXT,

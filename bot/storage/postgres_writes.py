@@ -70,21 +70,19 @@ def move_row(game: GameRecord, change: changes.Change) -> tuple[Any, ...]:
         change.seat,
         change.kind.value,
         change.text,
-        [audience_code(audience) for audience, _ in change.tidings],
-        [json.dumps(list(texts)) for _, texts in change.tidings],
+        [audience_code(audience) for audience, _ in change.audience_texts],
+        [json.dumps(list(texts)) for _, texts in change.audience_texts],
         int(change.final),
-        changes.announcement(change.tidings),
+        changes.announcement(change.audience_texts),
     )
 
 
-async def begin_game(
-    db: asyncpg.Connection, new: NewGame, opening: changes.Opening
-) -> GameRecord:
+async def begin_game(db: asyncpg.Connection, new: NewGame, opening: changes.Opening) -> GameRecord:
     """Insert a new game with what its start tells each audience and the seals made then."""
-    now, tidings = opening.now, opening.tidings
+    now, audience_texts = opening.now, opening.audience_texts
     row = await db.fetchrow(INSERT_GAME, *changes.game_row(new, now))
-    await hold(db, row["id"], 0, tidings, final=False, now=now)
-    told = changes.announcement(tidings)
+    await hold(db, row["id"], 0, audience_texts, final=False, now=now)
+    told = changes.announcement(audience_texts)
     if told is not None:
         await db.execute(numbered(changes.INSERT_ANNOUNCEMENT), row["id"], 0, told)
     await seal(db, row["id"], 0, opening.seals)

@@ -18,12 +18,12 @@ from typing import Any
 from bot.fairness import Seal
 from bot.storage.records import (
     WAIT_BATCH,
+    AudienceTexts,
     ChallengeRecord,
     Clock,
     GameRecord,
     LogEntry,
     LogKind,
-    Tidings,
     Wait,
     challenge_of,
     game_of,
@@ -107,7 +107,7 @@ class SharedQueries:
             return None
         return rows[0][0], tuple(Seal(row[1], row[2], row[3], row[4]) for row in rows)
 
-    async def announcements(self, game_id: int) -> list[tuple[int, Tidings]]:
+    async def announcements(self, game_id: int) -> list[tuple[int, AudienceTexts]]:
         """Everything each audience was told of a game, by ply."""
         rows = await self._rows(
             "SELECT ply, tidings FROM announcements WHERE game_id = ? ORDER BY ply", game_id
@@ -144,8 +144,7 @@ class SharedQueries:
     async def active_computer_games(self) -> list[GameRecord]:
         """Running games against the computer (few, and read once per start)."""
         return await self._games(
-            "SELECT * FROM games WHERE status = 'active' AND computer_level IS NOT NULL"
-            " ORDER BY id"
+            "SELECT * FROM games WHERE status = 'active' AND computer_level IS NOT NULL ORDER BY id"
         )
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:

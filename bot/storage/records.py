@@ -13,7 +13,7 @@ import orjson
 
 from bot.games.core import EndReason
 
-Tidings = tuple[tuple[int | None, tuple[str, ...]], ...]
+AudienceTexts = tuple[tuple[int | None, tuple[str, ...]], ...]
 """What each audience (a seat, or ``None`` for the channel) is to be told of one change."""
 
 WAIT_BATCH = 50
@@ -219,7 +219,7 @@ Clock = Callable[[], float]
 """Seconds since the epoch; tests pass a clock they move by hand."""
 
 
-def in_public(tidings: Tidings) -> bool:
+def in_public(audience_texts: AudienceTexts) -> bool:
     """Whether a change is told to the channel, and so known to everyone.
 
     Only such a change restarts the waiting time of the players the game waits for
@@ -227,7 +227,7 @@ def in_public(tidings: Tidings) -> bool:
     restart the clock, the other player's reminder, and the time anyone loses on time,
     would tell when and how long a player edited their setup.
     """
-    return any(audience is None for audience, _ in tidings)
+    return any(audience is None for audience, _ in audience_texts)
 
 
 def moved(

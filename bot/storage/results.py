@@ -4,7 +4,7 @@
 ``record_results`` runs inside the transaction that finishes a game, so a game is never
 stored as over without its result and rating change, nor the other way round; it reads the
 players' ratings inside that same write transaction, so two games ending at once for one
-player both count. ``Records`` answers the read-only questions of ``/leaderboard``,
+player both count. ``ResultQueries`` answers the read-only questions of ``/leaderboard``,
 ``/profile``, ``/history`` and ``/game``, each from an index. The tables are schema
 version 3 (``bot.storage.MIGRATIONS``); queries are written with ``?`` placeholders, which
 the PostgreSQL store numbers as it sends them.
@@ -206,7 +206,7 @@ Rows = Callable[..., Awaitable[Sequence[Any]]]
 _STANDING = "r.user_id, r.game, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws, r.streak"
 
 
-class Records:
+class ResultQueries:
     """Read-only queries over results and ratings; every one is served by an index."""
 
     def __init__(self, rows: Rows) -> None:

@@ -26,6 +26,7 @@ from bot.storage.outbox import Claimed
 from bot.storage.queries import RUNNING_COMPUTER_GAMES
 from bot.storage.records import (
     COMPUTER_SEAT,
+    AudienceTexts,
     ChallengeRecord,
     ChallengeStatus,
     Clock,
@@ -33,7 +34,6 @@ from bot.storage.records import (
     NewGame,
     OpenChallengeError,
     StaleGameError,
-    Tidings,
     challenge_of,
     dump,
 )
@@ -64,7 +64,7 @@ class SqliteRepository(changes.SharedChanges):
         self._write_lock = asyncio.Lock()
         self.clock = clock
         """Stamps every change, so waiting times are measured by the same clock."""
-        self.records = results.Records(self._rows)
+        self.records = results.ResultQueries(self._rows)
         """Leaderboards, profiles and histories: reads that take no lock."""
         self.checkpointer: Checkpointer | None = None
         """Copies the write-ahead log back into the file on a timer (none in memory)."""
@@ -259,9 +259,15 @@ class SqliteRepository(changes.SharedChanges):
                 (game.id, ply, change.seat, change.kind.value, change.text, change.now),
             )
             claimed = hold(
-                db, game.id, ply, change.tidings, final=change.final, now=change.now, claim=True
+                db,
+                game.id,
+                ply,
+                change.audience_texts,
+                final=change.final,
+                now=change.now,
+                claim=True,
             )
-            _announce(db, game.id, ply, change.tidings)
+            _announce(db, game.id, ply, change.audience_texts)
             _seal(db, game.id, ply, change.seals)
             if change.ending is not None and change.with_result:
                 results.record_results(
@@ -281,12 +287,12 @@ class SqliteRepository(changes.SharedChanges):
         return stored
 
     async def _hold_once(
-        self, game: GameRecord, tidings: Tidings, fact: tuple[str, str], now: float
+        self, game: GameRecord, audience_texts: AudienceTexts, fact: tuple[str, str], now: float
     ) -> bool:
         def held(db: sqlite3.Connection) -> bool:
             if db.execute(changes.HELD_ONCE, fact).fetchone() is None:
                 return False
-            hold(db, game.id, game.ply, tidings, final=False, now=now)
+            hold(db, game.id, game.ply, audience_texts, final=False, now=now)
             return True
 
         once: bool = await self._transact(held)
@@ -317,7 +323,7 @@ STORE_SNAPSHOT = (
     " RETURNING public_message_id"
 )
 """A change's new snapshot, guarded by the ply it was made at; answers the live message,
-which may have been posted since the game was read (the courier must edit that one). A
+which may have been posted since the game was read (the Discord sender must edit that one). A
 change in secret keeps the game's wait: its last public change, and its reminder if it had
 one (parameters: ``_snapshot_row``)."""
 
@@ -351,17 +357,19 @@ def _in_transaction(
 def _begin_game(db: sqlite3.Connection, new: NewGame, opening: changes.Opening) -> int:
     """Insert a new game with what its start tells each audience and the seals made then;
     its id."""
-    now, tidings = opening.now, opening.tidings
+    now, audience_texts = opening.now, opening.audience_texts
     game_id = int(db.execute(changes.INSERT_GAME, changes.game_row(new, now)).lastrowid or 0)
-    hold(db, game_id, 0, tidings, final=False, now=now)
-    _announce(db, game_id, 0, tidings)
+    hold(db, game_id, 0, audience_texts, final=False, now=now)
+    _announce(db, game_id, 0, audience_texts)
     _seal(db, game_id, 0, opening.seals)
     return game_id
 
 
-def _announce(db: sqlite3.Connection, game_id: int, ply: int, tidings: Tidings) -> None:
+def _announce(
+    db: sqlite3.Connection, game_id: int, ply: int, audience_texts: AudienceTexts
+) -> None:
     """Keep what each audience is told of a change for good (``changes.announcement``)."""
-    told = changes.announcement(tidings)
+    told = changes.announcement(audience_texts)
     if told is not None:
         db.execute(changes.INSERT_ANNOUNCEMENT, (game_id, ply, told))
 

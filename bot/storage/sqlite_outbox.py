@@ -15,9 +15,9 @@ from bot.storage.outbox import (
     INSERT_NOTICES,
     MERGED_TEXT_BUDGET,
     TOLD_COUNTS,
+    Backlog,
+    Batch,
     Claimed,
-    Lane,
-    Parcel,
     SharedOutbox,
     audience_code,
     audience_of,
@@ -25,27 +25,27 @@ from bot.storage.outbox import (
     told_counts,
     told_of,
 )
-from bot.storage.records import Tidings
+from bot.storage.records import AudienceTexts
 
 
 def hold(
     db: sqlite3.Connection,
     game_id: int,
     ply: int,
-    tidings: Tidings,
+    audience_texts: AudienceTexts,
     *,
     final: bool,
     now: float,
     claim: bool = False,
 ) -> Claimed:
     """Keep a change's notices, one per audience, inside the change's own transaction,
-    each numbered among its audience's (``Parcel.told``).
+    each numbered among its audience's (``Batch.told``).
 
-    With ``claim``, the notice of each audience whose lane holds nothing else is stored
-    already claimed (``Handover``); the audiences it was, in the tidings' order."""
-    if not tidings:
+    With ``claim``, the notice of each audience whose backlog holds nothing else is stored
+    already claimed (``Prefetch``); the audiences it was, in the audience texts' order."""
+    if not audience_texts:
         return ()
-    counts = db.execute(TOLD_COUNTS, (*told_counts(tidings), game_id)).fetchone()
+    counts = db.execute(TOLD_COUNTS, (*told_counts(audience_texts), game_id)).fetchone()
     waiting: set[int] = set()
     if claim:
         waiting = {
@@ -54,10 +54,12 @@ def hold(
                 "SELECT DISTINCT audience FROM notices WHERE game_id = ?", (game_id,)
             )
         }
-    claimed = tuple(a for a, _ in tidings if claim and audience_code(a) not in waiting)
+    claimed = tuple(a for a, _ in audience_texts if claim and audience_code(a) not in waiting)
     db.executemany(
         INSERT_NOTICES,
-        notice_rows(game_id, ply, tidings, final=final, now=now, counts=counts, claimed=claimed),
+        notice_rows(
+            game_id, ply, audience_texts, final=final, now=now, counts=counts, claimed=claimed
+        ),
     )
     return tuple((audience, told_of(audience, counts)) for audience in claimed)
 
@@ -81,35 +83,35 @@ class SqliteOutbox(SharedOutbox):
         self._db = db
         self._transact = transact
 
-    async def lanes(self, before: float | None = None) -> list[Lane]:
+    async def backlogs(self, before: float | None = None) -> list[Backlog]:
         rows = await self._db.execute_fetchall(
             "SELECT game_id, audience FROM notices GROUP BY game_id, audience"
             " HAVING ? IS NULL OR min(created_at) <= ?"
             " ORDER BY game_id, audience < 0, audience",
             (before, before),
         )
-        return [Lane(row[0], audience_of(row[1])) for row in rows]
+        return [Backlog(row[0], audience_of(row[1])) for row in rows]
 
-    async def _claimed(self, lane: Lane, merge: bool) -> Parcel | None:
-        code = audience_code(lane.audience)
-        channel = lane.audience is None
+    async def _claimed(self, backlog: Backlog, merge: bool) -> Batch | None:
+        code = audience_code(backlog.audience)
+        channel = backlog.audience is None
 
         def claim(db: sqlite3.Connection) -> list[Any]:
-            def lane_rows(claimed: bool) -> list[Any]:
+            def backlog_rows(claimed: bool) -> list[Any]:
                 return db.execute(
                     "SELECT ply, texts, final, told FROM notices"
                     " WHERE game_id = ? AND audience = ? AND claimed = ? ORDER BY ply, told",
-                    (lane.game_id, code, int(claimed)),
+                    (backlog.game_id, code, int(claimed)),
                 ).fetchall()
 
-            rows = lane_rows(True)
+            rows = backlog_rows(True)
             if not rows or channel:
-                taken = first_message(lane_rows(False), channel=channel, merge=merge)
+                taken = first_message(backlog_rows(False), channel=channel, merge=merge)
                 if taken:
                     db.execute(
                         "UPDATE notices SET claimed = 1"
                         " WHERE game_id = ? AND audience = ? AND told BETWEEN ? AND ?",
-                        (lane.game_id, code, taken[0][3], taken[-1][3]),
+                        (backlog.game_id, code, taken[0][3], taken[-1][3]),
                     )
                 rows += taken
             return rows
@@ -117,17 +119,17 @@ class SqliteOutbox(SharedOutbox):
         rows: list[Any] = await self._transact(claim)
         if not rows:
             return None
-        return Parcel(
-            lane,
+        return Batch(
+            backlog,
             tuple(row[0] for row in rows),
             tuple(tuple(json.loads(row[1])) for row in rows),
             any(row[2] for row in rows),
             rows[0][3],
         )
 
-    async def _released(self, parcels: Sequence[Parcel]) -> list[bool]:
+    async def _released(self, batches: Sequence[Batch]) -> list[bool]:
         def release(db: sqlite3.Connection) -> list[bool]:
-            # Only the claimed notices: one stored at the parcel's last ply after the claim
+            # Only the claimed notices: one stored at the batch's last ply after the claim
             # (the channel's note to a player whose DMs are closed) waits for the next.
             delete = (
                 "DELETE FROM notices WHERE game_id = ? AND audience = ? AND claimed = 1"
@@ -135,14 +137,14 @@ class SqliteOutbox(SharedOutbox):
             )
             exists = "SELECT EXISTS (SELECT 1 FROM notices WHERE game_id = ? AND audience = ?)"
             more = []
-            for parcel in parcels:
-                lane = (parcel.game_id, audience_code(parcel.audience))
-                db.execute(delete, (*lane, parcel.plies[0], parcel.last_ply))
-                more.append(bool(db.execute(exists, lane).fetchone()[0]))
+            for batch in batches:
+                backlog = (batch.game_id, audience_code(batch.audience))
+                db.execute(delete, (*backlog, batch.plies[0], batch.last_ply))
+                more.append(bool(db.execute(exists, backlog).fetchone()[0]))
             return more
 
         # Not abandoned when a caller is cancelled: the transaction is the group's, so a
-        # parcel that went out is released even if its lane stops meanwhile, lest it go
+        # batch that went out is released even if its backlog stops meanwhile, lest it go
         # out twice. Sent again (a refused trip), a release deletes nothing more.
         released: list[bool] = await self._transact(release, abandon=False)
         return released

@@ -76,7 +76,7 @@ UPDATE games SET
     told_channel = (SELECT count(*) FROM notices WHERE game_id = games.id AND audience = -1);
 """
 """Migration 17's tables, in words both databases read alike: each audience's notices
-numbered per game (``bot.storage.outbox.Parcel.told``), the notices waiting now as they stand."""
+numbered per game (``bot.storage.outbox.Batch.told``), the notices waiting now as they stand."""
 
 NOTICES_BY_TOLD = """
 CREATE TABLE notices_by_told (
@@ -278,7 +278,7 @@ MIGRATIONS: tuple[str, ...] = (
     SELECT 1;
     """,
     # 15: nothing here: PostgreSQL's function storing a move also claims the notices of
-    # lanes holding nothing else, as a move's transaction here does in its own statements
+    # backlogs holding nothing else, as a move's transaction here does in its own statements
     """
     SELECT 1;
     """,

@@ -23,8 +23,8 @@ from bot.storage import (
     Repository,
     SqliteRepository,
 )
-from bot.storage.outbox import Lane, Outbox
-from tests.test_referee import ALICE, BOB, CHANNEL, GUILD, E, random_move, state_of
+from bot.storage.outbox import Backlog, Outbox
+from tests.referee.test_referee import ALICE, BOB, CHANNEL, GUILD, E, random_move, state_of
 
 sqlite_only = pytest.mark.parametrize("backend", ["sqlite"])
 """For promises kept by SQLite's own means (its file, its thread, its lock)."""
@@ -125,18 +125,18 @@ OLD_OUTBOX = [
 
 async def assert_old_outbox_delivered_per_audience(outbox: Outbox) -> None:
     """The old outbox's notices wait per audience, and the finished game's end is final."""
-    assert await outbox.lanes() == [
-        Lane(1, 0),
-        Lane(1, None),
-        Lane(2, 0),
-        Lane(2, 1),
-        Lane(2, None),
+    assert await outbox.backlogs() == [
+        Backlog(1, 0),
+        Backlog(1, None),
+        Backlog(2, 0),
+        Backlog(2, 1),
+        Backlog(2, None),
     ]
     assert await outbox.waiting() == 6
-    channel = await outbox.claim(Lane(1, None))
+    channel = await outbox.claim(Backlog(1, None))
     assert channel is not None and channel.texts == (("Alice to move.",),)
     assert not channel.final
-    loser = await outbox.claim(Lane(2, 1))
+    loser = await outbox.claim(Backlog(2, 1))
     assert loser is not None and loser.texts == (("Hit.",), ("You lost.",))
-    ended = await outbox.claim(Lane(2, None))
+    ended = await outbox.claim(Backlog(2, None))
     assert ended is not None and ended.final and ended.plies == (7,)

@@ -16,9 +16,9 @@ import pytest
 
 from bot.referee import GameFault, Referee
 from bot.storage import SqliteRepository
-from bot.storage.outbox import Lane
+from bot.storage.outbox import Backlog
+from tests.referee.test_referee import ALICE, BOB, CAROL, start_game
 from tests.storage.helpers import challenge, sql, sqlite_only
-from tests.test_referee import ALICE, BOB, CAROL, start_game
 
 
 @sqlite_only
@@ -78,13 +78,13 @@ async def test_a_move_whose_caller_gave_up_is_rolled_back_not_stored_untold(
 ) -> None:
     """A move runs on the database thread in one go; if its caller is cancelled while it
     waits there (another process holds the write lock), it must not commit later on its
-    own: the player was never told of it, and its tidings would wait for a restart."""
+    own: the player was never told of it, and its audience texts would wait for a restart."""
     referee = Referee(repo, seed_source=lambda: 3)
     game = await start_game(referee)
-    for lane in await repo.outbox.lanes():
-        parcel = await repo.outbox.claim(lane)
-        assert parcel is not None
-        await repo.outbox.release(parcel)
+    for backlog in await repo.outbox.backlogs():
+        batch = await repo.outbox.claim(backlog)
+        assert batch is not None
+        await repo.outbox.release(batch)
     with closing(sqlite3.connect(path, isolation_level=None)) as other:
         other.execute("BEGIN IMMEDIATE")
         with pytest.raises(TimeoutError):
@@ -104,7 +104,7 @@ async def test_a_move_and_its_delivery_make_no_trip_to_the_database_thread(
 ) -> None:
     """Each trip to aiosqlite's thread costs the event loop more than SQLite's own work
     (a move's statements take it a few hundredths of a millisecond), so the game's read,
-    the move's transaction, a lane's claim and its release run at once on the loop."""
+    the move's transaction, a backlog's claim and its release run at once on the loop."""
     referee = Referee(repo, seed_source=lambda: 3)
     game = await start_game(referee)
     trips: list[object] = []
@@ -116,12 +116,12 @@ async def test_a_move_and_its_delivery_make_no_trip_to_the_database_thread(
 
     monkeypatch.setattr(repo._db, "_execute", counted)
     report = await referee.act(ALICE, f"#{game.id} random")
-    parcel = await repo.outbox.claim(Lane(game.id, 0))  # the setup and the move, merged
-    assert parcel is not None and parcel.last_ply == report.game.ply
-    assert await repo.outbox.release(parcel) is False  # nothing more for that lane
+    batch = await repo.outbox.claim(Backlog(game.id, 0))  # the setup and the move, merged
+    assert batch is not None and batch.last_ply == report.game.ply
+    assert await repo.outbox.release(batch) is False  # nothing more for that backlog
     assert trips == []
     assert await repo.get_game(game.id) == report.game
-    assert await repo.outbox.waiting() == 2  # the other player's lane and the channel's
+    assert await repo.outbox.waiting() == 2  # the other player's backlog and the channel's
 
 
 @sqlite_only

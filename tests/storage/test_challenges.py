@@ -20,8 +20,8 @@ from bot.storage import (
     OpenChallengeError,
     SqliteRepository,
 )
+from tests.referee.test_referee import ALICE, BOB, CAROL, CHANNEL, GUILD, OTHER_GUILD, E, start_game
 from tests.storage.helpers import challenge, end_stored, sql, sqlite_only
-from tests.test_referee import ALICE, BOB, CAROL, CHANNEL, GUILD, OTHER_GUILD, E, start_game
 
 
 async def test_accepting_a_challenge_twice_creates_one_game(repo: SqliteRepository) -> None:

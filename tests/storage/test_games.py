@@ -29,8 +29,17 @@ from bot.storage import (
     StaleGameError,
 )
 from bot.storage.records import dump
+from tests.referee.test_referee import (
+    ALICE,
+    BOB,
+    CAROL,
+    E,
+    random_move,
+    set_fleets,
+    start_game,
+    state_of,
+)
 from tests.storage.helpers import challenge, end_stored, play, sql, sqlite_only
-from tests.test_referee import ALICE, BOB, CAROL, E, random_move, set_fleets, start_game, state_of
 
 # -- the file -----------------------------------------------------------------------------------
 
@@ -226,7 +235,7 @@ class RacingRepository:
         return await self._inner.append(game, **fields)
 
 
-@sqlite_only  # PostgreSQL's game lock stops the race first: tests/test_storage_shared.py
+@sqlite_only  # PostgreSQL's game lock stops the race first: tests/storage/test_shared.py
 async def test_two_referees_racing_on_one_store_count_the_move_once(
     repo: SqliteRepository,
 ) -> None:

@@ -42,10 +42,10 @@ async def test_a_version_7_outbox_moves_to_per_audience_notices_and_keeps_the_en
                 " VALUES (?, 'seabattle', '{}', 1, 9, 2, 3, ?, ?, '{}', 0, 0)",
                 (game_id, status, ply),
             )
-        for game_id, ply, tidings in OLD_OUTBOX:
+        for game_id, ply, audience_texts in OLD_OUTBOX:
             old.execute(
                 "INSERT INTO outbox (game_id, ply, notices, created_at) VALUES (?, ?, ?, 0)",
-                (game_id, ply, json.dumps(tidings)),
+                (game_id, ply, json.dumps(audience_texts)),
             )
     repository = await SqliteRepository.open(path)
     try:

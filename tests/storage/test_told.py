@@ -10,26 +10,26 @@ from pathlib import Path
 
 from bot.referee import Referee
 from bot.storage import Repository, SqliteRepository
-from bot.storage.outbox import Lane, Parcel
+from bot.storage.outbox import Backlog, Batch
+from tests.referee.test_referee import start_game
 from tests.storage.helpers import old_database, sql
-from tests.test_referee import start_game
 
 
-async def delivered(repo: Repository, lane: Lane) -> list[Parcel]:
-    """Every parcel of the lane, one notice each, as the deliverer would send them."""
-    parcels = []
-    while (parcel := await repo.outbox.claim(lane, merge=False)) is not None:
-        parcels.append(parcel)
-        await repo.outbox.release(parcel)
-    return parcels
+async def delivered(repo: Repository, backlog: Backlog) -> list[Batch]:
+    """Every batch of the backlog, one notice each, as the deliverer would send them."""
+    batches = []
+    while (batch := await repo.outbox.claim(backlog, merge=False)) is not None:
+        batches.append(batch)
+        await repo.outbox.release(batch)
+    return batches
 
 
 async def test_each_audience_counts_only_its_own_notices(repo: Repository) -> None:
     referee = Referee(repo)
     game = await start_game(referee)
     editor, other = game.seats
-    first = {lane: await delivered(repo, lane) for lane in await repo.outbox.lanes()}
-    assert [p.told for parcels in first.values() for p in parcels] == [1, 1, 1]
+    first = {backlog: await delivered(repo, backlog) for backlog in await repo.outbox.backlogs()}
+    assert [p.told for batches in first.values() for p in batches] == [1, 1, 1]
 
     for _ in range(3):  # seat 0 re-deals in secret: only seat 0 hears of it
         await referee.act(editor, f"#{game.id} random")
@@ -37,7 +37,7 @@ async def test_each_audience_counts_only_its_own_notices(repo: Repository) -> No
     await referee.act(other, f"#{game.id} ready")  # the channel hears of this one
 
     told = {
-        audience: [p.told for p in await delivered(repo, Lane(game.id, audience))]
+        audience: [p.told for p in await delivered(repo, Backlog(game.id, audience))]
         for audience in (0, 1, None)
     }
     assert told == {0: [2, 3, 4], 1: [2, 3], None: [2]}
@@ -46,14 +46,14 @@ async def test_each_audience_counts_only_its_own_notices(repo: Repository) -> No
 async def test_a_nonce_names_the_audiences_count_never_the_ply(repo: Repository) -> None:
     referee = Referee(repo)
     game = await start_game(referee)
-    for lane in await repo.outbox.lanes():
-        await delivered(repo, lane)
+    for backlog in await repo.outbox.backlogs():
+        await delivered(repo, backlog)
     for _ in range(5):
         await referee.act(game.seats[0], f"#{game.id} random")
     await referee.act(game.seats[1], f"#{game.id} random")
-    (parcel,) = await delivered(repo, Lane(game.id, 1))
-    assert parcel.nonce == f"{game.id}.1.n2"
-    assert len(parcel.nonce) <= 25
+    (batch,) = await delivered(repo, Backlog(game.id, 1))
+    assert batch.nonce == f"{game.id}.1.n2"
+    assert len(batch.nonce) <= 25
 
 
 async def test_notices_waiting_in_an_older_database_are_numbered_as_they_stand(
@@ -73,7 +73,7 @@ async def test_notices_waiting_in_an_older_database_are_numbered_as_they_stand(
     repository = await SqliteRepository.open(path)
     try:
         told = {
-            audience: [p.told for p in await delivered(repository, Lane(1, audience))]
+            audience: [p.told for p in await delivered(repository, Backlog(1, audience))]
             for audience in (0, 1, None)
         }
         assert told == {0: [1, 2], 1: [], None: [1]}
@@ -87,10 +87,10 @@ async def test_a_notice_held_once_at_a_told_ply_waits_behind_the_claim_and_goes_
 ) -> None:
     """The channel's note to a player whose DMs are closed is held at the ply the channel
     was already told of, while that notice is claimed: the release takes only the claimed
-    notice, and the note is the lane's next message, numbered after it."""
+    notice, and the note is the backlog's next message, numbered after it."""
     game = await start_game(Referee(repo))
-    lane = Lane(game.id, None)
-    news = await repo.outbox.claim(lane)
+    backlog = Backlog(game.id, None)
+    news = await repo.outbox.claim(backlog)
     assert news is not None and news.told == 1
     stored = await repo.get_game(game.id)
     assert stored is not None and stored.ply == news.last_ply
@@ -100,8 +100,8 @@ async def test_a_notice_held_once_at_a_told_ply_waits_behind_the_claim_and_goes_
     assert not await repo.hold_once(stored, note, once="k", mark="at 1")  # asked again
     assert await repo.outbox.release(news)  # the note still waits
 
-    (parcel,) = await delivered(repo, lane)
-    assert (parcel.plies, parcel.texts, parcel.told) == ((stored.ply,), (note[0][1],), 2)
+    (batch,) = await delivered(repo, backlog)
+    assert (batch.plies, batch.texts, batch.told) == ((stored.ply,), (note[0][1],), 2)
     assert await repo.outbox.waiting() == 2  # the seats' first notices, untouched
     assert not await repo.hold_once(stored, note, once="k", mark="at 1")
     assert await repo.hold_once(stored, note, once="k", mark="at 2")  # a later change
@@ -128,10 +128,10 @@ async def test_notices_of_an_older_database_keep_their_numbers_under_the_new_key
         game = await repository.get_game(1)
         assert game is not None
         assert await repository.hold_once(game, ((None, ("note",)),), once="k", mark="1")
-        parcel = await repository.outbox.claim(Lane(1, None))
-        assert parcel is not None
-        assert (parcel.plies, parcel.told) == ((3, 5, 5), 1)
-        assert parcel.texts == (("news",), ("news",), ("note",))
+        batch = await repository.outbox.claim(Backlog(1, None))
+        assert batch is not None
+        assert (batch.plies, batch.told) == ((3, 5, 5), 1)
+        assert batch.texts == (("news",), ("news",), ("note",))
     finally:
         await repository.close()
     assert sql(path, "SELECT told FROM notices ORDER BY told") == [(1,), (2,), (3,)]

@@ -3,7 +3,7 @@
 One table is written out by hand: the 20 hex centres in doubled-height coordinates, exactly
 as §2.4 prints them. Everything else is derived from it with the formulas of §2.3 (each
 hex's six corners, the corner numbers in reading order, the sides, who neighbours whom),
-so the data has one source; ``tests/test_marine_board.py`` checks the result against the
+so the data has one source; ``tests/games/marine/test_board.py`` checks the result against the
 printed tables and counts.
 
 Points: a **hex** is its letter ``"A"``..``"T"`` (where U-boats stand), a **corner** is its

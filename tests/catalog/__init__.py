@@ -1,0 +1,1 @@
+"""Tests of the registry the bot finds games in."""

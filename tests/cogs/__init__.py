@@ -1,0 +1,1 @@
+"""The real discord.py client and the cogs, against the loopback Discord."""

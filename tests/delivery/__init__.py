@@ -1,0 +1,1 @@
+"""Tests of the deliverer and the presenter: every message that leaves."""

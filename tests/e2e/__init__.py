@@ -1,0 +1,1 @@
+"""The bot as ``python -m bot`` runs it, against the loopback Discord."""

@@ -1,0 +1,1 @@
+"""Tests of the luzhanqi game: rules, engine, referee, images, computer."""

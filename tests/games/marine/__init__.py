@@ -1,0 +1,1 @@
+"""Tests of the marine game: rules, engine, referee, images, computer."""

@@ -1,0 +1,1 @@
+"""Tests of the seabattle game: rules, engine, referee, images, computer."""

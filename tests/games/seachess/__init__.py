@@ -1,0 +1,1 @@
+"""Tests of the seachess game: rules, engine, referee, images, computer."""

@@ -1,0 +1,1 @@
+"""Tests of the warships game: rules, engine, referee, images, computer."""

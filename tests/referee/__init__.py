@@ -1,0 +1,1 @@
+"""Tests of the referee's use cases, without Discord, on a real store."""

@@ -1,0 +1,1 @@
+"""Tests of the board images across games."""

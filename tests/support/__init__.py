@@ -1,0 +1,1 @@
+"""What the tests share: the loopback Discord, named positions, helpers."""
