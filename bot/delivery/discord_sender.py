@@ -175,11 +175,15 @@ class DiscordSender:
             # The computer reads its seat's news from the log, not from DMs, and hears of
             # the change from the referee itself (``Computer.published``).
             return
+        # Every audience's board is asked for before anything else is awaited, so the
+        # boards of one change's audiences, told side by side, are drawn in one job.
+        notes_only = notice.audience is None and all(is_note(texts) for texts in batch.texts)
+        message = None if notes_only else await presented(notice)
         try:
             if notice.audience is None:
-                await self.tell_channel(report, batch)
-            elif not await self.already_answered(game, batch):
-                await self.send_dm(notice, await presented(notice), nonce=batch.nonce)
+                await self.tell_channel(report, batch, message)
+            elif message is not None and not await self.already_answered(game, batch):
+                await self.send_dm(notice, message, nonce=batch.nonce)
         except (discord.Forbidden, discord.NotFound) as error:
             if error.code in REFUSED_FOR_GOOD:
                 raise Undeliverable(f"{error.code} {REFUSED_FOR_GOOD[error.code]}") from error
@@ -304,19 +308,18 @@ class DiscordSender:
         await self.bot.repository.set_public_message(game.id, posted.id)
         return posted.id
 
-    async def tell_channel(self, report: Report, batch: Batch) -> None:
+    async def tell_channel(self, report: Report, batch: Batch, message: Message | None) -> None:
         """Show the newest state in the live message, then post what the channel keeps
         apart: the seals and their opening of every notice in the batch (changes that came
         while the previous edit was on its way make one edit, but each seal is posted), the
         notes asking players to open their DMs, and the end's announcement before the texts
         of the notice that ended the game (the newest: nothing follows an end). A batch of
-        notes alone leaves the live message as it is."""
+        notes alone (no ``message``) leaves the live message as it is."""
         game = report.game
         live_message_id = game.public_message_id
-        if not all(is_note(texts) for texts in batch.texts):
-            (notice,) = report.notices
+        if message is not None:
             live_message_id = await self.show_in_channel(
-                game, await presented(notice), finished=report.finished, nonce=batch.nonce
+                game, message, finished=report.finished, nonce=batch.nonce
             )
         earlier, newest = kept_apart(batch.texts)
         await self.keep_in_channel(game, earlier, nonce=batch.nonce)
