@@ -128,13 +128,7 @@ async def test_a_move_by_command_is_answered_by_the_worker_as_its_follow_up(
     world: tuple[DiscordDriver, RefereeBot],
 ) -> None:
     driver, worker = world
-    alice, bob = driver.add_user("alice"), driver.add_user("bob")
-    record = await start_game(driver, alice, bob)
-    for user in (alice, bob):
-        for word in ("random", "ready"):
-            await driver.dm(user, f"#{record.id} {word}")
-            await played(driver, worker)
-    record = await stored_game(driver, record.id)
+    record = await game_in_play(driver, worker)
     seat = seat_to_move(record)
     shooter = player(driver, record, seat)
     target = open_water(record, 1 - seat)[0]

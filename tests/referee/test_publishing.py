@@ -103,12 +103,23 @@ async def test_a_call_off_and_a_game_against_the_computer_are_published(
     assert heard.changes[-1].game.computer_seat == COMPUTER_SEAT
 
 
+@pytest.fixture
+def transport() -> Transport:
+    """What the subscribed deliverer sent, per game and audience."""
+    return Transport()
+
+
+@pytest.fixture
+def deliverer(repo: SqliteRepository, referee: Referee, transport: Transport) -> Deliverer:
+    """A deliverer that hears of every change from the referee, and from nobody else."""
+    subscribed = Deliverer(repo.outbox, referee, transport, backoff=QUICK)
+    referee.changes.subscribe(subscribed.published)
+    return subscribed
+
+
 async def test_the_subscribed_deliverer_sends_every_change_without_being_told(
-    repo: SqliteRepository, referee: Referee
+    repo: SqliteRepository, referee: Referee, transport: Transport, deliverer: Deliverer
 ) -> None:
-    transport = Transport()
-    deliverer = Deliverer(repo.outbox, referee, transport, backoff=QUICK)
-    referee.changes.subscribe(deliverer.published)
     game = await start_game(referee)
     await referee.act(ALICE, "random")
     await asyncio.wait_for(deliverer.drained(), 10)
@@ -118,11 +129,8 @@ async def test_the_subscribed_deliverer_sends_every_change_without_being_told(
 
 
 async def test_the_answered_seat_waits_for_its_answer_and_then_goes_on(
-    repo: SqliteRepository, referee: Referee
+    repo: SqliteRepository, referee: Referee, transport: Transport, deliverer: Deliverer
 ) -> None:
-    transport = Transport()
-    deliverer = Deliverer(repo.outbox, referee, transport, backoff=QUICK)
-    referee.changes.subscribe(deliverer.published)
     game = await start_game(referee)
     await asyncio.wait_for(deliverer.drained(), 10)
     answered: list[int] = []
