@@ -64,11 +64,9 @@ def plays(moves: int) -> Step:
 
     async def step(world: World) -> None:
         for _ in range(moves):
-            record = await world.game()
+            record, engine, state = await world.position()
             if record.status is not GameStatus.ACTIVE:
                 return
-            engine = ENGINES[record.game]
-            state = engine.from_json(record.state)
             seat = min(engine.view(state, None).movers)
             texts = sorted(
                 str(action)
@@ -87,9 +85,7 @@ def edits_every_way(seat: int) -> Step:
     async def step(world: World) -> None:
         done: set[str] = set()
         for _ in range(2):
-            record = await world.game()
-            engine = ENGINES[record.game]
-            state = engine.from_json(record.state)
+            record, engine, state = await world.position()
             kinds: dict[str, str] = {}
             for action in engine.legal_actions(state, seat):
                 kinds.setdefault(type(action).__name__, str(action))
@@ -110,9 +106,7 @@ def hides(last: bool) -> Step:
 
     async def step(world: World) -> None:
         for _ in range(12):
-            record = await world.game()
-            engine = ENGINES[record.game]
-            state = engine.from_json(record.state)
+            record, engine, state = await world.position()
             seat = min(engine.view(state, None).movers)
             quiet = sorted(
                 str(action)

@@ -51,6 +51,13 @@ class World:
         assert record is not None
         return record
 
+    async def position(self) -> tuple[GameRecord, Any, Any]:
+        """The game as stored, its engine and its decoded state: what a scripted step reads
+        to choose its next move."""
+        record = await self.game()
+        engine = ENGINES[record.game]
+        return record, engine, engine.from_json(record.state)
+
     def mark(self, step: int) -> None:
         """Everything the bot did since the last mark, shared out among its readers."""
         server = self.driver.server
