@@ -85,7 +85,7 @@ def edits_every_way(seat: int) -> Step:
     async def step(world: World) -> None:
         done: set[str] = set()
         for _ in range(2):
-            record, engine, state = await world.position()
+            _, engine, state = await world.position()
             kinds: dict[str, str] = {}
             for action in engine.legal_actions(state, seat):
                 kinds.setdefault(type(action).__name__, str(action))
@@ -106,7 +106,7 @@ def hides(last: bool) -> Step:
 
     async def step(world: World) -> None:
         for _ in range(12):
-            record, engine, state = await world.position()
+            _, engine, state = await world.position()
             seat = min(engine.view(state, None).movers)
             quiet = sorted(
                 str(action)
