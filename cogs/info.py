@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
+from bot.delivery.discord_answers import answer_in_parts
 from bot.delivery.presenter import fill_names
 from bot.games import ENGINES
 from bot.storage import GameRecord
@@ -66,12 +67,10 @@ class Info(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         """The summary and notation, then every variant and option word with its line."""
         engine = ENGINES[game.value]
-        private = interaction.guild_id is not None
         summary = engine.describe(engine.presets[engine.default_variant])
-        first, *more = in_messages(summary) + in_messages(engine.choices_text())
-        await interaction.response.send_message(first, ephemeral=private)
-        for text in more:
-            await interaction.followup.send(text, ephemeral=private)
+        await answer_in_parts(
+            interaction, in_messages(summary) + in_messages(engine.choices_text())
+        )
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -13,7 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.delivery.discord_answers import CommandReply, DirectReply, MoveAnswers
+from bot.delivery.discord_answers import (
+    CommandReply,
+    DirectReply,
+    MoveAnswers,
+    ask,
+    spending,
+)
 from bot.delivery.discord_sender import DiscordSender
 from bot.delivery.presenter import presented
 from bot.games import ENGINES
@@ -21,7 +27,7 @@ from bot.games.grid import shorten
 from bot.referee import Report, game_label, game_number
 from cogs.buttons import BUTTONS, BoardButton, MoveButton, ResignButton
 from cogs.places import place_of
-from cogs.replies import answering_errors, deferred_if_slow, nobody_asked, responding
+from cogs.replies import answering_errors, deferred_if_slow, nobody_asked
 
 log = logging.getLogger("referee.moves")
 
@@ -111,32 +117,30 @@ class MoveCommands(commands.Cog):
 
     async def handle_dm(self, message: discord.Message, *, missed: bool = False) -> None:
         """A move or a question by DM; the message is then marked read for good."""
-        channel = message.channel
+        answer_at = DirectReply(message.channel, message.channel.id, message=message, missed=missed)
         text = message.content.strip()
         try:
             if not text:
-                await channel.send(
+                await answer_at.tell(
                     "Send your move as text; `help` shows how moves are written in your game."
                 )
             elif text.lower() in HELP_WORDS:
-                await channel.send((await self.bot.referee.help(message.author.id))[:2000])
+                await answer_at.tell(await self.bot.referee.help(message.author.id))
             else:
-                await self._play_dm(message, text, missed=missed)
+                await self._play_dm(answer_at, message.author.id, text, missed=missed)
         finally:
             with contextlib.suppress(Exception):  # at worst the message is read again
                 await self.bot.referee.dm_read(message.author.id, message.id)
 
-    async def _play_dm(self, message: discord.Message, text: str, *, missed: bool) -> None:
+    async def _play_dm(
+        self, answer_at: DirectReply, user_id: int, text: str, *, missed: bool
+    ) -> None:
         async def reply(said: str) -> None:
             if missed:
                 said = f"While I was away you wrote `{shorten(text)}`; it was not taken: {said}"
-            await message.channel.send(said[:2000])
+            await answer_at.tell(said)
 
-        async with answering_errors(reply, f"DM move by {message.author.id}"):
-            user_id = message.author.id
-            answer_at = DirectReply(
-                message.channel, message.channel.id, message=message, missed=missed
-            )
+        async with answering_errors(reply, f"DM move by {user_id}"):
             word = _PREFIXED_WORD.match(text)
             if word is None:
                 await self.inbox.hand_in(user_id, text, None, answer_at)
@@ -146,8 +150,7 @@ class MoveCommands(commands.Cog):
                 report = await self.bot.referee.abort(user_id, game_id)
                 await self.answers.answer(answer_at, user_id, report)
             else:
-                question, view = await self.resign_question(user_id, game_id)
-                await message.channel.send(question, view=view)
+                await answer_at.ask(*await self.resign_question(user_id, game_id))
 
     # -- slash commands -----------------------------------------------------------------------
 
@@ -171,10 +174,7 @@ class MoveCommands(commands.Cog):
     @app_commands.command(name="resign", description="Give up your game: your opponent wins.")
     @app_commands.describe(game=GAME_OPTION)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        question, view = await self.resign_question(interaction.user.id, game)
-        await interaction.response.send_message(
-            question, view=view, ephemeral=interaction.guild_id is not None
-        )
+        await ask(interaction, *await self.resign_question(interaction.user.id, game))
 
     async def resign_question(
         self, user_id: int, game_id: int | None
@@ -192,25 +192,12 @@ class MoveCommands(commands.Cog):
 
     async def resign_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
         """The **Resign** button pressed: the game is resigned (or the player told why not,
-        the game being over), and the question's button is disabled either way.
-
-        A question in a server is ephemeral: only an answer to this press can edit it, so
-        the button is disabled first and the resignation answered as a follow-up. One in
-        direct messages is an ordinary message of the bot's, edited after the answer.
-        """
+        the game being over), and the question's button is disabled either way."""
         spent = discord.ui.View(timeout=None)
         spent.add_item(ResignButton(game_id, disabled=True))
-        in_server = interaction.guild_id is not None
-        if in_server:
-            async with responding(interaction):
-                await interaction.response.edit_message(view=spent)
-        try:
+        async with spending(interaction, spent):
             report = await self.bot.referee.resign(interaction.user.id, game_id, answering=True)
             await self._answer(interaction, report)
-        finally:
-            if not in_server and interaction.message is not None:
-                with contextlib.suppress(discord.HTTPException):  # at worst it stays pressable
-                    await interaction.message.edit(view=spent)
 
     @app_commands.command(
         name="abort", description="Call off your game before the first move: no result."

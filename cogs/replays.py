@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
+from bot.delivery.discord_answers import follow_up
 from bot.delivery.presenter import Attachment, present_replay
 from bot.replays import AUDIENCE_WORDS
 from cogs.buttons import ReplayButton
@@ -64,7 +65,7 @@ class Replays(commands.Cog):
         await interaction.response.defer(ephemeral=private, thinking=True)
         content, gif, moves = await asyncio.to_thread(present_replay, recording)
         files = [as_file(gif)] + ([as_file(moves)] if moves else [])
-        await interaction.followup.send(content, files=files, ephemeral=private)
+        await follow_up(interaction, content, files)
 
     @app_commands.command(
         name="export", description="A finished game's whole record, to check with bot.verify."

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
-import discord
 from discord.ext import commands, tasks
 
 from bot.client import RefereeBot
@@ -61,18 +58,10 @@ class DiscordClockActions:
         """Nothing to do: the referee published the end, and the deliverer sends it."""
 
     async def expired(self, challenge: ChallengeRecord) -> None:
-        if challenge.message_id is None:
-            return
-        channel = self.bot.get_partial_messageable(
-            challenge.channel_id, guild_id=challenge.guild_id
+        await self.discord_sender.close_challenge(
+            challenge,
+            challenge_text(challenge, "⌛ Nobody answered in time: the challenge expired."),
         )
-        with contextlib.suppress(discord.NotFound, discord.Forbidden):
-            await channel.get_partial_message(challenge.message_id).edit(
-                content=challenge_text(
-                    challenge, "⌛ Nobody answered in time: the challenge expired."
-                ),
-                view=None,
-            )
 
 
 async def setup(bot: RefereeBot) -> None:

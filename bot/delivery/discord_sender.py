@@ -34,7 +34,7 @@ from bot.games.core import EndReason
 from bot.logs import fields
 from bot.records import rating_changes
 from bot.referee import Notice, Report, is_note, noted_seat
-from bot.storage import GameRecord
+from bot.storage import ChallengeRecord, GameRecord
 from bot.storage.outbox import Backlog, Batch
 
 log = logging.getLogger("referee.discord_sender")
@@ -279,6 +279,16 @@ class DiscordSender:
 
     def channel(self, game: GameRecord) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+
+    async def close_challenge(self, challenge: ChallengeRecord, content: str) -> None:
+        """A challenge's message shows ``content`` without buttons (deleted: nothing to do)."""
+        if challenge.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(
+            challenge.channel_id, guild_id=challenge.guild_id
+        )
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            await channel.get_partial_message(challenge.message_id).edit(content=content, view=None)
 
     async def show_in_channel(
         self, game: GameRecord, message: Message, *, finished: bool, nonce: str
