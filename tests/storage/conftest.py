@@ -12,6 +12,7 @@ import pytest
 from bot.storage import Repository, SqliteRepository
 from bot.storage.postgres import PostgresRepository
 from tests.conftest import fresh_schema
+from tests.storage.processes import Clock, Process
 
 
 @pytest.fixture
@@ -36,3 +37,19 @@ async def repo(backend: str, path: Path, postgres_server: str) -> AsyncIterator[
             repository = await PostgresRepository.open(url)
         yield repository
         await repository.close()
+
+
+@pytest.fixture
+async def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def processes(postgres_url: str, clock: Clock) -> AsyncIterator[tuple[Process, Process]]:
+    one = Process(await PostgresRepository.open(postgres_url, clock))
+    two = Process(await PostgresRepository.open(postgres_url, clock))
+    yield one, two
+    for process in (one, two):
+        await process.worker.close()
+        await process.deliverer.close()
+        await process.store.close()

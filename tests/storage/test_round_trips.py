@@ -29,7 +29,7 @@ from bot.storage import SqliteRepository
 from bot.storage.postgres import PostgresRepository
 from tests.delivery.test_deliverer import Transport
 from tests.referee.test_referee import random_move, set_fleets, start_game, state_of
-from tests.storage.test_move_queue import DM, Process
+from tests.storage.processes import DM, Process
 
 QUEUEING_A_MOVE = 1
 """The gateway's statements to queue a move and wake the workers."""
