@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.ai import DEFAULT_LEVEL, LEVELS
 from bot.client import RefereeBot
+from bot.delivery.discord_replies import defer_publicly, fill_in, post_challenge, replace, withdraw
 from bot.games import ENGINES
 from bot.games.core import GameError
 from bot.logs import fields
@@ -127,13 +128,10 @@ class ChallengeCommands(commands.Cog):
 
     async def _post(self, interaction: discord.Interaction, challenge: ChallengeRecord) -> None:
         """Post a challenge in the channel, pinging only its opponent (nobody for an open one)."""
-        pinged = [] if challenge.open_to_anyone else [discord.Object(challenge.opponent_id)]
-        callback = await interaction.response.send_message(
-            challenge_text(challenge),
-            view=challenge_buttons(challenge.id),
-            allowed_mentions=discord.AllowedMentions(users=pinged),
+        pinged = [] if challenge.open_to_anyone else [challenge.opponent_id]
+        message_id = await post_challenge(
+            interaction, challenge_text(challenge), challenge_buttons(challenge.id), pinged
         )
-        message_id = getattr(callback.resource, "id", None)
         if message_id is not None:
             await self.bot.referee.challenge_posted(challenge.id, message_id)
 
@@ -152,7 +150,7 @@ class ChallengeCommands(commands.Cog):
         # refused before the public defer, so the refusal reaches the player alone.
         engine.configure(variant, options or "")
         await self.bot.referee.computer_game_allowed(interaction.user.id)
-        await interaction.response.defer()
+        await defer_publicly(interaction)
         try:
             report = await self.bot.referee.play_computer(
                 game=game,
@@ -168,16 +166,18 @@ class ChallengeCommands(commands.Cog):
         except GameError:
             # Refused after all (another /play took the last place meanwhile): the public
             # placeholder goes, so the refusal reaches the player alone.
-            await interaction.delete_original_response()
+            await withdraw(interaction)
             raise
         variant_name = engine.variant_name(engine.rules_from_json(report.game.rules))
         log.info(
             "game %s: started against the computer", report.game.id, extra=fields(report.game.id)
         )
-        await interaction.edit_original_response(
-            content=f"<@{interaction.user.id}> plays **{engine.title}** ({variant_name}, "
+        await fill_in(
+            interaction,
+            f"<@{interaction.user.id}> plays **{engine.title}** ({variant_name}, "
             f"unrated) against me, the computer ({level}): game #{report.game.id} is on. "
             "Moves go by direct message.",
+            drop_buttons=False,
         )
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -221,7 +221,7 @@ class ChallengeCommands(commands.Cog):
         has the game called off unplayed, the channel told who must open them.
         """
         challenge = await self.bot.referee.open_challenge(challenge_id, interaction.user.id)
-        await interaction.response.defer()
+        await defer_publicly(interaction)
         report = await self.bot.referee.accept(
             challenge_id, interaction.user.id, shown_name(interaction.user)
         )
@@ -232,17 +232,16 @@ class ChallengeCommands(commands.Cog):
             challenge_id,
             extra=fields(report.game.id, challenge_id=challenge_id),
         )
-        await interaction.edit_original_response(
-            content=f"{challenge_text(challenge)}\n✅ Accepted{by}: game #{report.game.id} is on.",
-            view=None,
+        await fill_in(
+            interaction,
+            f"{challenge_text(challenge)}\n✅ Accepted{by}: game #{report.game.id} is on.",
+            drop_buttons=True,
         )
 
     async def decline(self, interaction: discord.Interaction, challenge_id: int) -> None:
         challenge = await self.bot.referee.decline(challenge_id, interaction.user.id)
         verb = "withdrawn" if challenge.status.value == "withdrawn" else "declined"
-        await interaction.response.edit_message(
-            content=f"{challenge_text(challenge)}\n✖️ The challenge was {verb}.", view=None
-        )
+        await replace(interaction, f"{challenge_text(challenge)}\n✖️ The challenge was {verb}.")
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.delivery.discord_answers import answer_in_parts
+from bot.delivery.discord_replies import answer_in_parts, answer_privately
 from bot.delivery.presenter import fill_names
 from bot.games import ENGINES
 from bot.storage import GameRecord
@@ -47,8 +47,8 @@ class Info(commands.Cog):
     async def games(self, interaction: discord.Interaction) -> None:
         running = await self.bot.referee.games_in(interaction.user.id, place_of(interaction))
         if not running:
-            await interaction.response.send_message(
-                "No game is running in this server. Start one with `/play`.", ephemeral=True
+            await answer_privately(
+                interaction, "No game is running in this server. Start one with `/play`."
             )
             return
         lines = [
@@ -59,7 +59,7 @@ class Info(commands.Cog):
         ]
         if len(running) > 20:
             lines.append(f"…and {len(running) - 20} more.")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await answer_privately(interaction, "\n".join(lines))
 
     @app_commands.command(name="rules", description="The rules summary and move notation.")
     @app_commands.describe(game="Which game")

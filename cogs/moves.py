@@ -13,13 +13,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.delivery.discord_answers import (
-    CommandReply,
-    DirectReply,
-    MoveAnswers,
-    ask,
-    spending,
-)
+from bot.delivery.discord_answers import CommandReply, DirectReply, MoveAnswers
+from bot.delivery.discord_replies import answer, spending
 from bot.delivery.discord_sender import DiscordSender
 from bot.delivery.presenter import presented
 from bot.games import ENGINES
@@ -174,7 +169,8 @@ class MoveCommands(commands.Cog):
     @app_commands.command(name="resign", description="Give up your game: your opponent wins.")
     @app_commands.describe(game=GAME_OPTION)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await ask(interaction, *await self.resign_question(interaction.user.id, game))
+        question, view = await self.resign_question(interaction.user.id, game)
+        await answer(interaction, question, view=view)
 
     async def resign_question(
         self, user_id: int, game_id: int | None

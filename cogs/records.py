@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import records
 from bot.client import RefereeBot
+from bot.delivery.discord_replies import answer, replace
 from bot.delivery.presenter import board_drawn, fill_names
 from bot.games import ENGINES
 from bot.storage.results import ResultQueries as RecordStore
@@ -64,7 +65,7 @@ class HistoryButton(
             game = None if self.game == ALL_GAMES else self.game
             cog: RecordCommands = interaction.client.get_cog("RecordCommands")  # type: ignore[attr-defined]
             content, view = await cog.history_page(self.user_id, game, self.page)
-            await interaction.response.edit_message(content=content, view=view)
+            await replace(interaction, content, view)
 
 
 class RecordCommands(commands.Cog):
@@ -150,18 +151,12 @@ class RecordCommands(commands.Cog):
         content = records.game_summary(record, fill_names(status, record), variant, results)
         board = await board_drawn(record, view)
         file = discord.File(io.BytesIO(board.png), board.filename, description=board.alt)
-        await interaction.response.send_message(
-            content, file=file, ephemeral=interaction.guild_id is not None
-        )
+        await answer(interaction, content, file=file)
 
     async def _answer(
         self, interaction: discord.Interaction, content: str, view: discord.ui.View | None = None
     ) -> None:
-        private = interaction.guild_id is not None
-        if view is None:
-            await interaction.response.send_message(content[:2000], ephemeral=private)
-        else:
-            await interaction.response.send_message(content[:2000], ephemeral=private, view=view)
+        await answer(interaction, content[:2000], view=view)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import RefereeBot
-from bot.delivery.discord_answers import follow_up
+from bot.delivery.discord_replies import answer, defer_privately, follow_up
 from bot.delivery.presenter import Attachment, present_replay
 from bot.replays import AUDIENCE_WORDS
 from cogs.buttons import ReplayButton
@@ -61,8 +61,7 @@ class Replays(commands.Cog):
         recording = await self.bot.referee.replay_of(
             game_id, interaction.user.id, audience, place_of(interaction)
         )
-        private = interaction.guild_id is not None
-        await interaction.response.defer(ephemeral=private, thinking=True)
+        await defer_privately(interaction)
         content, gif, moves = await asyncio.to_thread(present_replay, recording)
         files = [as_file(gif)] + ([as_file(moves)] if moves else [])
         await follow_up(interaction, content, files)
@@ -78,11 +77,11 @@ class Replays(commands.Cog):
         record = await self.bot.referee.export(game_id, interaction.user.id, place_of(interaction))
         data = json.dumps(record, indent=1, ensure_ascii=False).encode()
         name = f"{record['game']}-{game_id}.json"
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"The record of game #{game_id}: rules, seed, every move, every announcement and "
             f"the opened seals. Check it with `python -m bot.verify {name}`.",
             file=discord.File(io.BytesIO(data), name, description=f"Record of game {game_id}"),
-            ephemeral=interaction.guild_id is not None,
         )
 
 

@@ -24,6 +24,7 @@ DISCORD_ALLOWED = {
     "bot/__main__.py",
     "bot/delivery/discord_sender.py",
     "bot/delivery/discord_answers.py",
+    "bot/delivery/discord_replies.py",
 }
 """The only modules of ``bot/`` that may talk to discord.py: two wire the process up, and
 the delivery wing's sender is where every message leaves for Discord (the deliverer and

@@ -18,8 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
 from typing import Any
 
 import discord
@@ -64,53 +62,6 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-
-
-async def answer_in_parts(interaction: discord.Interaction, parts: Sequence[str]) -> None:
-    """An answer longer than one message: its first part answers, the rest follow it;
-    private in a server, plain in DMs."""
-    private = interaction.guild_id is not None
-    first, *more = parts
-    await interaction.response.send_message(first, ephemeral=private)
-    for text in more:
-        await interaction.followup.send(text, ephemeral=private)
-
-
-async def follow_up(
-    interaction: discord.Interaction, content: str, files: Sequence[discord.File]
-) -> None:
-    """The answer to a command deferred while its files were drawn; private in a server."""
-    await interaction.followup.send(
-        content, files=list(files), ephemeral=interaction.guild_id is not None
-    )
-
-
-async def ask(interaction: discord.Interaction, question: str, view: discord.ui.View) -> None:
-    """A question with its buttons, answering a command: private in a server."""
-    await interaction.response.send_message(
-        question, view=view, ephemeral=interaction.guild_id is not None
-    )
-
-
-@asynccontextmanager
-async def spending(interaction: discord.Interaction, spent: discord.ui.View) -> AsyncIterator[None]:
-    """The question whose button was pressed shows ``spent`` (its buttons disabled) once
-    the press is answered, whatever the answer.
-
-    A question in a server is ephemeral: only an answer to this press can edit it, so its
-    buttons are disabled first and the press answered as a follow-up. One in direct
-    messages is an ordinary message of the bot's, edited after the answer.
-    """
-    in_server = interaction.guild_id is not None
-    if in_server:
-        async with responding(interaction):
-            await interaction.response.edit_message(view=spent)
-    try:
-        yield
-    finally:
-        if not in_server and interaction.message is not None:
-            with contextlib.suppress(discord.HTTPException):  # at worst it stays pressable
-                await interaction.message.edit(view=spent)
 
 
 class CommandReply:
