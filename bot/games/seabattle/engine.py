@@ -96,16 +96,20 @@ class SeaBattle(GameEngine[SeaBattleRules, SeaBattleState, act.Action, SeaBattle
     # -- moves ------------------------------------------------------------------------------
 
     def parse_action(self, state: SeaBattleState, seat: int, text: str) -> act.Action:
+        # Each hint is written only in the phase whose refusals quote it: a shot is read on
+        # every move, and writing both hints for it took twice as long as reading it.
         rules = state.rules
-        cells = salvo.salvo_size(state, seat) if rules.salvo and state.phase is Phase.PLAY else 3
+        setup_help = texts.setup_help(rules) if state.phase is Phase.SETUP else ""
+        salvoing = rules.salvo and state.phase is Phase.PLAY
+        example = texts.salvo_example(salvo.salvo_size(state, seat)) if salvoing else ""
         return act.parse(
             text,
             state.phase,
             rules.size,
             salvo=rules.salvo,
             shapes=rules.free_form,
-            setup_help=texts.setup_help(rules),
-            salvo_example=texts.salvo_example(cells),
+            setup_help=setup_help,
+            salvo_example=example,
         )
 
     def apply(self, state: SeaBattleState, seat: int, action: act.Action) -> Transition:
