@@ -22,7 +22,7 @@ import aiosqlite
 from bot.fairness import Seal
 from bot.storage import changes, results
 from bot.storage.checkpoints import CHECKPOINT_SECONDS, Checkpointer
-from bot.storage.outbox import Claimed
+from bot.storage.outbox import Claimed, told_counts
 from bot.storage.queries import RUNNING_COMPUTER_GAMES
 from bot.storage.records import (
     COMPUTER_SEAT,
@@ -266,6 +266,7 @@ class SqliteRepository(changes.SharedChanges):
                 final=change.final,
                 now=change.now,
                 claim=True,
+                counts=stored[1:],
             )
             _announce(db, game.id, ply, change.audience_texts)
             _seal(db, game.id, ply, change.seals)
@@ -318,20 +319,24 @@ STORE_SNAPSHOT = (
     "UPDATE games SET ply = ply + 1, state = ?, status = ?, winner = ?,"
     " end_reason = ?, updated_at = CASE WHEN ? THEN ? ELSE updated_at END,"
     " reminded_ply = CASE WHEN NOT ? AND reminded_ply IS ply THEN ply + 1"
-    " ELSE reminded_ply END"
+    " ELSE reminded_ply END,"
+    " told_seat0 = told_seat0 + ?, told_seat1 = told_seat1 + ?, told_channel = told_channel + ?"
     " WHERE id = ? AND ply = ? AND status = 'active'"
-    " RETURNING public_message_id"
+    " RETURNING public_message_id, told_seat0, told_seat1, told_channel"
 )
 """A change's new snapshot, guarded by the ply it was made at; answers the live message,
-which may have been posted since the game was read (the Discord sender must edit that one). A
-change in secret keeps the game's wait: its last public change, and its reminder if it had
-one (parameters: ``_snapshot_row``)."""
+which may have been posted since the game was read (the Discord sender must edit that one),
+and each audience's count of notices with the change's own (``outbox.TOLD_COUNTS`` in the
+same statement, one write of the row fewer a move). A change in secret keeps the game's
+wait: its last public change, and its reminder if it had one (parameters:
+``_snapshot_row``)."""
 
 
 def _snapshot_row(game: GameRecord, change: changes.Change, snapshot: str) -> tuple[Any, ...]:
     """``STORE_SNAPSHOT``'s parameters."""
     outcome = (change.status.value, change.winner, change.end_reason)
-    return (snapshot, *outcome, change.public, change.now, change.public, game.id, game.ply)
+    told = told_counts(change.audience_texts)
+    return (snapshot, *outcome, change.public, change.now, change.public, *told, game.id, game.ply)
 
 
 class _Abandoned(Exception):

@@ -37,15 +37,19 @@ def hold(
     final: bool,
     now: float,
     claim: bool = False,
+    counts: Sequence[int] | None = None,
 ) -> Claimed:
     """Keep a change's notices, one per audience, inside the change's own transaction,
     each numbered among its audience's (``Batch.told``).
 
     With ``claim``, the notice of each audience whose backlog holds nothing else is stored
-    already claimed (``Prefetch``); the audiences it was, in the audience texts' order."""
+    already claimed (``Prefetch``); the audiences it was, in the audience texts' order.
+    ``counts``: the audiences' counts already raised by the change's own statement
+    (``TOLD_COUNTS``' answer), so the game's row is not written twice."""
     if not audience_texts:
         return ()
-    counts = db.execute(TOLD_COUNTS, (*told_counts(audience_texts), game_id)).fetchone()
+    if counts is None:
+        counts = db.execute(TOLD_COUNTS, (*told_counts(audience_texts), game_id)).fetchone()
     waiting: set[int] = set()
     if claim:
         waiting = {
