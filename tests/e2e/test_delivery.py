@@ -109,12 +109,13 @@ async def shot_played(world: World, game_id: int, rng: random.Random) -> None:
 
 
 async def test_chaos_every_audience_told_each_notice_once_in_order(world: World) -> None:
-    """Three games, about two hundred moves by DM and ``/move``, 429s and 5xx answers on
+    """Four games, about two hundred moves by DM and ``/move``, 429s and 5xx answers on
     every route the bot uses while playing, and two SIGKILLs at random moments."""
     driver = world.driver
     rng = random.Random(16)
-    players = [world.alice, world.bob, *(driver.add_user(n) for n in ("cy", "di", "ed", "flo"))]
-    games = [await start_game(world, players[2 * i], players[2 * i + 1]) for i in range(3)]
+    others = ("cy", "di", "ed", "flo", "gus", "hal")
+    players = [world.alice, world.bob, *(driver.add_user(n) for n in others)]
+    games = [await start_game(world, players[2 * i], players[2 * i + 1]) for i in range(4)]
     driver.server.random_faults = RandomFaults(seed=16, rate_limited=0.04, server_error=0.04)
     kills = {60, 130}
     moves = 0
